@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// `npm test`: lint, typecheck, vitest (unit + integration), renderer build, Playwright e2e.
+// Every step runs even when an earlier one fails; the last line is `N passed, N failed` over all
+// suites (lint and typecheck count as one check each). Exits non-zero on any failure, on a missing
+// report, on zero tests, and (under CI=true) on any skipped test.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const results = join(root, 'test-results');
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+const ci = process.env.CI === 'true' || process.env.CI === '1';
+const only = process.argv.slice(2); // e.g. `npm test -- unit e2e`
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const problems = [];
+
+function run(label, command, args) {
+  process.stderr.write(`\n=== ${label}: ${[command, ...args].join(' ')}\n`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
+  return result.status === 0;
+}
+
+function check(label, command, args) {
+  if (run(label, command, args)) passed += 1;
+  else { failed += 1; problems.push(`${label} failed`); }
+}
+
+function readReport(label, file) {
+  if (!existsSync(file)) { failed += 1; problems.push(`${label}: no report at ${file}`); return null; }
+  try { return JSON.parse(readFileSync(file, 'utf8')); }
+  catch (error) { failed += 1; problems.push(`${label}: unreadable report (${error.message})`); return null; }
+}
+
+function suite(label, counts, exitedOk) {
+  if (!counts) return;
+  passed += counts.passed; failed += counts.failed; skipped += counts.skipped;
+  if (counts.passed + counts.failed === 0) { failed += 1; problems.push(`${label}: ran no test`); }
+  if (!exitedOk && counts.failed === 0) { failed += 1; problems.push(`${label}: runner failed outside any test`); }
+}
+
+const want = (step) => only.length === 0 || only.includes(step);
+
+if (want('lint')) check('lint', bin('eslint'), ['.', '--max-warnings=0']);
+if (want('typecheck')) check('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
+
+if (want('unit')) {
+  const ok = run('vitest', bin('vitest'), ['run']);
+  const report = readReport('vitest', join(results, 'vitest.json'));
+  if (report) {
+    const pending = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+    suite('vitest', { passed: report.numPassedTests, failed: report.numFailedTests, skipped: pending }, ok);
+  }
+}
+
+if (want('e2e')) {
+  const built = run('build', bin('electron-vite'), ['build']);
+  if (!built) { failed += 1; problems.push('renderer build failed'); }
+  else {
+    const ok = run('playwright', bin('playwright'), ['test']);
+    const report = readReport('playwright', join(results, 'playwright.json'));
+    if (report) {
+      const s = report.stats ?? {};
+      suite('playwright', { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed: s.unexpected ?? 0, skipped: s.skipped ?? 0 }, ok);
+    }
+  }
+}
+
+if (ci && skipped > 0) { failed += skipped; problems.push(`${skipped} test(s) skipped under CI`); }
+for (const problem of problems) process.stderr.write(`! ${problem}\n`);
+const summary = `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
+writeFileSync(join(results, 'summary.txt'), `${summary}\n`);
+process.stdout.write(`${summary}\n`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -1,0 +1,46 @@
+import { EXIT } from './exit-codes';
+import { processIO, UsageError, type CliIO, type CommandModule } from './io';
+
+/**
+ * The attest CLI: a thin front (argument parsing and printing) over the same core services the
+ * desktop app uses over IPC. Each command lives in commands/<name>.ts and is loaded on demand.
+ */
+const commands: Record<string, () => Promise<{ default: CommandModule }>> = {
+};
+
+function help(io: CliIO, loaded: Record<string, CommandModule>): void {
+  const lines = ['Usage: attest <command> [options]', '', 'Commands:'];
+  for (const [name, mod] of Object.entries(loaded)) lines.push(`  ${name.padEnd(14)} ${mod.summary}`);
+  lines.push('', 'Run `attest <command> --help` for the options of one command.');
+  io.err(lines.join('\n'));
+}
+
+export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    const loaded: Record<string, CommandModule> = {};
+    for (const [key, load] of Object.entries(commands)) loaded[key] = (await load()).default;
+    help(io, loaded);
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  const load = commands[name];
+  if (!load) {
+    io.err(`attest: unknown command '${name}'. Run 'attest --help' for the list.`);
+    return EXIT.usage;
+  }
+  const command = (await load()).default;
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.err(command.usage);
+    return EXIT.ok;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`attest ${name}: ${error.message}\n\n${command.usage}`);
+      return EXIT.usage;
+    }
+    io.err(`attest ${name}: ${(error as Error).message ?? String(error)}`);
+    return EXIT.other;
+  }
+}

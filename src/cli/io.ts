@@ -1,0 +1,48 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** Where a command writes: machine-readable results to stdout, human messages to stderr. */
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+  /** Reads all of standard input (used for secrets, which never come as arguments). */
+  readStdin(): Promise<string>;
+  env: NodeJS.ProcessEnv;
+  isTTY: boolean;
+}
+
+export const processIO: CliIO = {
+  out: (text) => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  err: (text) => void process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+  readStdin: async () => {
+    if (process.stdin.isTTY) return '';
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
+  env: process.env,
+  isTTY: Boolean(process.stderr.isTTY),
+};
+
+/** A bad command line: printed with the command's usage, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** node:util parseArgs with strict checking, turning its errors into UsageError. */
+export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  options: T,
+  allowPositionals = false,
+) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+export interface CommandModule {
+  summary: string;
+  usage: string;
+  run(argv: string[], io: CliIO): Promise<number>;
+}
