@@ -1,23 +1,60 @@
 import { app, BrowserWindow } from 'electron';
 import { join } from 'node:path';
+import { createDispatcher, createEventBus } from './rpc/dispatch';
+import { createHandlers } from './rpc/handlers';
+import { createServices, type Services } from './services';
+import { nativeDialogs } from './shell/dialogs';
+import { forwardEvents, registerIpc } from './shell/ipc';
+import { installMenu } from './shell/menu';
+import { registerAppScheme, serveRenderer } from './shell/protocol';
+import { APP_ENTRY_URL, APP_ORIGIN } from './shell/security';
+import { createMainWindow, lockDownSession, openExternalSafely } from './shell/window';
 
-// Electron entry. Placeholder window until the hardened shell lands (src/main/shell/).
-async function createWindow(): Promise<void> {
-  const window = new BrowserWindow({
-    width: 1280,
-    height: 800,
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
+// The Electron entry: a thin shell. The core (services) runs the same under plain Node.
+const log = (line: string) => process.stderr.write(`attest: ${line}\n`);
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  registerAppScheme();
+  let mainWindow: BrowserWindow | null = null;
+  let services: Services | null = null;
+  const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+  const appOrigins = () => (devUrl ? [APP_ORIGIN, new URL(devUrl).origin] : [APP_ORIGIN]);
+
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
   });
-  await window.loadFile(join(__dirname, '../renderer/index.html'));
-}
 
-app.whenReady().then(createWindow).catch((error: unknown) => {
-  console.error('attest: could not open the main window:', error);
-  app.exit(1);
-});
-app.on('window-all-closed', () => app.quit());
+  app
+    .whenReady()
+    .then(() => {
+      lockDownSession();
+      serveRenderer(join(__dirname, '../renderer'));
+      installMenu({ isMac: process.platform === 'darwin', dev: !app.isPackaged, docsUrl: 'https://github.com' });
+      const events = createEventBus(log);
+      services = createServices({
+        dataDir: process.env.ATTEST_DATA_DIR || app.getPath('userData'),
+        host: 'electron',
+        version: app.getVersion(),
+        platform: process.platform,
+        events,
+        dialogs: nativeDialogs(() => mainWindow),
+        openExternal: openExternalSafely,
+        log,
+      });
+      registerIpc(createDispatcher({ handlers: createHandlers(services), allowedOrigins: appOrigins, host: 'electron', log }));
+      forwardEvents(events, () => mainWindow);
+      mainWindow = createMainWindow(join(__dirname, '../preload/index.cjs'), devUrl ?? APP_ENTRY_URL, appOrigins);
+      mainWindow.on('closed', () => (mainWindow = null));
+    })
+    .catch((error: unknown) => {
+      log(`could not open the main window: ${(error as Error).message}`);
+      app.exit(1);
+    });
+
+  app.on('window-all-closed', () => app.quit());
+  app.on('will-quit', () => void services?.close());
+}

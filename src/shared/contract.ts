@@ -1,0 +1,370 @@
+import { z } from 'zod';
+import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName, type SubscriberName } from './contract-names';
+
+export { API_NAMES, CHANNEL_NAMES, EVENT_NAMES, IPC_PREFIX, ipcChannel, ipcEvent, subscriberName } from './contract-names';
+export type { ChannelName, EventName, SubscriberName } from './contract-names';
+
+/**
+ * The one contract between the renderer and the core: every channel with the zod schema of its
+ * arguments and of its result, and every event the core pushes. Electron IPC (src/main/shell/ipc.ts)
+ * and the browser host (src/main/browser-host/) register the same handlers through the same checked
+ * dispatcher; the preload and the browser bridge expose one named function per channel on
+ * `window.attest`. Adding a feature is one entry here plus its handler.
+ *
+ * Every call answers a `Reply`: `{ ok: true, value }` or `{ ok: false, error: { code, message } }`.
+ * Errors never carry stack traces, secrets or keys.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Shared shapes
+
+export const COLLECTION_IDS = ['campaigns', 'templates', 'automations', 'toolsets', 'routing-rules', 'scopes'] as const;
+export const CollectionId = z.enum(COLLECTION_IDS);
+export type CollectionId = z.infer<typeof CollectionId>;
+
+const Name = z.string().trim().min(1).max(200);
+const Id = z.string().min(1).max(512);
+const IsoTime = z.string().max(64);
+const Cell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+export const AuthMethod = z.enum(['assertion', 'secret']);
+export type AuthMethod = z.infer<typeof AuthMethod>;
+
+export const ConnectionInfo = z.object({
+  name: z.string(),
+  clientId: z.string(),
+  hostname: z.string(),
+  tokenUrl: z.string(),
+  apiRoot: z.string(),
+  authMethod: AuthMethod,
+  serverUrl: z.string().nullable(),
+  demo: z.boolean(),
+  createdAt: IsoTime.nullable(),
+});
+export type ConnectionInfo = z.infer<typeof ConnectionInfo>;
+
+export const ConnectionState = z.object({
+  /** The open connection, or null before one is opened. */
+  connection: z.string().nullable(),
+  online: z.boolean(),
+  checkedAt: IsoTime.nullable(),
+  /** Why the tenant is not reachable (a sentence, never a secret). */
+  reason: z.string().nullable(),
+});
+export type ConnectionState = z.infer<typeof ConnectionState>;
+
+export const ColumnKind = z.enum(['text', 'enum', 'date', 'bool', 'number', 'id']);
+export const ColumnInfo = z.object({
+  key: z.string(),
+  label: z.string(),
+  kind: ColumnKind,
+  /** For enum columns: the enum's name in src/shared/enums.ts, for labels and filter choices. */
+  enumName: z.string().nullable(),
+  sortable: z.boolean(),
+  filterable: z.boolean(),
+});
+export type ColumnInfo = z.infer<typeof ColumnInfo>;
+
+export const CollectionInfo = z.object({
+  id: CollectionId,
+  label: z.string(),
+  columns: z.array(ColumnInfo),
+  /** Filter choices seen in the store per filterable column (known and unknown enum values). */
+  filterValues: z.record(z.string(), z.array(z.string())),
+});
+export type CollectionInfo = z.infer<typeof CollectionInfo>;
+
+export const CollectionStatus = z.object({
+  id: CollectionId,
+  count: z.number().int().nonnegative(),
+  /** When the data of the last completed sync of this collection was fetched; null if never. */
+  asOf: IsoTime.nullable(),
+  complete: z.boolean(),
+  lastRunId: z.number().int().nullable(),
+  /** The last run's error for this collection, if it failed. */
+  error: z.string().nullable(),
+});
+export type CollectionStatus = z.infer<typeof CollectionStatus>;
+
+export const SyncRun = z.object({
+  id: z.number().int(),
+  startedAt: IsoTime,
+  finishedAt: IsoTime.nullable(),
+  status: z.string(),
+  collections: z.array(z.string()),
+});
+export type SyncRun = z.infer<typeof SyncRun>;
+
+export const ObjectRow = z.object({
+  collection: CollectionId,
+  id: z.string(),
+  title: z.string(),
+  cells: z.record(z.string(), Cell),
+  deleted: z.boolean(),
+  pending: z.boolean(),
+});
+export type ObjectRow = z.infer<typeof ObjectRow>;
+
+export const ObjectDetail = ObjectRow.extend({
+  /** The JSON exactly as the tenant sent it. */
+  raw: z.string(),
+  runId: z.number().int().nullable(),
+  fetchedAt: IsoTime.nullable(),
+});
+export type ObjectDetail = z.infer<typeof ObjectDetail>;
+
+export const HistoryEntry = z.object({
+  runId: z.number().int(),
+  at: IsoTime.nullable(),
+  change: z.enum(['added', 'modified', 'removed', 'unchanged']),
+  changedFields: z.array(z.string()),
+  raw: z.string().nullable(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+export const SearchHit = z.object({
+  collection: CollectionId,
+  id: z.string(),
+  title: z.string(),
+  snippet: z.string(),
+  cells: z.record(z.string(), Cell),
+});
+export type SearchHit = z.infer<typeof SearchHit>;
+
+const Filters = z.record(z.string().max(100), z.array(z.string().max(300)).max(50)).default({});
+const Sort = z.object({ key: z.string().max(100), dir: z.enum(['asc', 'desc']) }).nullable().default(null);
+
+export const ChartDatum = z.object({ key: z.string(), count: z.number().int().nonnegative() });
+export type ChartDatum = z.infer<typeof ChartDatum>;
+
+const DialogFilter = z.object({ name: z.string().max(100), extensions: z.array(z.string().max(20)).max(20) });
+
+// ---------------------------------------------------------------------------------------------
+// Channels
+
+export interface ChannelDef { args: z.ZodType; result: z.ZodType; summary: string }
+const channel = <A extends z.ZodType, R extends z.ZodType>(args: A, result: R, summary: string) => ({ args, result, summary });
+const none = z.object({}).strict().default({});
+const done = z.object({});
+
+export const CHANNELS = {
+  // --- app and settings
+  appInfo: channel(
+    none,
+    z.object({
+      version: z.string(),
+      host: z.enum(['electron', 'browser']),
+      platform: z.string(),
+      dataDir: z.string(),
+      keychainAvailable: z.boolean(),
+    }),
+    'About the running app: version, host, data folder, keychain availability.',
+  ),
+
+  // --- connections
+  listConnections: channel(
+    none,
+    z.object({ connections: z.array(ConnectionInfo), active: z.string().nullable() }),
+    'The saved connections (never their secrets) and the open one.',
+  ),
+  inspectCredentials: channel(
+    z.object({ clientId: z.string().max(2000), serverUrl: z.string().max(2000).nullable().default(null), clientSecret: z.string().max(8000).nullable().default(null) }).strict(),
+    z.object({
+      hostname: z.string().nullable(),
+      tokenUrl: z.string().nullable(),
+      apiRoot: z.string().nullable(),
+      loopback: z.boolean(),
+      clientIdError: z.string().nullable(),
+      /** The secret's domain when it parses (never the key); null when not given or malformed. */
+      secretDomain: z.string().nullable(),
+      clientSecretError: z.string().nullable(),
+    }),
+    'Parses a pasted client id (and secret) and shows what would be used, before anything is saved.',
+  ),
+  testConnection: channel(
+    z.object({ clientId: z.string().min(1).max(2000), clientSecret: z.string().min(1).max(8000), serverUrl: z.string().max(2000).nullable().default(null), authMethod: AuthMethod.default('assertion') }).strict(),
+    z.object({ ok: z.literal(true), latencyMs: z.number(), expiresIn: z.number().nullable() }),
+    'Gets a token with the pasted credentials, without saving anything.',
+  ),
+  saveConnection: channel(
+    z.object({ name: Name, clientId: z.string().min(1).max(2000), clientSecret: z.string().min(1).max(8000), serverUrl: z.string().max(2000).nullable().default(null), authMethod: AuthMethod.default('assertion') }).strict(),
+    z.object({ connection: ConnectionInfo }),
+    'Checks the credentials, stores the secret in the OS keychain and records the connection.',
+  ),
+  removeConnection: channel(
+    z.object({ name: Name }).strict(),
+    done,
+    'Forgets a connection and deletes its keychain entry.',
+  ),
+  openWorkspace: channel(
+    z.object({ name: Name }).strict(),
+    z.object({ connection: ConnectionInfo, state: ConnectionState }),
+    'Opens a connection: its local store, its API client, its jobs.',
+  ),
+  openDemoTenant: channel(
+    none,
+    z.object({ connection: ConnectionInfo, state: ConnectionState }),
+    'Starts the reference tenant with demo data on loopback, saves and opens it.',
+  ),
+  connectionState: channel(
+    z.object({ recheck: z.boolean().default(false) }).strict().default({ recheck: false }),
+    ConnectionState,
+    'Whether the open tenant is reachable; `recheck` probes it now.',
+  ),
+
+  // --- sync
+  startSync: channel(
+    z.object({ only: z.array(CollectionId).max(COLLECTION_IDS.length).nullable().default(null) }).strict().default({ only: null }),
+    z.object({ started: z.boolean() }),
+    'Starts a sync of the open connection off the main thread; progress comes as syncProgress events.',
+  ),
+  cancelSync: channel(none, z.object({ cancelled: z.boolean() }), 'Cancels the running sync (the store stays consistent and resumable).'),
+  collections: channel(
+    none,
+    z.object({ collections: z.array(CollectionInfo), status: z.array(CollectionStatus), syncing: z.boolean() }),
+    'Collection descriptors (columns, filter values) and their sync status ("data as of").',
+  ),
+  listRuns: channel(none, z.object({ runs: z.array(SyncRun) }), 'Sync runs, newest first.'),
+
+  // --- data
+  listObjects: channel(
+    z.object({
+      collection: CollectionId,
+      filters: Filters,
+      sort: Sort,
+      offset: z.number().int().nonnegative().default(0),
+      limit: z.number().int().min(1).max(1000).default(200),
+      asOfRun: z.number().int().nullable().default(null),
+    }).strict(),
+    z.object({ rows: z.array(ObjectRow), total: z.number().int().nonnegative() }),
+    'A window of one collection, filtered and sorted, for virtualized tables.',
+  ),
+  getObject: channel(
+    z.object({ collection: CollectionId, id: Id, asOfRun: z.number().int().nullable().default(null) }).strict(),
+    z.object({ object: ObjectDetail.nullable() }),
+    'One object with its raw JSON as received.',
+  ),
+  objectHistory: channel(
+    z.object({ collection: CollectionId, id: Id }).strict(),
+    z.object({ entries: z.array(HistoryEntry) }),
+    "An object's versions across sync runs.",
+  ),
+  search: channel(
+    z.object({
+      query: z.string().max(500),
+      collection: CollectionId.nullable().default(null),
+      filters: Filters,
+      limit: z.number().int().min(1).max(500).default(50),
+      offset: z.number().int().nonnegative().default(0),
+    }).strict(),
+    z.object({ hits: z.array(SearchHit), total: z.number().int().nonnegative(), facets: z.record(z.string(), z.number().int().nonnegative()), tookMs: z.number() }),
+    'Offline full-text search across collections, with per-collection facets.',
+  ),
+  overview: channel(
+    none,
+    z.object({
+      counts: z.record(z.string(), z.number().int().nonnegative()),
+      charts: z.object({
+        campaignsByState: z.array(ChartDatum),
+        automationsByTrigger: z.array(ChartDatum),
+        routingRulesByAction: z.array(ChartDatum),
+        scopesByClassification: z.array(ChartDatum),
+        scopesByState: z.array(ChartDatum),
+      }),
+      runs: z.array(SyncRun),
+      status: z.array(CollectionStatus),
+    }),
+    'Counts, charts and sync history for the Overview screen.',
+  ),
+
+  // --- desktop integration
+  openExternal: channel(
+    z.object({ url: z.string().url().max(2000) }).strict(),
+    z.object({ opened: z.boolean() }),
+    'Opens an external https link in the default browser (validated first).',
+  ),
+  showOpenDialog: channel(
+    z.object({ title: z.string().max(200).optional(), filters: z.array(DialogFilter).max(10).optional(), directory: z.boolean().default(false) }).strict(),
+    z.object({ path: z.string().nullable() }),
+    'A native open dialog; null when cancelled.',
+  ),
+  showSaveDialog: channel(
+    z.object({ title: z.string().max(200).optional(), defaultName: z.string().max(300).optional(), filters: z.array(DialogFilter).max(10).optional() }).strict(),
+    z.object({ path: z.string().nullable() }),
+    'A native save dialog; null when cancelled.',
+  ),
+} as const satisfies { [C in ChannelName]: ChannelDef };
+
+export type Channels = typeof CHANNELS;
+
+/** What the renderer passes (defaults may be left out). */
+export type ChannelArgs<C extends ChannelName> = z.input<Channels[C]['args']>;
+/** What a handler receives, after parsing (defaults filled in). */
+export type ParsedArgs<C extends ChannelName> = z.output<Channels[C]['args']>;
+export type ChannelResult<C extends ChannelName> = z.output<Channels[C]['result']>;
+
+// ---------------------------------------------------------------------------------------------
+// Events (core -> renderer)
+
+export const SyncProgress = z.object({
+  phase: z.enum(['started', 'collection', 'finished']),
+  runId: z.number().int().nullable(),
+  collection: CollectionId.nullable(),
+  state: z.enum(['queued', 'running', 'done', 'failed', 'cancelled']),
+  pages: z.number().int().nonnegative(),
+  items: z.number().int().nonnegative(),
+  ratePerSecond: z.number().nonnegative().nullable(),
+  error: z.string().nullable(),
+});
+export type SyncProgress = z.infer<typeof SyncProgress>;
+
+export const EVENTS = {
+  syncProgress: SyncProgress,
+  connectionState: ConnectionState,
+} as const satisfies { [E in EventName]: z.ZodType };
+
+export type Events = typeof EVENTS;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+
+// ---------------------------------------------------------------------------------------------
+// Replies and errors
+
+export const ERROR_CODES = [
+  'bad_request', // the payload failed its schema
+  'forbidden', // the sender is not ours
+  'unknown_channel',
+  'not_found',
+  'no_workspace', // no connection is open
+  'auth', // the tenant refused the credentials
+  'offline', // the tenant cannot be reached
+  'invalid_credentials', // a malformed client id or secret
+  'keychain', // the OS keychain is not available
+  'conflict',
+  'busy',
+  'unsupported', // not available in this host
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const ReplyError = z.object({ code: z.enum(ERROR_CODES), message: z.string() });
+export type ReplyError = z.infer<typeof ReplyError>;
+export type Reply<T> = { ok: true; value: T } | { ok: false; error: ReplyError };
+
+/** `window.attest`: one named function per channel, one subscription per event. */
+export type AttestApi = {
+  [C in ChannelName]: (args?: ChannelArgs<C>) => Promise<Reply<ChannelResult<C>>>;
+} & {
+  [E in EventName as SubscriberName<E>]: (callback: (payload: EventPayload<E>) => void) => () => void;
+};
+
+/** Checks at load time that the name lists and the schema tables agree (the types check it too). */
+export function contractMismatches(): string[] {
+  const problems: string[] = [];
+  const channelKeys = Object.keys(CHANNELS);
+  for (const name of CHANNEL_NAMES) if (!channelKeys.includes(name)) problems.push(`channel ${name} has no schema`);
+  for (const key of channelKeys) if (!(CHANNEL_NAMES as readonly string[]).includes(key)) problems.push(`schema ${key} has no channel name`);
+  const eventKeys = Object.keys(EVENTS);
+  for (const name of EVENT_NAMES) if (!eventKeys.includes(name)) problems.push(`event ${name} has no schema`);
+  for (const key of eventKeys) if (!(EVENT_NAMES as readonly string[]).includes(key)) problems.push(`event schema ${key} has no name`);
+  return problems;
+}
