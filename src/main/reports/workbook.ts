@@ -1,0 +1,348 @@
+import ExcelJS from 'exceljs';
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import {
+  CANONICAL_FORM,
+  CANONICAL_FORM_TEXT,
+  SheetHasher,
+  overallHash,
+  storedValue,
+  type CellValue,
+} from './canonical';
+
+/**
+ * The workbook layer: exceljs's streaming writer behind a small interface that hashes every row
+ * as it is written, keeps memory flat (rows are committed as they come, with backpressure on the
+ * zip stream), reports progress, can be cancelled, and only ever shows a finished file at the
+ * target path (it writes a temp file next to it and renames it at the end).
+ */
+
+export type ColumnType = 'text' | 'enum' | 'int' | 'number' | 'bool' | 'date';
+
+export interface ColumnSpec {
+  header: string;
+  type: ColumnType;
+  /** Fixed width in characters; otherwise fitted to the header and the first rows. */
+  width?: number;
+}
+
+export interface SheetSpec {
+  name: string;
+  columns: readonly ColumnSpec[];
+  rows: Iterable<readonly CellValue[]> | AsyncIterable<readonly CellValue[]>;
+  /** Expected row count, for progress. */
+  total?: number;
+}
+
+export interface SheetResult {
+  name: string;
+  /** Data rows written (the header excluded). */
+  rows: number;
+  sha256: string;
+}
+
+export interface ExportProgress {
+  sheet: string;
+  sheetIndex: number;
+  rows: number;
+  total?: number;
+}
+
+export interface WorkbookOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: ExportProgress) => void;
+  /** Rows between progress events (default 5,000). */
+  progressEvery?: number;
+  creator?: string;
+}
+
+export interface WorkbookResult {
+  file: string;
+  sheets: SheetResult[];
+  manifestSha256: string;
+  overallSha256: string;
+  bytes: number;
+}
+
+/** Name of the sheet that opens every Attest workbook. */
+export const EVIDENCE_SHEET = 'Evidence';
+/** Value of the Evidence sheet's "Format" row, by which verify recognises an Attest workbook. */
+export const EVIDENCE_FORMAT = 'attest-evidence/1';
+/** Marker of the hash section on the Evidence sheet; the manifest is every row above it. */
+export const HASHES_MARKER = 'Hashes';
+/** Name under which the Evidence sheet's manifest rows appear in the hash table. */
+export const MANIFEST_ENTRY = 'Evidence (manifest)';
+export const OVERALL_ENTRY = 'All sheets (overall)';
+
+export const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss';
+const SAMPLE_ROWS = 200;
+const MIN_WIDTH = 8;
+const MAX_WIDTH = 60;
+const HIGH_WATER = 4 * 1024 * 1024;
+const YIELD_MS = 25;
+
+export class ExportCancelled extends Error {
+  override name = 'ExportCancelled';
+  constructor() {
+    super('export cancelled');
+  }
+}
+
+/** Excel's sheet-name rules: at most 31 characters, none of : \ / ? * [ ]. */
+export function checkSheetName(name: string): void {
+  if (!name || name.length > 31 || /[:\\/?*[\]]/.test(name) || name.startsWith("'") || name.endsWith("'")) {
+    throw new Error(`invalid sheet name '${name}'`);
+  }
+}
+
+function displayLength(value: CellValue): number {
+  if (value === null || value === undefined) return 0;
+  if (value instanceof Date) return 19;
+  const text = String(value);
+  const newline = text.indexOf('\n');
+  return newline >= 0 ? newline : text.length;
+}
+
+/** Internals of exceljs's StreamBuf that we read for backpressure (see waitForDrain). */
+interface StreamBufLike {
+  pipes?: Writable[];
+  buffers?: unknown[];
+}
+
+/** exceljs's streaming WorksheetWriter (typed as a Worksheet by exceljs). */
+type SheetWriter = ExcelJS.Worksheet & { commit(): void; stream: StreamBufLike };
+
+export class ReportWorkbook {
+  private readonly sheets: SheetResult[] = [];
+  private readonly worksheets: SheetWriter[] = [];
+  private finished = false;
+  private lastYield = Date.now();
+
+  private constructor(
+    readonly target: string,
+    private readonly temp: string,
+    private readonly file: WriteStream,
+    private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+    private readonly options: WorkbookOptions,
+  ) {}
+
+  /** Starts a workbook that will appear at `target` when finish() completes. */
+  static create(target: string, options: WorkbookOptions = {}): ReportWorkbook {
+    const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    const file = createWriteStream(temp, { flags: 'wx' });
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: file, useSharedStrings: false, useStyles: true });
+    workbook.creator = options.creator ?? 'Attest';
+    workbook.created = new Date();
+    const book = new ReportWorkbook(target, temp, file, workbook, options);
+    file.on('error', () => undefined); // surfaced through the commit promise or abort
+    return book;
+  }
+
+  private checkCancel(): void {
+    if (this.options.signal?.aborted) throw new ExportCancelled();
+  }
+
+  /**
+   * exceljs's StreamBuf writes into the zip's deflate stream without looking at its return value;
+   * wait here while that stream (or the file behind it) has more than it can take.
+   */
+  private async waitForDrain(sheet: SheetWriter): Promise<void> {
+    for (;;) {
+      const pipes = sheet.stream.pipes ?? [];
+      const full = pipes.find((p: Writable) => p.writableNeedDrain || p.writableLength > HIGH_WATER);
+      const unpiped = pipes.length === 0 && (sheet.stream.buffers?.length ?? 0) > 64;
+      if (full) await once(full, 'drain');
+      else if (unpiped) await new Promise((resolve) => setImmediate(resolve));
+      else break;
+      this.checkCancel();
+    }
+    if (Date.now() - this.lastYield > YIELD_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      this.lastYield = Date.now();
+      this.checkCancel();
+    }
+  }
+
+  /** Writes one data sheet, streaming its rows, and returns its row count and hash. */
+  async addSheet(spec: SheetSpec): Promise<SheetResult> {
+    if (this.finished) throw new Error('workbook already finished');
+    checkSheetName(spec.name);
+    if (spec.name === EVIDENCE_SHEET || this.sheets.some((s) => s.name === spec.name)) {
+      throw new Error(`duplicate sheet name '${spec.name}'`);
+    }
+    this.checkCancel();
+    const sheet = this.workbook.addWorksheet(spec.name, {
+      views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }],
+    }) as SheetWriter;
+    this.worksheets.push(sheet);
+    const hasher = new SheetHasher();
+    const headers = spec.columns.map((c) => c.header);
+    const every = this.options.progressEvery ?? 5_000;
+    const sheetIndex = this.sheets.length;
+    let rowNumber = 1;
+    let rows = 0;
+
+    const sample: CellValue[][] = [];
+    let started = false;
+    const start = (): void => {
+      const widths = spec.columns.map((c, i) => {
+        if (c.width) return c.width;
+        if (c.type === 'date') return 20;
+        let widest = c.header.length + 2;
+        for (const row of sample) widest = Math.max(widest, displayLength(row[i]) + 2);
+        return Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, widest));
+      });
+      sheet.columns = spec.columns.map((c, i) => ({
+        key: `c${i}`,
+        width: widths[i],
+        style: c.type === 'date' ? { numFmt: DATE_FORMAT } : {},
+      }));
+      const header = sheet.addRow(headers);
+      header.font = { bold: true };
+      header.commit();
+      hasher.add(1, headers);
+      started = true;
+    };
+    const write = (values: CellValue[]): void => {
+      rowNumber += 1;
+      sheet.addRow(values).commit();
+      hasher.add(rowNumber, values);
+      rows += 1;
+    };
+    const normalise = (row: readonly CellValue[]): CellValue[] => {
+      const values = new Array<CellValue>(spec.columns.length);
+      for (let i = 0; i < values.length; i += 1) values[i] = storedValue(row[i]);
+      return values;
+    };
+
+    try {
+      for await (const row of spec.rows) {
+        const values = normalise(row);
+        if (!started) {
+          sample.push(values);
+          if (sample.length < SAMPLE_ROWS) continue;
+          start();
+          for (const buffered of sample.splice(0)) write(buffered);
+        } else {
+          write(values);
+        }
+        if (rows % 256 === 0) await this.waitForDrain(sheet);
+        if (rows % every === 0) this.options.onProgress?.({ sheet: spec.name, sheetIndex, rows, total: spec.total });
+      }
+      if (!started) {
+        start();
+        for (const buffered of sample.splice(0)) write(buffered);
+      }
+      sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: rowNumber, column: Math.max(1, headers.length) } };
+      sheet.commit();
+      await this.waitForDrain(sheet);
+    } catch (error) {
+      await this.abort();
+      throw error;
+    }
+    this.options.onProgress?.({ sheet: spec.name, sheetIndex, rows, total: spec.total ?? rows });
+    const result: SheetResult = { name: spec.name, rows, sha256: hasher.digest() };
+    this.sheets.push(result);
+    return result;
+  }
+
+  /**
+   * Writes the Evidence sheet (the manifest rows given, then the hash table), puts it first in the
+   * workbook, and moves the finished file to the target path.
+   */
+  async finish(manifest: readonly (readonly CellValue[])[]): Promise<WorkbookResult> {
+    if (this.finished) throw new Error('workbook already finished');
+    try {
+      this.checkCancel();
+      const sheet = this.workbook.addWorksheet(EVIDENCE_SHEET) as SheetWriter;
+      sheet.columns = [
+        { key: 'a', width: 34 },
+        { key: 'b', width: 68 },
+        { key: 'c', width: 22 },
+        { key: 'd', width: 22 },
+        { key: 'e', width: 12 },
+        { key: 'f', width: 12 },
+        { key: 'g', width: 40 },
+        { key: 'h', width: 14 },
+        { key: 'i', width: 14 },
+      ];
+      const manifestHasher = new SheetHasher();
+      let rowNumber = 0;
+      const put = (values: readonly CellValue[], bold = false): CellValue[] => {
+        rowNumber += 1;
+        const stored = values.map(storedValue);
+        const row = sheet.addRow(stored);
+        row.eachCell((cell: ExcelJS.Cell) => {
+          if (cell.value instanceof Date) cell.numFmt = DATE_FORMAT;
+        });
+        if (bold) row.font = { bold: true };
+        row.commit();
+        return stored;
+      };
+      for (const [i, values] of manifest.entries()) {
+        const stored = put(values, i === 0);
+        manifestHasher.add(rowNumber, stored);
+      }
+      const manifestSha256 = manifestHasher.digest();
+      sheet.addRow([]).commit(); // one empty row between the manifest and the hash table
+      rowNumber += 1;
+      put([HASHES_MARKER, `SHA-256 of each sheet's canonical content (${CANONICAL_FORM})`], true);
+      put(['Sheet', 'SHA-256', 'Rows'], true);
+      const entries = [{ name: MANIFEST_ENTRY, sha256: manifestSha256 }, ...this.sheets];
+      put([MANIFEST_ENTRY, manifestSha256, manifestHasher.rows]);
+      for (const s of this.sheets) put([s.name, s.sha256, s.rows]);
+      const overallSha256 = overallHash(entries);
+      put([OVERALL_ENTRY, overallSha256]);
+      put(['Canonical form', CANONICAL_FORM_TEXT]);
+      put(['Check', 'attest verify <file.xlsx> recomputes every hash from the cells.']);
+      sheet.commit();
+
+      // Tab order: the Evidence sheet first. Its zip entry is written last (only then are the
+      // hashes known); exceljs orders the workbook's sheets by its internal list.
+      const internal = this.workbook as unknown as { _worksheets: (SheetWriter | undefined)[] };
+      const others = internal._worksheets.filter((w): w is SheetWriter => Boolean(w) && w !== sheet);
+      const ordered: (SheetWriter | undefined)[] = [];
+      for (const [i, w] of [sheet, ...others].entries()) ordered[i + 1] = w; // index 0 stays a hole
+      internal._worksheets = ordered;
+
+      await this.workbook.commit();
+      if (!this.file.closed) await once(this.file, 'close');
+      const handle = await open(this.temp, 'r+');
+      let bytes: number;
+      try {
+        await handle.sync();
+        bytes = (await handle.stat()).size;
+      } finally {
+        await handle.close();
+      }
+      this.checkCancel();
+      await rename(this.temp, this.target);
+      this.finished = true;
+      return { file: this.target, sheets: [...this.sheets], manifestSha256, overallSha256, bytes };
+    } catch (error) {
+      await this.abort();
+      throw error;
+    }
+  }
+
+  /** Stops writing and removes the temp file; the target path is never touched. */
+  async abort(): Promise<void> {
+    if (this.finished) return;
+    this.finished = true;
+    const zip = (this.workbook as unknown as { zip?: { abort?: () => void } }).zip;
+    try {
+      zip?.abort?.();
+    } catch {
+      // already ended
+    }
+    if (!this.file.closed) {
+      this.file.destroy();
+      await once(this.file, 'close').catch(() => undefined);
+    }
+    await rm(this.temp, { force: true });
+  }
+}

@@ -1,0 +1,34 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The independent reader of the report tests: openpyxl under the system Python (never the pyenv
+ * one on PATH). See openpyxl_reader.py for what it prints.
+ */
+export const SYSTEM_PYTHON = '/usr/bin/python3';
+const script = fileURLToPath(new URL('./openpyxl_reader.py', import.meta.url));
+
+export interface OpenpyxlSheet {
+  name: string;
+  header: unknown[] | null;
+  rows: number;
+  sha256: string;
+  frozen: string | null;
+  autoFilter: string | null;
+  dateColumns: number[];
+  /** With rows: each row as [rowNumber, ...canonical cells]. */
+  data?: unknown[][];
+}
+
+export function openpyxlDump(file: string, withRows = false): { sheets: OpenpyxlSheet[] } {
+  const out = execFileSync(SYSTEM_PYTHON, [script, 'dump', file, ...(withRows ? ['--rows'] : [])], {
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  return JSON.parse(out) as { sheets: OpenpyxlSheet[] };
+}
+
+/** Changes one cell with openpyxl and saves the workbook in place (the way an editor would). */
+export function openpyxlSetCell(file: string, sheet: string, cell: string, value: unknown): void {
+  execFileSync(SYSTEM_PYTHON, [script, 'set', file, sheet, cell, JSON.stringify(value)], { encoding: 'utf8' });
+}

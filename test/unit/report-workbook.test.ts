@@ -1,0 +1,156 @@
+import ExcelJS from 'exceljs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { canonicalRow, cellText, MAX_CELL_TEXT, SheetHasher } from '../../src/main/reports/canonical';
+import { changedSheets, verifyWorkbook } from '../../src/main/reports/verify';
+import { EVIDENCE_FORMAT, ExportCancelled, ReportWorkbook, type ColumnSpec } from '../../src/main/reports/workbook';
+import { openpyxlDump, openpyxlSetCell } from '../helpers/openpyxl';
+
+const dir = mkdtempSync(join(tmpdir(), 'attest-report-wb-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const columns: ColumnSpec[] = [
+  { header: 'Id', type: 'text' },
+  { header: 'Created (UTC)', type: 'date' },
+  { header: 'Created (API text)', type: 'text' },
+  { header: 'Count', type: 'int' },
+  { header: 'Enabled', type: 'bool' },
+  { header: 'State', type: 'enum' },
+];
+
+// Text that trips XML writers and readers: entities, CR/LF, control characters, astral planes,
+// lone surrogates, leading/trailing blanks, formula-looking text.
+const nasty = ['&amp; &lt;b&gt;', 'a\r\nb\rc', 'bell\u0007', '😀 é ß', 'lone \uD800 half', '  padded  ', '=1+1', "it's \"q\""];
+
+function* sampleRows(n: number): Generator<unknown[]> {
+  for (let i = 0; i < n; i += 1) {
+    const iso = new Date(Date.UTC(2024, 1, 29, 12, 0, 0, 0) + i * 1_234_567).toISOString();
+    yield [`id-${i}`, new Date(iso), iso, i, i % 3 === 0, i % 7 === 0 ? 'STATE_NOT_IN_SPEC_YET' : 'XAA_SCOPE_STATE_ENABLED'];
+  }
+}
+
+async function build(file: string, rows: Iterable<unknown[]>): Promise<void> {
+  const book = ReportWorkbook.create(file);
+  await book.addSheet({ name: 'Things', columns, rows: rows as Iterable<never[]> });
+  await book.addSheet({
+    name: 'Text',
+    columns: [{ header: 'Value', type: 'text' }],
+    rows: nasty.map((v) => [v]),
+  });
+  await book.finish([['Attest evidence'], ['Format', EVIDENCE_FORMAT], ['Generated at (UTC)', new Date('2025-01-02T03:04:05.678Z')]]);
+}
+
+describe('canonical form', () => {
+  it('trims trailing empties, types dates, skips empty rows', () => {
+    expect(canonicalRow(3, ['a', null, 1, true, new Date('2024-01-01T00:00:00.001Z'), '', undefined])).toBe(
+      '[3,"a",null,1,true,{"d":"2024-01-01T00:00:00.001Z"}]\n',
+    );
+    expect(canonicalRow(4, [null, ''])).toBe('');
+  });
+
+  it('makes cell text storable: control characters, line ends, lone surrogates, length', () => {
+    expect(cellText('a\r\nb\rc')).toBe('a\nb\nc');
+    expect(cellText('x\u0000y\uD800')).toBe('x\uFFFDy\uFFFD');
+    expect(cellText('😀')).toBe('😀');
+    const long = cellText('x'.repeat(40_000));
+    expect(long.length).toBeLessThanOrEqual(MAX_CELL_TEXT);
+    expect(long).toMatch(/cut: 40000 characters\]$/);
+  });
+
+  it('hashes incrementally the same as at once', () => {
+    const a = new SheetHasher();
+    const b = new SheetHasher();
+    for (let i = 1; i <= 5000; i += 1) a.add(i, [`row ${i}`, i]);
+    for (let i = 1; i <= 5000; i += 1) b.add(i, [`row ${i}`, i]);
+    expect(a.digest()).toBe(b.digest());
+  });
+});
+
+describe('report workbook', () => {
+  it('writes a streamed workbook that exceljs and openpyxl read back identically, and verify passes', async () => {
+    const file = join(dir, 'round.xlsx');
+    await build(file, sampleRows(1000));
+
+    const py = openpyxlDump(file, true);
+    expect(py.sheets.map((s) => s.name)).toEqual(['Evidence', 'Things', 'Text']);
+    const things = py.sheets[1]!;
+    expect(things.header).toEqual(columns.map((c) => c.header));
+    expect(things.rows).toBe(1000);
+    expect(things.frozen).toBe('A2');
+    expect(things.autoFilter).toBe('A1:F1001');
+    expect(things.dateColumns).toEqual([2]);
+    // dates: the date cell equals the API's text, to the millisecond, in UTC
+    for (const row of things.data!.slice(1)) expect((row[2] as { d: string }).d).toBe(row[3]);
+    expect(things.data!.some((r) => r.includes('STATE_NOT_IN_SPEC_YET'))).toBe(true);
+    expect(py.sheets[2]!.data!.slice(1).map((r) => r[1])).toEqual(nasty.map(cellText));
+
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Evidence', 'Things', 'Text']);
+    const ws = wb.getWorksheet('Things')!;
+    expect(ws.rowCount).toBe(1001);
+    expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    const second = ws.getRow(2).values as unknown[];
+    expect((second[2] as Date).toISOString()).toBe(second[3]);
+    expect(ws.getColumn(1).width).toBeGreaterThanOrEqual(8);
+
+    const result = await verifyWorkbook(file);
+    expect(result.status).toBe('intact');
+    expect(result.sheets.map((s) => s.name)).toEqual(['Evidence (manifest)', 'Things', 'Text']);
+    // the independent reader recomputes the very same hashes
+    for (const check of result.sheets.slice(1)) {
+      expect(py.sheets.find((s) => s.name === check.name)!.sha256).toBe(check.expectedSha256);
+    }
+  });
+
+  it('fails verification when openpyxl changes one cell, naming that sheet only', async () => {
+    const file = join(dir, 'tamper.xlsx');
+    await build(file, sampleRows(50));
+    openpyxlSetCell(file, 'Things', 'D10', 999);
+    const result = await verifyWorkbook(file);
+    expect(result.status).toBe('altered');
+    expect(changedSheets(result)).toEqual(['Things']);
+    expect(result.sheets.find((s) => s.name === 'Text')!.status).toBe('intact');
+  });
+
+  it('fails verification when the manifest is edited', async () => {
+    const file = join(dir, 'tamper-manifest.xlsx');
+    await build(file, sampleRows(5));
+    openpyxlSetCell(file, 'Evidence', 'B3', 'yesterday');
+    const result = await verifyWorkbook(file);
+    expect(result.status).toBe('altered');
+    expect(changedSheets(result)).toEqual(['Evidence']);
+  });
+
+  it('says when a file is not an Attest workbook', async () => {
+    const junk = join(dir, 'junk.xlsx');
+    writeFileSync(junk, 'not a zip');
+    expect((await verifyWorkbook(junk)).status).toBe('not-attest');
+    const plain = join(dir, 'plain.xlsx');
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('Sheet1').addRow(['hello']);
+    await wb.xlsx.writeFile(plain);
+    const result = await verifyWorkbook(plain);
+    expect(result.status).toBe('not-attest');
+  });
+
+  it('cancel leaves no file at the target and no temp file', async () => {
+    const file = join(dir, 'cancelled', 'out.xlsx');
+    rmSync(join(dir, 'cancelled'), { recursive: true, force: true });
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'cancelled'));
+    const controller = new AbortController();
+    const book = ReportWorkbook.create(file, {
+      signal: controller.signal,
+      progressEvery: 1000,
+      onProgress: (p) => {
+        if (p.rows >= 3000) controller.abort();
+      },
+    });
+    await expect(book.addSheet({ name: 'Things', columns, rows: sampleRows(50_000) as Iterable<never[]> })).rejects.toBeInstanceOf(ExportCancelled);
+    expect(existsSync(file)).toBe(false);
+    expect(readdirSync(join(dir, 'cancelled'))).toEqual([]);
+  });
+});
