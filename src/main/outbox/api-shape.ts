@@ -1,0 +1,78 @@
+/**
+ * What the outbox needs from the API client, and how it reads the client's errors.
+ *
+ * The outbox speaks to `ApiClient.request` only (each kind's descriptor builds its request), so
+ * this is the one place that knows the client's error shape.
+ */
+
+export interface OutboxApiRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** A mutation is never retried blindly by the client: no answer makes it uncertain. */
+  mutation?: boolean;
+}
+
+export interface OutboxApiResponse<T = unknown> {
+  status: number;
+  body: T;
+  text: string;
+}
+
+/** The part of ApiClient the outbox uses. */
+export interface OutboxApi {
+  request<T = unknown>(req: OutboxApiRequest): Promise<OutboxApiResponse<T>>;
+}
+
+export type ApiErrorKind =
+  | 'auth'
+  | 'not_found'
+  | 'invalid_input'
+  | 'conflict'
+  | 'rate_limited'
+  | 'server'
+  | 'network'
+  | 'uncertain'
+  | 'bad_response'
+  | 'cancelled'
+  | 'timeout'
+  | 'unknown';
+
+export interface ReadError {
+  kind: ApiErrorKind;
+  status: number | null;
+  grpcCode: number | null;
+  message: string;
+  retryAfterMs: number | null;
+  /** For network errors: true when the request certainly never reached the server (refused, DNS). */
+  notSent: boolean;
+}
+
+const KINDS = new Set<ApiErrorKind>([
+  'auth', 'not_found', 'invalid_input', 'conflict', 'rate_limited', 'server', 'network', 'uncertain', 'bad_response', 'cancelled', 'timeout',
+]);
+
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL']);
+
+function findCode(error: unknown, depth = 0): string | null {
+  if (!error || typeof error !== 'object' || depth > 4) return null;
+  const e = error as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string' && NOT_SENT_CODES.has(e.code)) return e.code;
+  if (Array.isArray(e.errors)) for (const inner of e.errors) { const c = findCode(inner, depth + 1); if (c) return c; }
+  return findCode(e.cause, depth + 1);
+}
+
+/** Reads any error thrown by the API client into the few facts the outbox acts on. */
+export function readApiError(error: unknown): ReadError {
+  const e = (error ?? {}) as Record<string, unknown>;
+  const rawKind = typeof e.kind === 'string' ? (e.kind as ApiErrorKind) : null;
+  const kind: ApiErrorKind = rawKind && KINDS.has(rawKind) ? rawKind : (error as Error)?.name === 'AbortError' ? 'cancelled' : 'unknown';
+  const status = typeof e.status === 'number' && e.status > 0 ? e.status : null;
+  const grpcCode = typeof e.grpcCode === 'number' ? e.grpcCode : null;
+  const message = typeof e.message === 'string' && e.message ? e.message : String(error);
+  const retryAfterMs = typeof e.retryAfterMs === 'number' ? e.retryAfterMs : null;
+  const notSent = e.notSent === true || e.sent === false || findCode(error) !== null;
+  return { kind, status, grpcCode, message, retryAfterMs, notSent };
+}

@@ -1,0 +1,83 @@
+/**
+ * Settles uncertain items by asking the server (each kind's descriptor knows how): applied ->
+ * succeeded with what the server holds; not applied -> queued again in its original queue position;
+ * no way to tell -> stays uncertain for the user to decide. Every check is journaled.
+ */
+import { readApiError, type OutboxApi } from './api-shape';
+import { descriptorOf, type ReconcileVerdict } from './kinds';
+import { rowToItem, type OutboxDb } from './queue';
+import type { OutboxItem, PauseInfo, ReconcileSummary } from './types';
+
+export async function reconcileItems(o: OutboxDb, api: OutboxApi, opts: { concurrency?: number; signal?: AbortSignal } = {}): Promise<ReconcileSummary> {
+  const rows = o.db.prepare(`SELECT * FROM outbox_items WHERE state = 'uncertain' ORDER BY seq`).all() as Parameters<typeof rowToItem>[0][];
+  const items = rows.map(rowToItem);
+  const summary: ReconcileSummary = { examined: 0, applied: 0, requeued: 0, unknown: 0, details: [], paused: null };
+  const concurrency = Math.max(1, Math.min(32, opts.concurrency ?? 8));
+  // Only the earliest uncertain item of each object is checked now; later ones wait for it.
+  const firstPerTarget = new Map<string, OutboxItem>();
+  for (const it of items) if (!firstPerTarget.has(it.target)) firstPerTarget.set(it.target, it);
+  const queue = [...firstPerTarget.values()];
+  let stop: PauseInfo | null = null;
+
+  async function check(item: OutboxItem): Promise<void> {
+    const d = descriptorOf(item.kind);
+    let verdict: ReconcileVerdict;
+    try {
+      verdict = await d.reconcile({ api, item, input: item.input, signal: opts.signal });
+    } catch (error) {
+      const e = readApiError(error);
+      if (e.kind === 'auth') stop ??= { reason: 'auth', message: `the tenant refused the credentials (${e.message}); reconciling is paused` };
+      else if (e.kind === 'network') stop ??= { reason: 'network', message: `the tenant cannot be reached (${e.message}); reconciling is paused` };
+      else if (e.kind === 'cancelled') stop ??= { reason: 'cancelled', message: 'reconciling was cancelled' };
+      verdict = { outcome: 'unknown', note: `could not check (${e.kind}: ${e.message}); try again`, httpStatus: e.status ?? undefined };
+    }
+    const now = new Date().toISOString();
+    const resent = verdict.resent === true;
+    o.durable(() => {
+      const current = o.row(item.id);
+      if (!current || current.state !== 'uncertain') return; // changed meanwhile (the user decided)
+      const attempt = resent ? current.attempts + 1 : current.attempts;
+      if (verdict.outcome === 'applied') {
+        o.db
+          .prepare(`UPDATE outbox_items SET state = 'succeeded', attempts = ?, updated_at = ?, last_error = NULL, result_json = ?, note = ? WHERE id = ?`)
+          .run(attempt, now, JSON.stringify(verdict.result), verdict.note, item.id);
+        o.stmt.deleteOverlays.run(item.id);
+      } else if (verdict.outcome === 'not-applied') {
+        o.db.prepare(`UPDATE outbox_items SET state = 'queued', attempts = ?, updated_at = ?, note = ? WHERE id = ?`).run(attempt, now, verdict.note, item.id);
+      } else {
+        o.db.prepare(`UPDATE outbox_items SET attempts = ?, updated_at = ?, note = ? WHERE id = ?`).run(attempt, now, verdict.note, item.id);
+      }
+      o.journal.append({
+        itemId: item.id,
+        kind: item.kind,
+        target: item.target,
+        attempt,
+        event: 'reconcile',
+        requestDigest: resent ? item.requestDigest : null,
+        method: resent ? item.request.method : null,
+        path: resent ? item.request.path : null,
+        httpStatus: verdict.httpStatus ?? null,
+        outcome: verdict.outcome === 'applied' ? 'succeeded' : verdict.outcome === 'not-applied' ? 'queued' : 'uncertain',
+        answer: verdict.note,
+        at: now,
+      });
+    });
+    summary.examined += 1;
+    if (verdict.outcome === 'applied') summary.applied += 1;
+    else if (verdict.outcome === 'not-applied') summary.requeued += 1;
+    else summary.unknown += 1;
+    summary.details.push({ itemId: item.id, outcome: verdict.outcome, note: verdict.note });
+  }
+
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (!stop && !opts.signal?.aborted && next < queue.length) {
+      const item = queue[next++] as OutboxItem;
+      await check(item);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+  summary.unknown += items.length - firstPerTarget.size + (queue.length - next);
+  summary.paused = stop && (stop as PauseInfo).reason !== 'cancelled' ? stop : null;
+  return summary;
+}

@@ -1,0 +1,189 @@
+/** The shapes of the outbox, shared by its modules, the CLI and the IPC handlers. */
+
+export const MUTATION_KINDS = ['create-scope', 'remove-membership', 'escalate-task', 'update-template', 'create-campaign'] as const;
+export type MutationKind = (typeof MUTATION_KINDS)[number];
+
+export const OUTBOX_STATES = ['queued', 'sending', 'succeeded', 'failed', 'uncertain', 'resolved', 'discarded'] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
+
+/** The exact request an item sends (path relative to the API root). */
+export interface OutboxRequest {
+  method: 'POST' | 'DELETE';
+  path: string;
+  body: Record<string, unknown>;
+}
+
+export interface OutboxItem {
+  id: string;
+  /** Queue position: items touching the same object go out in this order. */
+  seq: number;
+  kind: MutationKind;
+  kindVersion: number;
+  state: OutboxState;
+  /** The validated, normalized input. */
+  input: Record<string, unknown>;
+  request: OutboxRequest;
+  /** sha256 (hex) of the canonical JSON of the request. */
+  requestDigest: string;
+  /** The object the item touches, e.g. `membership:app/ent/user`; per-object order follows it. */
+  target: string;
+  summary: string;
+  source: string | null;
+  attempts: number;
+  lastStatus: number | null;
+  /** The server's reason (google.rpc.Status message) or what went wrong. */
+  lastError: string | null;
+  result: Record<string, unknown> | null;
+  note: string | null;
+  createdAt: string;
+  updatedAt: string;
+  firstSentAt: string | null;
+  lastSentAt: string | null;
+}
+
+/** A refused input: names the field and says what is wrong. */
+export class OutboxValidationError extends Error {
+  override name = 'OutboxValidationError';
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** An action that the item's state does not allow (editing a sent item, retrying a queued one...). */
+export class OutboxStateError extends Error {
+  override name = 'OutboxStateError';
+}
+
+export interface ImportRowError {
+  /** 1-based physical line of the file. */
+  line: number;
+  /** 1-based column of the field, 0 when the problem is the whole row or file. */
+  column: number;
+  field: string;
+  message: string;
+}
+
+export interface ImportDuplicate {
+  line: number;
+  /** The first line of the file holding the same change (in-file duplicates). */
+  firstLine?: number;
+  /** The queued item holding the same change (duplicates against the queue). */
+  itemId?: string;
+  itemState?: OutboxState;
+  key: string;
+}
+
+export interface ImportPreviewRow {
+  line: number;
+  input: Record<string, unknown>;
+  summary: string;
+}
+
+export interface ImportPreview {
+  kind: MutationKind;
+  /** Data rows read (empty lines excluded). */
+  rows: number;
+  /** Rows that would be queued: valid and not duplicates. */
+  valid: ImportPreviewRow[];
+  errors: ImportRowError[];
+  duplicatesInFile: ImportDuplicate[];
+  duplicatesInQueue: ImportDuplicate[];
+  /** Notes that do not block the import (ignored extra columns...). */
+  warnings: string[];
+}
+
+export interface ImportResult extends ImportPreview {
+  dryRun: boolean;
+  /** How many items were queued: all valid rows, or 0 when any row has an error or on a dry run. */
+  queued: number;
+  itemIds: string[];
+}
+
+export type SendProgressPhase = 'started' | 'item' | 'paused' | 'finished';
+
+export interface SendProgress {
+  phase: SendProgressPhase;
+  itemId?: string;
+  kind?: MutationKind;
+  state?: OutboxState;
+  message?: string;
+  done: number;
+  total: number;
+  succeeded: number;
+  failed: number;
+  uncertain: number;
+  ratePerSecond: number | null;
+}
+
+export interface PauseInfo {
+  reason: 'auth' | 'network' | 'rate_limited' | 'cancelled';
+  message: string;
+}
+
+export interface SendSummary {
+  total: number;
+  succeeded: number;
+  failed: number;
+  uncertain: number;
+  /** Items left queued: not reached because of a pause or cancel, or waiting behind an unsettled item on the same object. */
+  notSent: number;
+  /** Items waiting behind an uncertain or in-flight item on the same object. */
+  blocked: string[];
+  paused: PauseInfo | null;
+  cancelled: boolean;
+  elapsedMs: number;
+  requests: number;
+}
+
+export type ReconcileOutcome = 'applied' | 'not-applied' | 'unknown';
+
+export interface ReconcileSummary {
+  examined: number;
+  /** Found applied on the server: now succeeded. */
+  applied: number;
+  /** Found not applied: queued again (in their original queue position). */
+  requeued: number;
+  /** Still uncertain: no read can tell; the user decides (retry, discard or resolve). */
+  unknown: number;
+  details: { itemId: string; outcome: ReconcileOutcome; note: string }[];
+  paused: PauseInfo | null;
+}
+
+export interface JournalEntry {
+  seq: number;
+  itemId: string;
+  kind: MutationKind;
+  target: string;
+  attempt: number;
+  /** What happened: 'send', 'interrupted', 'reconcile', 'discard', 'resolve', 'retry'... */
+  event: string;
+  requestDigest: string | null;
+  method: string | null;
+  path: string | null;
+  httpStatus: number | null;
+  outcome: string;
+  answer: string | null;
+  at: string;
+}
+
+export interface JournalFilter {
+  itemId?: string;
+  kind?: MutationKind;
+  since?: string;
+  limit?: number;
+}
+
+export type OverlayEffect = 'pending-creation' | 'pending-removal' | 'pending-update' | 'pending-escalation';
+
+export interface PendingOverlay {
+  itemId: string;
+  kind: MutationKind;
+  state: OutboxState;
+  collection: string;
+  objectId: string;
+  effect: OverlayEffect;
+  data: Record<string, unknown>;
+}
