@@ -6,6 +6,7 @@ import { processIO, UsageError, type CliIO, type CommandModule } from './io';
  * desktop app uses over IPC. Each command lives in commands/<name>.ts and is loaded on demand.
  */
 const commands: Record<string, () => Promise<{ default: CommandModule }>> = {
+  'ui-host': () => import('./commands/ui-host'),
 };
 
 function help(io: CliIO, loaded: Record<string, CommandModule>): void {

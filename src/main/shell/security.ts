@@ -40,6 +40,11 @@ export const CSP_DIRECTIVES: Readonly<Record<string, string>> = {
 export const CSP = Object.entries(CSP_DIRECTIVES)
   .map(([directive, value]) => `${directive} ${value}`)
   .join('; ');
+/** The same policy for index.html's meta tag, which cannot carry frame-ancestors (headers do). */
+export const CSP_META = Object.entries(CSP_DIRECTIVES)
+  .filter(([directive]) => directive !== 'frame-ancestors')
+  .map(([directive, value]) => `${directive} ${value}`)
+  .join('; ');
 
 /** webPreferences of the main window. Every switch that matters is spelled out, not left to defaults. */
 export function mainWindowWebPreferences(preloadPath: string) {

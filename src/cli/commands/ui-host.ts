@@ -1,0 +1,45 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startBrowserHost } from '../../main/browser-host/server';
+import { EXIT } from '../exit-codes';
+import { parseCommandArgs, UsageError, type CommandModule } from '../io';
+
+const usage = `Usage: attest ui-host [--port N] [--data-dir DIR] [--renderer DIR]
+
+Serves the built renderer (run \`npx electron-vite build\` first) to a browser on 127.0.0.1, with the
+app's contract over HTTP: for tests and development only, never part of the packaged app.
+Prints one JSON line {"url": …} (the URL carries the per-run token) and runs until interrupted.`;
+
+const command: CommandModule = {
+  summary: 'serve the renderer to a browser on loopback (tests and development)',
+  usage,
+  async run(argv, io) {
+    const { values } = parseCommandArgs(argv, {
+      port: { type: 'string', default: '0' },
+      'data-dir': { type: 'string' },
+      renderer: { type: 'string' },
+    });
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0 to 65535, not '${values.port}'`);
+    const rendererRoot = resolve(values.renderer ?? fileURLToPath(new URL('../../../out/renderer', import.meta.url)));
+    if (!existsSync(resolve(rendererRoot, 'index.html'))) {
+      io.err(`attest ui-host: no built renderer at ${rendererRoot}; run \`npx electron-vite build\` first.`);
+      return EXIT.other;
+    }
+    const chosen = values['data-dir'] ?? io.env.ATTEST_DATA_DIR;
+    if (!chosen) throw new UsageError('give --data-dir DIR (or set ATTEST_DATA_DIR)');
+    const dataDir = resolve(chosen);
+    const host = await startBrowserHost({ rendererRoot, dataDir, port, version: io.env.npm_package_version, log: (line) => io.err(line) });
+    io.out(JSON.stringify({ url: host.url }));
+    await new Promise<void>((done) => {
+      const stop = () => done();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await host.close();
+    return EXIT.ok;
+  },
+};
+
+export default command;

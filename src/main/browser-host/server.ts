@@ -1,0 +1,191 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDispatcher, createEventBus, type EventBus } from '../rpc/dispatch';
+import { createHandlers } from '../rpc/handlers';
+import { createServices, type Dialogs, type Services } from '../services';
+import { CSP, rendererResponseHeaders, resolveRendererFile } from '../shell/security';
+import { bridgeScript } from './bridge';
+
+/**
+ * The browser host, for tests and development only (never packaged): the same contract as the
+ * Electron IPC, over HTTP POST /rpc/<channel> and server-sent events on /events, on 127.0.0.1.
+ * Every call must carry the per-run token (header x-attest-token; the events stream as a query
+ * parameter, EventSource cannot send headers), come from our own Origin, and name our Host.
+ * It serves the built renderer (out/renderer) with the bridge script that implements window.attest.
+ */
+
+export interface BrowserHostOptions {
+  rendererRoot: string;
+  dataDir: string;
+  port?: number;
+  version?: string;
+  /** Answers of the open/save dialogs (there is no native dialog in a browser); cancel by default. */
+  dialogs?: Dialogs;
+  log?: (line: string) => void;
+}
+
+export interface BrowserHost {
+  /** The address to open, with the token in its fragment. */
+  url: string;
+  origin: string;
+  token: string;
+  services: Services;
+  events: EventBus;
+  close(): Promise<void>;
+}
+
+const BRIDGE_PATH = '/attest-bridge.js';
+const MAX_BODY = 1024 * 1024;
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function send(response: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', ...headers });
+  response.end(body);
+}
+
+function sendJson(response: ServerResponse, status: number, value: unknown): void {
+  send(response, status, JSON.stringify(value), { 'Content-Type': 'application/json; charset=utf-8' });
+}
+
+async function readBody(request: IncomingMessage): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** index.html with the bridge loaded first (a classic script runs before the renderer's module). */
+export function withBridge(html: string): string {
+  const tag = `<script src="${BRIDGE_PATH}"></script>`;
+  return html.includes('</title>') ? html.replace('</title>', `</title>\n    ${tag}`) : `${tag}\n${html}`;
+}
+
+export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
+  const log = options.log ?? (() => {});
+  const token = randomBytes(32).toString('base64url');
+  const events = createEventBus(log);
+  let origin = '';
+  let hostHeader = '';
+  const services = createServices({
+    dataDir: options.dataDir,
+    host: 'browser',
+    version: options.version ?? '0.0.0',
+    platform: process.platform,
+    events,
+    dialogs: options.dialogs ?? { open: async () => null, save: async () => null },
+    openExternal: async (url) => {
+      log(`would open ${url} (the browser host opens no external links)`);
+      return false;
+    },
+    log,
+  });
+  const dispatcher = createDispatcher({ handlers: createHandlers(services), allowedOrigins: () => [origin], host: 'browser', log });
+  const bridge = bridgeScript();
+  const streams = new Set<ServerResponse>();
+
+  const server = createServer((request, response) => {
+    void handle(request, response).catch((error: unknown) => {
+      log(`browser host: ${(error as Error).message}`);
+      if (!response.headersSent) send(response, 500, 'Internal error');
+      else response.end();
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // DNS rebinding: only our exact loopback host name is served.
+    if (request.headers.host !== hostHeader) return send(response, 421, 'Misdirected request');
+    const url = new URL(request.url ?? '/', origin);
+    const path = url.pathname;
+
+    if (path.startsWith('/rpc/')) {
+      if (request.method !== 'POST') return send(response, 405, 'Method not allowed', { Allow: 'POST' });
+      if (request.headers.origin !== origin) return sendJson(response, 403, { ok: false, error: { code: 'forbidden', message: 'Wrong origin.' } });
+      const presented = request.headers['x-attest-token'];
+      if (typeof presented !== 'string' || !safeEqual(presented, token)) {
+        return sendJson(response, 403, { ok: false, error: { code: 'forbidden', message: 'Missing or wrong token.' } });
+      }
+      if (!String(request.headers['content-type'] ?? '').startsWith('application/json')) {
+        return sendJson(response, 415, { ok: false, error: { code: 'bad_request', message: 'Expected a JSON body.' } });
+      }
+      const body = await readBody(request);
+      if (body === null) return sendJson(response, 413, { ok: false, error: { code: 'bad_request', message: 'Body too large.' } });
+      let payload: unknown;
+      try {
+        payload = body.length ? JSON.parse(body) : undefined;
+      } catch {
+        return sendJson(response, 400, { ok: false, error: { code: 'bad_request', message: 'The body is not JSON.' } });
+      }
+      const reply = await dispatcher.dispatch(decodeURIComponent(path.slice('/rpc/'.length)), payload, { url: origin, isMainFrame: true });
+      return sendJson(response, 200, reply);
+    }
+
+    if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, 'Method not allowed');
+
+    if (path === '/events') {
+      const presented = url.searchParams.get('token') ?? '';
+      const fetchSite = request.headers['sec-fetch-site'];
+      if (!safeEqual(presented, token) || (fetchSite !== undefined && fetchSite !== 'same-origin')) return send(response, 403, 'Forbidden');
+      response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+      response.write(': connected\n\n');
+      streams.add(response);
+      const stop = events.subscribe((event, data) => response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+      const heartbeat = setInterval(() => response.write(': ping\n\n'), 15_000);
+      request.on('close', () => {
+        stop();
+        clearInterval(heartbeat);
+        streams.delete(response);
+      });
+      return;
+    }
+
+    if (path === BRIDGE_PATH) return send(response, 200, bridge, { 'Content-Type': 'text/javascript; charset=utf-8' });
+
+    const file = resolveRendererFile(options.rendererRoot, path);
+    if (!file) return send(response, 404, 'Not found');
+    let content: Buffer;
+    try {
+      content = await readFile(file);
+    } catch {
+      return send(response, 404, 'Not found');
+    }
+    const headers = rendererResponseHeaders(file);
+    if (file.endsWith('.html')) {
+      headers['Content-Security-Policy'] = CSP;
+      return send(response, 200, withBridge(content.toString('utf8')), headers);
+    }
+    return send(response, 200, content, headers);
+  }
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolveListen());
+  });
+  const port = (server.address() as AddressInfo).port;
+  origin = `http://127.0.0.1:${port}`;
+  hostHeader = `127.0.0.1:${port}`;
+
+  return {
+    url: `${origin}/#token=${token}`,
+    origin,
+    token,
+    services,
+    events,
+    async close() {
+      for (const stream of streams) stream.end();
+      await services.close();
+      await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+      server.closeAllConnections();
+    },
+  };
+}

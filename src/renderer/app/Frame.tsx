@@ -1,0 +1,77 @@
+import type { ReactNode } from 'react';
+import { useApp, type Route } from '../stores/app';
+import { count } from '../components/format';
+import { COLLECTION_LABELS, COLLECTION_ORDER } from './collections';
+import { SyncButton } from './SyncButton';
+import { TenantSwitcher } from './TenantSwitcher';
+
+function NavItem({ route, label, badge }: { route: Route; label: string; badge?: ReactNode }) {
+  const current = useApp((s) => s.route);
+  const navigate = useApp((s) => s.navigate);
+  const active =
+    current.view === route.view &&
+    (route.view !== 'list' || ((current.view === 'list' || current.view === 'detail') && 'collection' in current && current.collection === route.collection));
+  const activeDetail = route.view === 'list' && current.view === 'detail' && current.collection === route.collection;
+  return (
+    <button className={`nav-item ${active || activeDetail ? 'active' : ''}`} onClick={() => navigate(route)} aria-current={active ? 'page' : undefined}>
+      {label}
+      {badge !== undefined && <span className="count">{badge}</span>}
+    </button>
+  );
+}
+
+export function Frame({ children }: { children: ReactNode }) {
+  const status = useApp((s) => s.status);
+  const connection = useApp((s) => s.connection);
+  const setPalette = useApp((s) => s.setPalette);
+  const recheck = useApp((s) => s.recheckConnection);
+  const mac = navigator.platform.toLowerCase().includes('mac');
+  return (
+    <div className="frame">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">
+          Attest<span>.</span>
+        </div>
+        <NavItem route={{ view: 'overview' }} label="Overview" />
+        <NavItem route={{ view: 'search' }} label="Search" />
+        <div className="nav-sep" />
+        {COLLECTION_ORDER.map((id) => {
+          const stored = status.find((s) => s.id === id);
+          return <NavItem key={id} route={{ view: 'list', collection: id }} label={COLLECTION_LABELS[id]} badge={stored?.asOf ? count(stored.count) : undefined} />;
+        })}
+        <div className="nav-sep" />
+        <NavItem route={{ view: 'outbox' }} label="Outbox" />
+        <NavItem route={{ view: 'reports' }} label="Reports" />
+        <NavItem route={{ view: 'settings' }} label="Settings" />
+      </nav>
+      <header className="topbar">
+        <TenantSwitcher />
+        <button className="btn small row" onClick={() => void recheck()} title={connection.reason ?? 'Check the connection now'} data-testid="online-indicator" data-online={connection.online}>
+          <span className={`dot ${connection.online ? 'ok' : 'bad'}`} />
+          {connection.online ? 'Online' : 'Offline'}
+        </button>
+        <div className="grow" />
+        <button className="search-trigger" onClick={() => setPalette(true)} aria-label="Search everything">
+          <span className="grow" style={{ textAlign: 'left' }}>
+            Search…
+          </span>
+          <kbd>{mac ? '⌘' : 'Ctrl'}</kbd>
+          <kbd>K</kbd>
+        </button>
+        <SyncButton />
+      </header>
+      <main className="content flush" style={{ minHeight: 0 }}>
+        {!connection.online && connection.connection && (
+          <div className="banner offline" role="status" data-testid="offline-banner">
+            <strong>Offline.</strong>
+            <span className="grow">You are browsing the local copy{connection.reason ? ` (${connection.reason})` : ''}. Sync when the tenant is reachable again.</span>
+            <button className="btn small" onClick={() => void recheck()}>
+              Retry
+            </button>
+          </div>
+        )}
+        {children}
+      </main>
+    </div>
+  );
+}

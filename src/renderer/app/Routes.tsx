@@ -1,0 +1,39 @@
+import { useApp } from '../stores/app';
+import { Overview } from '../views/overview/Overview';
+import { SearchView } from '../views/search/SearchView';
+import { CollectionList } from '../views/list/CollectionList';
+import { Detail } from '../views/detail/Detail';
+import { Settings } from '../views/settings/Settings';
+import { Empty } from '../components/States';
+
+export function Routes() {
+  const route = useApp((s) => s.route);
+  switch (route.view) {
+    case 'overview':
+      return <Overview />;
+    case 'search':
+      return <SearchView initialQuery={route.query ?? ''} />;
+    case 'list':
+      return <CollectionList key={route.collection} collection={route.collection} />;
+    case 'detail':
+      return <Detail key={`${route.collection}/${route.id}`} collection={route.collection} id={route.id} />;
+    case 'settings':
+      return <Settings />;
+    case 'outbox':
+      return (
+        <div className="content" data-screen="outbox">
+          <Empty title="Outbox">
+            <p>Queued changes will appear here once the outbox is part of this build.</p>
+          </Empty>
+        </div>
+      );
+    case 'reports':
+      return (
+        <div className="content" data-screen="reports">
+          <Empty title="Reports">
+            <p>Evidence reports will appear here once reports are part of this build.</p>
+          </Empty>
+        </div>
+      );
+  }
+}

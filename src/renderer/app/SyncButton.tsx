@@ -1,0 +1,88 @@
+import { useEffect, useRef, useState } from 'react';
+import { useApp } from '../stores/app';
+import { ProgressBar } from '../components/States';
+import { ago, count } from '../components/format';
+import { COLLECTION_LABELS, COLLECTION_ORDER } from './collections';
+
+/** "Sync" with a popover: per-collection progress bars while running, "data as of" stamps after. */
+export function SyncButton() {
+  const syncing = useApp((s) => s.syncing);
+  const progress = useApp((s) => s.progress);
+  const status = useApp((s) => s.status);
+  const syncError = useApp((s) => s.syncError);
+  const online = useApp((s) => s.connection.online);
+  const startSync = useApp((s) => s.startSync);
+  const cancelSync = useApp((s) => s.cancelSync);
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: MouseEvent) => {
+      if (ref.current && !ref.current.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    return () => document.removeEventListener('mousedown', close);
+  }, [open]);
+
+  const oldest = status.length ? status.reduce<string | null>((min, s) => (s.asOf && (!min || s.asOf < min) ? s.asOf : min), null) : null;
+  const never = status.length > 0 && status.every((s) => !s.asOf);
+
+  return (
+    <div ref={ref} className="row">
+      <button className="btn small" onClick={() => setOpen((v) => !v)} aria-expanded={open} data-testid="data-as-of" title="Sync status per collection">
+        {syncing ? 'Syncing…' : never ? 'Never synced' : `Data as of ${ago(oldest)}`}
+      </button>
+      <button
+        className="btn primary"
+        disabled={syncing || !online}
+        title={online ? 'Fetch every collection from the tenant' : 'The tenant cannot be reached'}
+        onClick={() => {
+          setOpen(true);
+          void startSync();
+        }}
+      >
+        Sync
+      </button>
+      {open && (
+        <div className="card popover stack" role="dialog" aria-label="Sync progress" data-testid="sync-panel">
+          <div className="row">
+            <h3 className="grow" style={{ margin: 0 }}>
+              {syncing ? 'Syncing' : 'Collections'}
+            </h3>
+            {syncing && (
+              <button className="btn small" onClick={() => void cancelSync()}>
+                Cancel
+              </button>
+            )}
+          </div>
+          {syncError && <div className="field-error">{syncError}</div>}
+          {COLLECTION_ORDER.map((id) => {
+            const live = progress[id];
+            const stored = status.find((s) => s.id === id);
+            return (
+              <div key={id} data-testid={`sync-${id}`}>
+                <div className="row small">
+                  <span className="grow">{COLLECTION_LABELS[id]}</span>
+                  {live ? (
+                    <span className="muted" data-state={live.state}>
+                      {live.state === 'failed' ? 'failed' : `${count(live.items)} items · ${live.pages} pages`}
+                      {live.state === 'done' && ' ✓'}
+                    </span>
+                  ) : (
+                    <span className="muted">
+                      {stored?.asOf ? `${count(stored.count)} · as of ${ago(stored.asOf)}` : 'never synced'}
+                      {stored && stored.asOf && !stored.complete && ' · incomplete'}
+                    </span>
+                  )}
+                </div>
+                {live && <ProgressBar value={live.state === 'done' ? 100 : live.state === 'queued' ? 0 : null} state={live.state} />}
+                {live?.error && <div className="field-error">{live.error}</div>}
+              </div>
+            );
+          })}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import type { CollectionId } from '../../shared/contract';
+
+/** Sidebar labels of the collections, in the order users think of them. */
+export const COLLECTION_LABELS: Record<CollectionId, string> = {
+  campaigns: 'Campaigns',
+  templates: 'Templates',
+  automations: 'Automations',
+  toolsets: 'Toolsets',
+  'routing-rules': 'Routing rules',
+  scopes: 'Scopes',
+};
+export const COLLECTION_ORDER: CollectionId[] = ['campaigns', 'templates', 'automations', 'toolsets', 'routing-rules', 'scopes'];
+
+/** The singular noun of an object of a collection. */
+export const COLLECTION_NOUN: Record<CollectionId, string> = {
+  campaigns: 'Campaign',
+  templates: 'Template',
+  automations: 'Automation',
+  toolsets: 'Toolset',
+  'routing-rules': 'Routing rule',
+  scopes: 'Scope',
+};

@@ -1,0 +1,27 @@
+import type { ColumnInfo } from '../../shared/contract';
+import { dateTime, enumText } from './format';
+
+/** One table cell, rendered by its column kind. Unknown enum values are shown as written, flagged. */
+export function Cell({ column, value }: { column: ColumnInfo; value: string | number | boolean | null | undefined }) {
+  if (value === null || value === undefined || value === '') return <span className="muted">—</span>;
+  switch (column.kind) {
+    case 'enum': {
+      const text = enumText(column.enumName, String(value));
+      return (
+        <span className={`badge ${text.known ? '' : 'unknown'}`} title={text.known ? String(value) : `Unknown value: ${String(value)}`}>
+          {text.label}
+        </span>
+      );
+    }
+    case 'date':
+      return <span title={String(value)}>{dateTime(String(value))}</span>;
+    case 'bool':
+      return <span>{value === true || value === 1 || value === 'true' ? 'Yes' : 'No'}</span>;
+    case 'number':
+      return <span>{typeof value === 'number' ? value.toLocaleString('en-US') : String(value)}</span>;
+    case 'id':
+      return <span className="mono">{String(value)}</span>;
+    default:
+      return <span title={String(value)}>{String(value)}</span>;
+  }
+}

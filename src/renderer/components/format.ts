@@ -1,0 +1,45 @@
+import { ENUMS, enumLabel } from '../../shared/enums';
+
+/** "3 minutes ago", "yesterday", or a date: for "data as of" stamps. */
+export function ago(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return 'never';
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return iso;
+  const seconds = Math.round((now - then) / 1000);
+  if (seconds < 45) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.round(hours / 24);
+  if (days < 7) return `${days} d ago`;
+  return new Date(then).toISOString().slice(0, 10);
+}
+
+export function dateTime(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const time = Date.parse(iso);
+  if (Number.isNaN(time)) return iso;
+  return new Date(time).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z').replace(/:00Z$/, 'Z');
+}
+
+export function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** A readable label for an enum value; unknown values are shown as written (flagged by `known`). */
+export function enumText(enumName: string | null | undefined, value: string): { label: string; known: boolean } {
+  if (!value) return { label: '', known: true };
+  const values = enumName ? (ENUMS as Record<string, readonly string[]>)[enumName] : undefined;
+  if (values) {
+    const result = enumLabel(values, value);
+    return { label: result.label, known: result.known };
+  }
+  // No list: drop an upper-case prefix ending just before the last word group.
+  return { label: value, known: true };
+}
+
+export function humanizeKey(key: string): string {
+  const spaced = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ');
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1).toLowerCase();
+}

@@ -1,0 +1,9 @@
+import type { AttestApi } from '../shared/contract';
+
+declare global {
+  interface Window {
+    /** The bridge: the Electron preload, or the browser host's bridge script. */
+    readonly attest: AttestApi;
+  }
+}
+export {};

@@ -1,0 +1,197 @@
+import { create } from 'zustand';
+import type {
+  ChannelResult,
+  CollectionId,
+  CollectionInfo,
+  CollectionStatus,
+  ConnectionInfo,
+  ConnectionState,
+  SyncProgress,
+} from '../../shared/contract';
+import { call, errorMessage, subscribe } from '../api';
+
+export type Route =
+  | { view: 'overview' }
+  | { view: 'search'; query?: string }
+  | { view: 'list'; collection: CollectionId }
+  | { view: 'detail'; collection: CollectionId; id: string }
+  | { view: 'outbox' }
+  | { view: 'reports' }
+  | { view: 'settings' };
+
+export interface CollectionProgress {
+  state: SyncProgress['state'];
+  pages: number;
+  items: number;
+  ratePerSecond: number | null;
+  error: string | null;
+}
+
+export interface AppState {
+  boot: 'loading' | 'ready' | 'error';
+  bootError: string | null;
+  info: ChannelResult<'appInfo'> | null;
+  connections: ConnectionInfo[];
+  active: string | null;
+  connection: ConnectionState;
+  route: Route;
+  backStack: Route[];
+  collections: CollectionInfo[];
+  status: CollectionStatus[];
+  statusError: string | null;
+  syncing: boolean;
+  syncRunId: number | null;
+  progress: Partial<Record<CollectionId, CollectionProgress>>;
+  syncError: string | null;
+  /** Bumped whenever stored data may have changed (a sync finished, a workspace opened): views refetch. */
+  dataVersion: number;
+  paletteOpen: boolean;
+  addingConnection: boolean;
+
+  start(): Promise<void>;
+  refreshConnections(): Promise<void>;
+  openWorkspace(name: string): Promise<void>;
+  workspaceOpened(connection: ConnectionInfo, state: ConnectionState): Promise<void>;
+  refreshStatus(): Promise<void>;
+  recheckConnection(): Promise<void>;
+  navigate(route: Route): void;
+  back(): void;
+  startSync(): Promise<void>;
+  cancelSync(): Promise<void>;
+  setPalette(open: boolean): void;
+  setAddingConnection(open: boolean): void;
+}
+
+const offline: ConnectionState = { connection: null, online: false, checkedAt: null, reason: null };
+
+export const useApp = create<AppState>()((set, get) => ({
+  boot: 'loading',
+  bootError: null,
+  info: null,
+  connections: [],
+  active: null,
+  connection: offline,
+  route: { view: 'overview' },
+  backStack: [],
+  collections: [],
+  status: [],
+  statusError: null,
+  syncing: false,
+  syncRunId: null,
+  progress: {},
+  syncError: null,
+  dataVersion: 0,
+  paletteOpen: false,
+  addingConnection: false,
+
+  async start() {
+    try {
+      const [info, list, state] = await Promise.all([call('appInfo'), call('listConnections'), call('connectionState')]);
+      set({ info, connections: list.connections, active: list.active, connection: state });
+      if (list.active) await get().refreshStatus();
+      set({ boot: 'ready' });
+    } catch (error) {
+      set({ boot: 'error', bootError: errorMessage(error) });
+    }
+  },
+
+  async refreshConnections() {
+    const list = await call('listConnections');
+    set({ connections: list.connections, active: list.active });
+  },
+
+  async openWorkspace(name) {
+    const { connection, state } = await call('openWorkspace', { name });
+    await get().workspaceOpened(connection, state);
+  },
+
+  async workspaceOpened(connection, state) {
+    set({ active: connection.name, connection: state, route: { view: 'overview' }, backStack: [], progress: {}, syncError: null, addingConnection: false });
+    await get().refreshConnections();
+    await get().refreshStatus();
+    set((s) => ({ dataVersion: s.dataVersion + 1 }));
+  },
+
+  async refreshStatus() {
+    try {
+      const result = await call('collections');
+      set({ collections: result.collections, status: result.status, syncing: result.syncing, statusError: null });
+    } catch (error) {
+      set({ statusError: errorMessage(error) });
+    }
+  },
+
+  async recheckConnection() {
+    try {
+      set({ connection: await call('connectionState', { recheck: true }) });
+    } catch (error) {
+      set((s) => ({ connection: { ...s.connection, online: false, reason: errorMessage(error) } }));
+    }
+  },
+
+  navigate(route) {
+    set((s) => ({ route, backStack: [...s.backStack.slice(-30), s.route], paletteOpen: false }));
+  },
+
+  back() {
+    const stack = get().backStack;
+    const previous = stack.at(-1);
+    if (previous) set({ route: previous, backStack: stack.slice(0, -1) });
+  },
+
+  async startSync() {
+    set({ syncError: null, progress: {} });
+    try {
+      await call('startSync', { only: null });
+      set({ syncing: true });
+    } catch (error) {
+      set({ syncError: errorMessage(error), syncing: false });
+    }
+  },
+
+  async cancelSync() {
+    await call('cancelSync');
+  },
+
+  setPalette(open) {
+    set({ paletteOpen: open });
+  },
+
+  setAddingConnection(open) {
+    set({ addingConnection: open });
+  },
+}));
+
+/** Wires core events into the store; returns the unsubscribe. */
+export function listenToCore(): () => void {
+  const stopProgress = subscribe('syncProgress', (event) => {
+    const { getState, setState } = useApp;
+    if (event.phase === 'started') {
+      setState({ syncing: true, syncRunId: event.runId, progress: {}, syncError: null });
+      return;
+    }
+    if (event.phase === 'collection' && event.collection) {
+      const collection = event.collection;
+      setState((s) => ({
+        progress: {
+          ...s.progress,
+          [collection]: { state: event.state, pages: event.pages, items: event.items, ratePerSecond: event.ratePerSecond, error: event.error },
+        },
+      }));
+      return;
+    }
+    if (event.phase === 'finished') {
+      setState((s) => ({
+        syncing: false,
+        syncError: event.state === 'failed' ? (event.error ?? 'The sync failed.') : null,
+        dataVersion: s.dataVersion + 1,
+      }));
+      void getState().refreshStatus();
+    }
+  });
+  const stopConnection = subscribe('connectionState', (state) => useApp.setState({ connection: state }));
+  return () => {
+    stopProgress();
+    stopConnection();
+  };
+}

@@ -1,0 +1,139 @@
+import { Bar, BarChart, Cell as ChartCell, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { ChartDatum, CollectionId } from '../../../shared/contract';
+import { call } from '../../api';
+import { useApp } from '../../stores/app';
+import { COLLECTION_LABELS, COLLECTION_ORDER } from '../../app/collections';
+import { Badge, Empty, ErrorState, Loading } from '../../components/States';
+import { useQuery } from '../../components/useQuery';
+import { ago, count, dateTime, enumText } from '../../components/format';
+
+const PALETTE = ['#3b6cf6', '#1f9d55', '#c27a00', '#d33a3a', '#8a4fd8', '#0e9bb0', '#7a869a', '#e0559b'];
+
+function Chart({ title, data, enumName, kind = 'bar' }: { title: string; data: ChartDatum[]; enumName: string | null; kind?: 'bar' | 'pie' }) {
+  const rows = data.map((d) => ({ ...d, label: enumName ? enumText(enumName, d.key).label || '(none)' : d.key || '(none)' }));
+  return (
+    <section className="card" style={{ minHeight: 260 }} aria-label={title}>
+      <h3>{title}</h3>
+      {rows.length === 0 ? (
+        <div className="muted small">No data yet.</div>
+      ) : (
+        <div style={{ width: '100%', height: 210 }}>
+          <ResponsiveContainer>
+            {kind === 'pie' ? (
+              <PieChart>
+                <Pie data={rows} dataKey="count" nameKey="label" innerRadius={45} outerRadius={80} isAnimationActive={false} label={({ name }) => String(name)}>
+                  {rows.map((row, i) => (
+                    <ChartCell key={row.key} fill={PALETTE[i % PALETTE.length]} />
+                  ))}
+                </Pie>
+                <Tooltip />
+              </PieChart>
+            ) : (
+              <BarChart data={rows} layout="vertical" margin={{ left: 10, right: 20 }}>
+                <XAxis type="number" allowDecimals={false} stroke="var(--muted)" fontSize={11} />
+                <YAxis type="category" dataKey="label" width={130} stroke="var(--muted)" fontSize={11} />
+                <Tooltip cursor={{ fill: 'var(--row-hover)' }} />
+                <Bar dataKey="count" isAnimationActive={false}>
+                  {rows.map((row, i) => (
+                    <ChartCell key={row.key} fill={PALETTE[i % PALETTE.length]} />
+                  ))}
+                </Bar>
+              </BarChart>
+            )}
+          </ResponsiveContainer>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** Counts per collection, charts, sync history, stale or incomplete collections flagged. */
+export function Overview() {
+  const dataVersion = useApp((s) => s.dataVersion);
+  const navigate = useApp((s) => s.navigate);
+  const online = useApp((s) => s.connection.online);
+  const syncing = useApp((s) => s.syncing);
+  const startSync = useApp((s) => s.startSync);
+  const active = useApp((s) => s.active);
+  const result = useQuery(() => call('overview'), [dataVersion, active]);
+
+  if (result.error && !result.data) return <div className="content" data-screen="overview"><ErrorState title="The overview is not available" message={result.error} onRetry={result.reload} /></div>;
+  if (!result.data) return <div className="content" data-screen="overview"><Loading /></div>;
+  const { counts, charts, runs, status } = result.data;
+  const neverSynced = status.every((s) => !s.asOf);
+  const staleCutoff = Date.now() - 24 * 3600 * 1000;
+
+  return (
+    <div className="content stack" data-screen="overview">
+      <div className="row">
+        <h1 className="grow">Overview</h1>
+      </div>
+      {neverSynced ? (
+        <div className="card">
+          <Empty title="Nothing synced yet">
+            <p>{online ? 'Sync to bring a copy of the tenant to this computer; after that everything works offline.' : 'The tenant cannot be reached right now. Sync once it is back.'}</p>
+            <button className="btn primary" disabled={!online || syncing} onClick={() => void startSync()}>
+              {syncing ? 'Syncing…' : 'Sync now'}
+            </button>
+          </Empty>
+        </div>
+      ) : null}
+      <div className="grid cols-3">
+        {COLLECTION_ORDER.map((id: CollectionId) => {
+          const s = status.find((x) => x.id === id);
+          const stale = s?.asOf ? Date.parse(s.asOf) < staleCutoff : false;
+          return (
+            <button key={id} className="card" style={{ textAlign: 'left', cursor: 'pointer' }} onClick={() => navigate({ view: 'list', collection: id })} data-testid={`count-${id}`}>
+              <div className="muted small">{COLLECTION_LABELS[id]}</div>
+              <div style={{ fontSize: 26, fontWeight: 700 }}>{count(counts[id] ?? 0)}</div>
+              <div className="row small wrap">
+                {!s?.asOf ? <Badge tone="warn">never synced</Badge> : <span className="muted">as of {ago(s.asOf)}</span>}
+                {s?.asOf && !s.complete && <Badge tone="warn">incomplete</Badge>}
+                {stale && <Badge tone="warn">stale</Badge>}
+                {s?.error && <Badge tone="bad" title={s.error}>failed</Badge>}
+              </div>
+            </button>
+          );
+        })}
+      </div>
+      <div className="grid cols-2">
+        <Chart title="Campaigns by state" data={charts.campaignsByState} enumName="ACCESS_REVIEW_STATE" />
+        <Chart title="Automations by trigger type" data={charts.automationsByTrigger} enumName="TRIGGER_TYPE" />
+        <Chart title="Routing rules by action" data={charts.routingRulesByAction} enumName={null} kind="pie" />
+        <Chart title="Scopes by classification" data={charts.scopesByClassification} enumName="XAA_SCOPE_CLASSIFICATION" />
+        <Chart title="Scopes by state" data={charts.scopesByState} enumName="XAA_SCOPE_STATE" kind="pie" />
+      </div>
+      <section className="card">
+        <h3>Sync history</h3>
+        {runs.length === 0 ? (
+          <div className="muted small">No sync yet.</div>
+        ) : (
+          <table style={{ width: '100%', borderCollapse: 'collapse', fontSize: 13 }} data-testid="sync-history">
+            <thead>
+              <tr className="muted" style={{ textAlign: 'left' }}>
+                <th>Run</th>
+                <th>Started</th>
+                <th>Finished</th>
+                <th>Status</th>
+                <th>Collections</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.slice(0, 10).map((run) => (
+                <tr key={run.id} style={{ borderTop: '1px solid var(--border)' }}>
+                  <td className="mono">{run.id}</td>
+                  <td>{dateTime(run.startedAt)}</td>
+                  <td>{dateTime(run.finishedAt)}</td>
+                  <td>
+                    <Badge tone={run.status === 'completed' || run.status === 'complete' ? 'ok' : run.status === 'failed' ? 'bad' : 'warn'}>{run.status}</Badge>
+                  </td>
+                  <td className="small">{run.collections.join(', ')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+import { useEffect, useRef, useState } from 'react';
+import type { CollectionId } from '../../../shared/contract';
+import { call } from '../../api';
+import { useApp } from '../../stores/app';
+import { COLLECTION_LABELS, COLLECTION_NOUN, COLLECTION_ORDER } from '../../app/collections';
+import { Empty, ErrorState, Loading } from '../../components/States';
+import { Highlight } from '../../components/Highlight';
+import { useDebounced, useQuery } from '../../components/useQuery';
+import { count } from '../../components/format';
+
+const PAGE = 100;
+
+/** Global offline search: as you type, across collections, with facets per collection. */
+export function SearchView({ initialQuery }: { initialQuery: string }) {
+  const navigate = useApp((s) => s.navigate);
+  const dataVersion = useApp((s) => s.dataVersion);
+  const [query, setQuery] = useState(initialQuery);
+  const [collection, setCollection] = useState<CollectionId | null>(null);
+  const [limit, setLimit] = useState(PAGE);
+  const debounced = useDebounced(query, 40);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  useEffect(() => setLimit(PAGE), [debounced, collection]);
+
+  const result = useQuery(
+    () => (debounced.trim() ? call('search', { query: debounced, collection, limit }) : Promise.resolve(null)),
+    [debounced, collection, limit, dataVersion],
+  );
+  // Facets always count every collection, whichever one is selected.
+  const facets = useQuery(
+    () => (debounced.trim() && collection ? call('search', { query: debounced, limit: 1 }).then((r) => r.facets) : Promise.resolve(null)),
+    [debounced, collection, dataVersion],
+  );
+  const data = result.data;
+  const facetCounts = (collection ? facets.data : data?.facets) ?? {};
+  const allCount = Object.values(facetCounts).reduce((a, b) => a + b, 0);
+
+  return (
+    <div className="content" data-screen="search" style={{ display: 'grid', gridTemplateColumns: '200px 1fr', gap: 20, alignItems: 'start' }}>
+      <aside className="stack" aria-label="Facets">
+        <h3 style={{ marginTop: 48 }}>Collections</h3>
+        <div>
+          <button className={`facet ${collection === null ? 'active' : ''}`} onClick={() => setCollection(null)}>
+            <span>All</span>
+            <span className="muted">{debounced.trim() ? count(allCount) : ''}</span>
+          </button>
+          {COLLECTION_ORDER.map((id) => (
+            <button key={id} className={`facet ${collection === id ? 'active' : ''}`} onClick={() => setCollection(id)} data-testid={`facet-${id}`}>
+              <span>{COLLECTION_LABELS[id]}</span>
+              <span className="muted">{debounced.trim() ? count(facetCounts[id] ?? 0) : ''}</span>
+            </button>
+          ))}
+        </div>
+      </aside>
+      <section className="stack" style={{ minWidth: 0 }}>
+        <input
+          ref={input}
+          className="field"
+          style={{ fontSize: 16, padding: '10px 12px' }}
+          placeholder="Search names, descriptions, scope values, conditions and CEL expressions"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+          aria-label="Search"
+        />
+        {!debounced.trim() ? (
+          <Empty title="Search the local copy">
+            <p>Type to search every synced collection, offline. Prefixes match: “esc” finds “escalate”.</p>
+          </Empty>
+        ) : result.error && !data ? (
+          <ErrorState title={result.offline ? 'Offline' : 'Search failed'} message={result.error} onRetry={result.reload} />
+        ) : !data ? (
+          <Loading label="Searching…" />
+        ) : data.hits.length === 0 ? (
+          <Empty title="No match">
+            <p>Nothing in the local copy matches “{debounced}”.</p>
+          </Empty>
+        ) : (
+          <div className="card" style={{ padding: 0 }}>
+            <div className="muted small" style={{ padding: '8px 16px', borderBottom: '1px solid var(--border)' }} data-testid="search-summary">
+              {count(data.total)} results · {data.tookMs.toFixed(0)} ms {result.loading && '· updating…'}
+            </div>
+            {data.hits.map((hit) => (
+              <button key={`${hit.collection}/${hit.id}`} className="hit" onClick={() => navigate({ view: 'detail', collection: hit.collection, id: hit.id })} data-testid="search-hit">
+                <span className="badge">{COLLECTION_NOUN[hit.collection]}</span>
+                <span className="grow" style={{ minWidth: 0 }}>
+                  <div>{hit.title || hit.id}</div>
+                  <div className="snippet">
+                    <Highlight text={hit.snippet} />
+                  </div>
+                </span>
+              </button>
+            ))}
+            {data.total > data.hits.length && (
+              <div style={{ padding: 12 }}>
+                <button className="btn" onClick={() => setLimit((n) => Math.min(500, n + PAGE))} disabled={limit >= 500}>
+                  {limit >= 500 ? 'Refine the query to see more' : 'Show more'}
+                </button>
+              </div>
+            )}
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+import { useState } from 'react';
+import { call, errorMessage } from '../../api';
+import { useApp } from '../../stores/app';
+import { useThemeChoice, type ThemeChoice } from '../../app/theme';
+import { Badge } from '../../components/States';
+
+/** Connections (add, test, remove), the data folder, and the theme. */
+export function Settings() {
+  const connections = useApp((s) => s.connections);
+  const active = useApp((s) => s.active);
+  const info = useApp((s) => s.info);
+  const refreshConnections = useApp((s) => s.refreshConnections);
+  const setAdding = useApp((s) => s.setAddingConnection);
+  const openWorkspace = useApp((s) => s.openWorkspace);
+  const theme = useThemeChoice((s) => s.theme);
+  const setTheme = useThemeChoice((s) => s.setTheme);
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+
+  async function remove(name: string) {
+    setError(null);
+    try {
+      await call('removeConnection', { name });
+      setConfirming(null);
+      await refreshConnections();
+      if (name === active) window.location.reload();
+    } catch (failure) {
+      setError(errorMessage(failure));
+    }
+  }
+
+  return (
+    <div className="content stack" data-screen="settings" style={{ maxWidth: 900 }}>
+      <h1>Settings</h1>
+      <section className="card stack">
+        <div className="row">
+          <h2 className="grow" style={{ margin: 0 }}>
+            Connections
+          </h2>
+          <button className="btn" onClick={() => setAdding(true)}>
+            Add a tenant
+          </button>
+        </div>
+        {error && <div className="field-error">{error}</div>}
+        {connections.map((connection) => (
+          <div key={connection.name} className="row" style={{ borderTop: '1px solid var(--border)', paddingTop: 10 }}>
+            <div className="grow">
+              <div>
+                <strong>{connection.name}</strong> {connection.name === active && <Badge tone="ok">open</Badge>} {connection.demo && <Badge>demo</Badge>}
+              </div>
+              <div className="muted small mono">
+                {connection.clientId} · {connection.tokenUrl} · {connection.authMethod === 'assertion' ? 'signed assertion' : 'client secret'}
+              </div>
+            </div>
+            {connection.name !== active && (
+              <button className="btn small" onClick={() => void openWorkspace(connection.name).catch((e: unknown) => setError(errorMessage(e)))}>
+                Open
+              </button>
+            )}
+            {confirming === connection.name ? (
+              <>
+                <span className="small">Remove it and delete its keychain entry?</span>
+                <button className="btn small danger" onClick={() => void remove(connection.name)}>
+                  Remove
+                </button>
+                <button className="btn small" onClick={() => setConfirming(null)}>
+                  Keep
+                </button>
+              </>
+            ) : (
+              <button className="btn small danger" onClick={() => setConfirming(connection.name)}>
+                Remove…
+              </button>
+            )}
+          </div>
+        ))}
+      </section>
+      <section className="card stack">
+        <h2 style={{ margin: 0 }}>Data folder</h2>
+        <div className="mono small">{info?.dataDir}</div>
+        <div className="muted small">One local database per connection lives here. Secrets are in the operating system's keychain ({info?.keychainAvailable ? 'available' : 'not available'}).</div>
+      </section>
+      <section className="card stack">
+        <h2 style={{ margin: 0 }}>Appearance</h2>
+        <div className="row">
+          {(['system', 'light', 'dark'] as ThemeChoice[]).map((choice) => (
+            <label key={choice} className="row">
+              <input type="radio" name="theme" checked={theme === choice} onChange={() => setTheme(choice)} />
+              {choice === 'system' ? 'Follow the system' : choice === 'light' ? 'Light' : 'Dark'}
+            </label>
+          ))}
+        </div>
+      </section>
+      <section className="card">
+        <div className="muted small">
+          Attest {info?.version} · {info?.host === 'browser' ? 'browser host (development)' : 'desktop'} · {info?.platform}
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { test as base } from '@playwright/test';
+
+const root = new URL('../..', import.meta.url).pathname;
+const cli = join(root, 'bin', 'attest.mjs');
+
+export interface Spawned<T> {
+  info: T;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Runs `attest <args>` and waits for its one JSON line on stdout; stops it by its PID. */
+export async function spawnJsonLine<T>(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Spawned<T>> {
+  const child = spawn(process.execPath, [cli, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const info = await new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`attest ${args[0]} printed nothing in 60 s: ${stderr}`)), 60_000);
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(line) as T);
+      } catch {
+        reject(new Error(`attest ${args[0]} printed no JSON: ${line} ${stderr}`));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`attest ${args[0]} exited with ${code}: ${stderr}`));
+    });
+  });
+  return {
+    info,
+    child,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export interface TenantInfo {
+  url: string;
+  domain: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Each test gets a fresh data folder and its own browser host over it. */
+export const test = base.extend<{ dataDir: string; host: { url: string; stop(): Promise<void> } }>({
+  // eslint-disable-next-line no-empty-pattern
+  dataDir: async ({}, use) => {
+    const dir = mkdtempSync(join(tmpdir(), 'attest-e2e-'));
+    await use(dir);
+    rmSync(dir, { recursive: true, force: true });
+  },
+  host: async ({ dataDir }, use) => {
+    const host = await spawnJsonLine<{ url: string }>(['ui-host', '--port', '0', '--data-dir', dataDir]);
+    await use({ url: host.info.url, stop: host.stop });
+    await host.stop();
+  },
+});
+
+export { expect } from '@playwright/test';
+
+/** Starts the reference tenant on a random loopback port. */
+export function startTenant(extra: string[] = []): Promise<Spawned<TenantInfo>> {
+  return spawnJsonLine<TenantInfo>(['tenant', '--port', '0', ...extra]);
+}
+
+export const screenshotDir = join(root, 'docs', 'screenshots');
