@@ -274,7 +274,7 @@ export interface AccessReviewTemplate {
   deletedAt?: Timestamp;
 }
 
-/** The template fields of the spec's table, in its order (with the vendor's `slackChannel` last). */
+/** The template fields of the spec's table, response-only ones included, in its order. */
 export const ACCESS_REVIEW_TEMPLATE_FIELDS = [
   'id',
   'displayName',
@@ -306,7 +306,6 @@ export const ACCESS_REVIEW_TEMPLATE_FIELDS = [
   'createdAt',
   'updatedAt',
   'deletedAt',
-  'slackChannel',
 ] as const satisfies readonly (keyof AccessReviewTemplate)[];
 
 /** Template fields the service sets and a client never writes (spec: "Response-only fields"), plus `id`. */
