@@ -269,6 +269,7 @@ export class ReportWorkbook {
         { key: 'g', width: 40 },
         { key: 'h', width: 14 },
         { key: 'i', width: 14 },
+        { key: 'j', width: 14 },
       ];
       const manifestHasher = new SheetHasher();
       let rowNumber = 0;

@@ -1,0 +1,549 @@
+/**
+ * The report catalog: one builder per report. A builder says which collections the report covers
+ * and yields its data sheets (columns + a lazy row stream read straight from the store), so rows
+ * flow from SQLite into the streaming writer without being gathered in memory.
+ *
+ * Columns come from the collection descriptors (src/main/sync/collections.ts) where they fit;
+ * every date becomes two columns: a real Excel date cell (UTC) and the ISO text the API sent.
+ * Enum values and action/trigger kinds are shown exactly as the API wrote them, unknown ones too.
+ */
+import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS } from '../../shared/api-types/automation';
+import { ROUTING_RULE_ACTION_KEYS } from '../../shared/api-types/routing-rule';
+import type { JournalEntry } from '../outbox/types';
+import type {
+  CollectionStatus,
+  DiffEntry,
+  Filters,
+  FilterValue,
+  StoredObject,
+  SyncRun,
+} from '../store/types';
+import { COLLECTIONS, collection as descriptorOf, type CollectionDescriptor, type CollectionId, type ColumnDef } from '../sync/collections';
+import { celExpressions, getPath, isRecord, str, targets } from '../sync/extract';
+import type { CellValue } from './canonical';
+import type { ColumnSpec, ColumnType, SheetSpec } from './workbook';
+
+/** What the reports read from the store: a subset of the Store interface. */
+export interface ReportStore {
+  runs(): SyncRun[];
+  collectionStatus(): CollectionStatus[];
+  iterateObjects(collection: CollectionId, opts?: { asOfRun?: number; filters?: Filters }): Iterable<StoredObject>;
+  countObjects(collection: CollectionId, opts?: { asOfRun?: number; filters?: Filters }): number;
+  diff(fromRun: number, toRun: number): DiffEntry[];
+}
+
+export const REPORT_KINDS = ['evidence', 'campaigns', 'templates', 'automations', 'toolsets', 'routing-rules', 'scopes', 'changes', 'diff'] as const;
+export type ReportKind = (typeof REPORT_KINDS)[number];
+
+export function isReportKind(value: string): value is ReportKind {
+  return (REPORT_KINDS as readonly string[]).includes(value);
+}
+
+/** Parameters of one export, after validation. */
+export interface ReportParams {
+  /** Read the snapshot of this completed run instead of the current data. */
+  asOfRun?: number;
+  /** Per collection, the filters that apply to it. */
+  filters: Partial<Record<CollectionId, Filters>>;
+  /** Diff: the two runs compared. */
+  fromRun?: number;
+  toRun?: number;
+}
+
+export interface ReportSources {
+  store: ReportStore;
+  /** The outbox journal (the `changes` report); absent when the workspace has no outbox. */
+  journal?: () => Iterable<JournalEntry>;
+}
+
+/** A data sheet of a report, plus the collection it shows (for the Evidence sheet's counts). */
+export interface ReportSheet extends SheetSpec {
+  collection?: CollectionId;
+}
+
+export interface ReportPlan {
+  kind: ReportKind;
+  title: string;
+  /** Collections whose sync status the Evidence sheet states. */
+  collections: CollectionId[];
+  sheets: ReportSheet[];
+  /** The journal is part of the report. */
+  usesJournal: boolean;
+  /** The runs a diff compares, once resolved. */
+  diffRuns?: { from: number; to: number };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Columns
+
+export interface ReportColumn<T> extends ColumnSpec {
+  value(row: T): CellValue;
+}
+
+/** ISO text as the API sent it -> a Date (null when absent or unparseable). */
+export function isoDate(text: unknown): Date | null {
+  if (typeof text !== 'string' || text.trim() === '') return null;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** A date as two columns: the Excel date cell (UTC) and the API's text. */
+function dateColumns<T>(label: string, text: (row: T) => unknown): ReportColumn<T>[] {
+  return [
+    { header: `${label} (UTC)`, type: 'date', value: (row) => isoDate(text(row)) },
+    { header: `${label} (API text)`, type: 'text', width: 26, value: (row) => (typeof text(row) === 'string' ? (text(row) as string) : null) },
+  ];
+}
+
+function col<T>(header: string, type: ColumnType, value: (row: T) => CellValue, width?: number): ReportColumn<T> {
+  return { header, type, value, ...(width ? { width } : {}) };
+}
+
+const cellOf = (value: unknown): CellValue => {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return JSON.stringify(value);
+};
+
+/** The descriptor's columns, read from the object's extracted columns (no JSON parse). */
+function descriptorColumns(d: CollectionDescriptor, skip: string[] = []): ReportColumn<StoredObject>[] {
+  return d.columns
+    .filter((c) => !skip.includes(c.name))
+    .flatMap((c: ColumnDef) =>
+      c.type === 'date'
+        ? dateColumns<StoredObject>(c.label, (o) => o.columns[c.name])
+        : [col<StoredObject>(c.label, c.type, (o) => cellOf(o.columns[c.name]))],
+    );
+}
+
+const idColumn = col<StoredObject>('ID', 'text', (o) => o.id);
+
+const join = (values: unknown): string | null => {
+  if (!Array.isArray(values) || values.length === 0) return null;
+  return values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
+};
+
+const flag = (value: unknown): boolean => value === true || value === 'true';
+
+/** The members present in an object (a oneof's kind, as written, unknown ones included). */
+function membersOf(value: unknown, ignore: readonly string[] = []): string[] {
+  if (!isRecord(value)) return [];
+  return Object.keys(value).filter((k) => !ignore.includes(k) && value[k] !== null && value[k] !== undefined);
+}
+
+/** "key=value; ..." of the scalar members of an object (nested objects as JSON). */
+function parameters(value: unknown): string | null {
+  if (!isRecord(value)) return null;
+  const parts = Object.entries(value)
+    .filter(([, v]) => v !== null && v !== undefined && v !== '')
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  return parts.length ? parts.join('; ') : null;
+}
+
+/** A one-line description of a scope selector: its members, with the CEL text where there is one. */
+function scopeSummary(scope: unknown): string | null {
+  if (!isRecord(scope)) return null;
+  const parts = membersOf(scope).map((k) => {
+    const member = scope[k];
+    const expression = getPath(member, 'expression');
+    if (typeof expression === 'string' && expression) return `${k}: ${expression}`;
+    if (typeof member === 'string') return `${k}: ${member}`;
+    if (Array.isArray(getPath(member, 'userIds'))) return `${k}: ${(getPath(member, 'userIds') as unknown[]).length} users`;
+    return k;
+  });
+  return parts.length ? parts.join('; ') : null;
+}
+
+const cel = (obj: unknown, base = ''): string | null => {
+  const found = celExpressions(obj, base);
+  return found.length ? found.map((c) => `${c.path}: ${c.expression}`).join('\n') : null;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Sheets
+
+function sheet<T>(
+  name: string,
+  columns: ReportColumn<T>[],
+  source: () => Iterable<T>,
+  extra: { collection?: CollectionId; total?: number } = {},
+): ReportSheet {
+  return {
+    name,
+    columns: columns.map(({ header, type, width }) => ({ header, type, ...(width ? { width } : {}) })),
+    rows: (function* rows() {
+      for (const item of source()) yield columns.map((c) => c.value(item));
+    })(),
+    ...extra,
+  };
+}
+
+function objects(sources: ReportSources, params: ReportParams, id: CollectionId): () => Iterable<StoredObject> {
+  return () => sources.store.iterateObjects(id, { asOfRun: params.asOfRun, filters: params.filters[id] });
+}
+
+function total(sources: ReportSources, params: ReportParams, id: CollectionId): number {
+  return sources.store.countObjects(id, { asOfRun: params.asOfRun, filters: params.filters[id] });
+}
+
+const CAMPAIGN = 'accessReview.accessReview';
+const campaignField = (o: StoredObject, path: string): unknown => getPath(o.json, `${CAMPAIGN}.${path}`);
+
+function campaignsSheet(sources: ReportSources, params: ReportParams): ReportSheet {
+  const d = descriptorOf('campaigns');
+  const f = campaignField;
+  const columns: ReportColumn<StoredObject>[] = [
+    idColumn,
+    ...descriptorColumns(d),
+    col('Owners', 'text', (o) => join(f(o, 'ownerIds'))),
+    col('Created by', 'text', (o) => cellOf(f(o, 'createdById'))),
+    ...dateColumns<StoredObject>('Scheduled start', (o) => f(o, 'scheduledStartDate')),
+    col('Scope summary', 'text', (o) => scopeSummary(f(o, 'scopeV2')), 50),
+    col('Single app', 'text', (o) => cellOf(f(o, 'singleApp.appId'))),
+    col('Included app user statuses', 'text', (o) => join(f(o, 'inclusionScope.appUserStatuses'))),
+    col('Scope app user types', 'text', (o) => join(f(o, 'scope.appUserTypes'))),
+    col('Accuracy issue action', 'enum', (o) => cellOf(f(o, 'accuracyIssueAction'))),
+    col('Auto-close decision', 'enum', (o) => cellOf(f(o, 'autoCloseDecision'))),
+    col('Default view', 'enum', (o) => cellOf(f(o, 'defaultView'))),
+    col('Use policy override', 'bool', (o) => flag(f(o, 'usePolicyOverride'))),
+    col('Notify kickoff', 'bool', (o) => flag(f(o, 'notificationConfig.sendKickoff'))),
+    col('Notify reminders', 'bool', (o) => flag(f(o, 'notificationConfig.sendReminders'))),
+    col('Notify close', 'bool', (o) => flag(f(o, 'notificationConfig.sendClose'))),
+    col('Signature required', 'bool', (o) => flag(f(o, 'signatureConfig.requireSignature'))),
+    col('Meaning of signature', 'text', (o) => cellOf(f(o, 'signatureConfig.meaningOfSignature'))),
+    col('Step-up provider', 'text', (o) => cellOf(f(o, 'signatureConfig.stepUpProviderId'))),
+    col('Policy path', 'text', (o) => cellOf(getPath(o.json, 'accessReview.policyPath'))),
+    col('CEL expressions', 'text', (o) => cel(getPath(o.json, CAMPAIGN)), 50),
+  ];
+  return sheet('Campaigns', columns, objects(sources, params, 'campaigns'), { collection: 'campaigns', total: total(sources, params, 'campaigns') });
+}
+
+function templatesSheet(sources: ReportSources, params: ReportParams): ReportSheet {
+  const d = descriptorOf('templates');
+  const f = (o: StoredObject, path: string): unknown => getPath(o.json, path);
+  const columns: ReportColumn<StoredObject>[] = [
+    idColumn,
+    ...descriptorColumns(d),
+    col('Scope summary', 'text', (o) => scopeSummary(f(o, 'scope')), 50),
+    col('Recurrence', 'text', (o) => parameters(f(o, 'recurrenceRule'))),
+    col('Auto-close campaign', 'bool', (o) => flag(f(o, 'autoCloseCampaign'))),
+    col('Auto-generate report', 'bool', (o) => flag(f(o, 'autoGenerateReport'))),
+    col('Notify kickoff', 'bool', (o) => flag(f(o, 'notificationConfig.sendKickoff'))),
+    col('Notify reminders', 'bool', (o) => flag(f(o, 'notificationConfig.sendReminders'))),
+    col('Notify close', 'bool', (o) => flag(f(o, 'notificationConfig.sendClose'))),
+    col('Signature required', 'bool', (o) => flag(f(o, 'signatureConfig.requireSignature'))),
+    col('Meaning of signature', 'text', (o) => cellOf(f(o, 'signatureConfig.meaningOfSignature'))),
+    col('Review columns', 'text', (o) => join(f(o, 'columnConfig.columns'))),
+    col('CEL expressions', 'text', (o) => cel(o.json), 50),
+  ];
+  return sheet('Templates', columns, objects(sources, params, 'templates'), { collection: 'templates', total: total(sources, params, 'templates') });
+}
+
+function automationsSheet(sources: ReportSources, params: ReportParams): ReportSheet {
+  const d = descriptorOf('automations');
+  const columns: ReportColumn<StoredObject>[] = [
+    idColumn,
+    ...descriptorColumns(d, ['triggerKinds', 'stepKinds']),
+    col('Triggers', 'text', (o) => membersList(getPath(o.json, 'triggers'), AUTOMATION_TRIGGER_KEYS)),
+    col('Steps', 'text', (o) => membersList(getPath(o.json, 'automationSteps'), AUTOMATION_STEP_ACTION_KEYS, STEP_COMMON)),
+    col('Description', 'text', (o) => cellOf(getPath(o.json, 'description')), 40),
+    col('Current version', 'text', (o) => cellOf(getPath(o.json, 'currentVersion'))),
+    col('Circuit breaker', 'text', (o) => parameters(getPath(o.json, 'circuitBreaker'))),
+  ];
+  return sheet('Automations', columns, objects(sources, params, 'automations'), { collection: 'automations', total: total(sources, params, 'automations') });
+}
+
+const STEP_COMMON = ['stepName', 'stepDisplayName', 'skipIfTrueCel'];
+
+/** The kind of a trigger or step: the known member present, else the member the API wrote. */
+function kindAsWritten(item: unknown, known: readonly string[], ignore: readonly string[] = []): string {
+  const members = membersOf(item, ignore);
+  return members.find((m) => known.includes(m)) ?? members[0] ?? '(none)';
+}
+
+function membersList(items: unknown, known: readonly string[], ignore: readonly string[] = []): string | null {
+  if (!Array.isArray(items) || items.length === 0) return null;
+  return items.map((i) => kindAsWritten(i, known, ignore)).join(', ');
+}
+
+interface AutomationPart {
+  automation: StoredObject;
+  section: string;
+  index: number;
+  item: unknown;
+  trigger: boolean;
+}
+
+const SECTIONS: { key: string; label: string; trigger: boolean }[] = [
+  { key: 'triggers', label: 'trigger', trigger: true },
+  { key: 'automationSteps', label: 'step', trigger: false },
+  { key: 'draftTriggers', label: 'draft trigger', trigger: true },
+  { key: 'draftAutomationSteps', label: 'draft step', trigger: false },
+];
+
+function automationStepsSheet(sources: ReportSources, params: ReportParams): ReportSheet {
+  const columns: ReportColumn<AutomationPart>[] = [
+    col('Automation ID', 'text', (p) => p.automation.id),
+    col('Automation', 'text', (p) => p.automation.title || str(getPath(p.automation.json, 'displayName'))),
+    col('Section', 'enum', (p) => p.section),
+    col('Index', 'int', (p) => p.index),
+    col('Kind', 'enum', (p) => (p.trigger ? kindAsWritten(p.item, AUTOMATION_TRIGGER_KEYS) : kindAsWritten(p.item, AUTOMATION_STEP_ACTION_KEYS, STEP_COMMON))),
+    col('Name', 'text', (p) =>
+      p.trigger ? kindAsWritten(p.item, AUTOMATION_TRIGGER_KEYS) : str(getPath(p.item, 'stepDisplayName')) || str(getPath(p.item, 'stepName')) || null,
+    ),
+    col('CEL expressions', 'text', (p) => cel(p.item), 60),
+    col('Targets', 'text', (p) => {
+      const found = targets(p.item);
+      return found.length ? found.join('\n') : null;
+    }, 40),
+  ];
+  const source = function* parts(): Iterable<AutomationPart> {
+    for (const automation of objects(sources, params, 'automations')()) {
+      for (const s of SECTIONS) {
+        const items = getPath(automation.json, s.key);
+        if (!Array.isArray(items)) continue;
+        for (const [index, item] of items.entries()) yield { automation, section: s.label, index, item, trigger: s.trigger };
+      }
+    }
+  };
+  return sheet('Automation steps', columns, source);
+}
+
+function toolsetsSheet(sources: ReportSources, params: ReportParams): ReportSheet {
+  const columns: ReportColumn<StoredObject>[] = [
+    idColumn,
+    ...descriptorColumns(descriptorOf('toolsets')),
+    col('Description', 'text', (o) => cellOf(getPath(o.json, 'description')), 40),
+    ...dateColumns<StoredObject>('Deleted', (o) => getPath(o.json, 'deletedAt')),
+  ];
+  return sheet('MCP toolsets', columns, objects(sources, params, 'toolsets'), { collection: 'toolsets', total: total(sources, params, 'toolsets') });
+}
+
+function routingRulesSheet(sources: ReportSources, params: ReportParams): ReportSheet {
+  const d = descriptorOf('routing-rules');
+  const action = (o: StoredObject): { kind: string | null; body: unknown } => {
+    const a = getPath(o.json, 'action');
+    const kind = membersOf(a).find((m) => (ROUTING_RULE_ACTION_KEYS as readonly string[]).includes(m)) ?? membersOf(a)[0] ?? null;
+    return { kind, body: kind && isRecord(a) ? a[kind] : null };
+  };
+  let order = 0; // rules apply in priority order: the sheet numbers them in that order
+  const columns: ReportColumn<StoredObject>[] = [
+    col('Order', 'int', () => (order += 1)),
+    idColumn,
+    ...descriptorColumns(d, ['actionKind']).flatMap((c) =>
+      c.header === 'Enabled' ? [c, col<StoredObject>('Action', 'enum', (o) => action(o).kind)] : [c],
+    ),
+    col('Action parameters', 'text', (o) => parameters(action(o).body), 40),
+    col('Condition', 'text', (o) => cellOf(getPath(o.json, 'condition')), 60),
+    col('Description', 'text', (o) => cellOf(getPath(o.json, 'description')), 40),
+  ];
+  // Sorted here (rules are few): by priority, then id.
+  const source = (): Iterable<StoredObject> => {
+    const all = [...objects(sources, params, 'routing-rules')()];
+    const priority = (o: StoredObject): number => {
+      const p = Number(o.columns.priority ?? getPath(o.json, 'priority'));
+      return Number.isFinite(p) ? p : Number.MAX_SAFE_INTEGER;
+    };
+    return all.sort((a, b) => priority(a) - priority(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  };
+  return sheet('Routing rules', columns, source, { collection: 'routing-rules', total: total(sources, params, 'routing-rules') });
+}
+
+function scopesSheet(sources: ReportSources, params: ReportParams): ReportSheet {
+  const columns: ReportColumn<StoredObject>[] = [idColumn, ...descriptorColumns(descriptorOf('scopes'))];
+  return sheet('Scopes', columns, objects(sources, params, 'scopes'), { collection: 'scopes', total: total(sources, params, 'scopes') });
+}
+
+function changesSheet(sources: ReportSources): ReportSheet {
+  const columns: ReportColumn<JournalEntry>[] = [
+    col('Seq', 'int', (e) => e.seq),
+    ...dateColumns<JournalEntry>('At', (e) => e.at),
+    col('Item', 'text', (e) => e.itemId),
+    col('Kind', 'enum', (e) => e.kind),
+    col('Target', 'text', (e) => e.target, 36),
+    col('Attempt', 'int', (e) => e.attempt),
+    col('Event', 'enum', (e) => e.event),
+    col('Method', 'text', (e) => e.method),
+    col('Path', 'text', (e) => e.path, 40),
+    col('Request digest', 'text', (e) => e.requestDigest, 30),
+    col('HTTP status', 'int', (e) => e.httpStatus),
+    col('Outcome', 'enum', (e) => e.outcome),
+    col('Answer', 'text', (e) => e.answer, 60),
+  ];
+  return sheet('Outbox journal', columns, () => (sources.journal ? sources.journal() : []));
+}
+
+function diffSheet(sources: ReportSources, runs: { from: number; to: number } | undefined): ReportSheet {
+  const columns: ReportColumn<DiffEntry>[] = [
+    col('Collection', 'enum', (e) => e.collection),
+    col('ID', 'text', (e) => e.id),
+    col('Title', 'text', (e) => e.title, 40),
+    col('Change', 'enum', (e) => e.change),
+    col('Changed fields', 'text', (e) => (e.changedFields.length ? e.changedFields.join(', ') : null), 40),
+    col('From run', 'int', () => runs?.from ?? null),
+    col('To run', 'int', () => runs?.to ?? null),
+  ];
+  return sheet('Diff', columns, () => (runs ? sources.store.diff(runs.from, runs.to) : []));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Builders: one per report
+
+type Builder = (sources: ReportSources, params: ReportParams) => ReportPlan;
+
+const ALL: CollectionId[] = COLLECTIONS.map((c) => c.id);
+
+/** The two completed runs a diff compares: given, or the last two completed. */
+export function resolveDiffRuns(store: ReportStore, params: ReportParams): { from: number; to: number } | undefined {
+  const completed = store
+    .runs()
+    .filter((r) => r.status === 'completed')
+    .map((r) => r.id)
+    .sort((a, b) => a - b);
+  const to = params.toRun ?? params.asOfRun ?? completed.at(-1);
+  if (to === undefined) return undefined;
+  const from = params.fromRun ?? completed.filter((id) => id < to).at(-1);
+  if (from === undefined) return undefined;
+  for (const id of [from, to]) {
+    if (!completed.includes(id)) throw new Error(`run ${id} is not a completed sync run (completed: ${completed.join(', ') || 'none'})`);
+  }
+  if (from >= to) throw new Error(`--from run ${from} must come before --to run ${to}`);
+  return { from, to };
+}
+
+export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
+  evidence: {
+    title: 'Evidence: the whole tenant',
+    build: (s, p) => {
+      const diffRuns = resolveDiffRuns(s.store, { ...p, fromRun: undefined, toRun: undefined });
+      return {
+        kind: 'evidence',
+        title: 'Evidence: the whole tenant',
+        collections: ALL,
+        usesJournal: true,
+        diffRuns,
+        sheets: [
+          campaignsSheet(s, p),
+          templatesSheet(s, p),
+          automationsSheet(s, p),
+          automationStepsSheet(s, p),
+          toolsetsSheet(s, p),
+          routingRulesSheet(s, p),
+          scopesSheet(s, p),
+          changesSheet(s),
+          diffSheet(s, diffRuns),
+        ],
+      };
+    },
+  },
+  campaigns: { title: 'Access review campaigns', build: (s, p) => single('campaigns', 'Access review campaigns', [campaignsSheet(s, p)]) },
+  templates: { title: 'Access review templates', build: (s, p) => single('templates', 'Access review templates', [templatesSheet(s, p)]) },
+  automations: {
+    title: 'Automations, their triggers and steps',
+    build: (s, p) => single('automations', 'Automations, their triggers and steps', [automationsSheet(s, p), automationStepsSheet(s, p)]),
+  },
+  toolsets: { title: 'MCP toolsets', build: (s, p) => single('toolsets', 'MCP toolsets', [toolsetsSheet(s, p)]) },
+  'routing-rules': { title: 'Finding routing rules', build: (s, p) => single('routing-rules', 'Finding routing rules', [routingRulesSheet(s, p)]) },
+  scopes: { title: 'Cross-app scopes', build: (s, p) => single('scopes', 'Cross-app scopes', [scopesSheet(s, p)]) },
+  changes: {
+    title: 'Change log (outbox journal)',
+    build: (s) => ({ kind: 'changes', title: 'Change log (outbox journal)', collections: [], usesJournal: true, sheets: [changesSheet(s)] }),
+  },
+  diff: {
+    title: 'What changed between two sync runs',
+    build: (s, p) => {
+      const diffRuns = resolveDiffRuns(s.store, p);
+      if (!diffRuns) throw new Error('a diff needs two completed sync runs (sync twice, or give --from and --to)');
+      return { kind: 'diff', title: 'What changed between two sync runs', collections: ALL, usesJournal: false, diffRuns, sheets: [diffSheet(s, diffRuns)] };
+    },
+  },
+};
+
+function single(kind: CollectionId, title: string, sheets: ReportSheet[]): ReportPlan {
+  return { kind, title, collections: [kind], usesJournal: false, sheets };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Filters
+
+/** Filter keys offered per collection: its descriptor's columns, plus `id` and `app` (= appId). */
+export function filterKeys(id: CollectionId): string[] {
+  return ['id', 'app', ...descriptorOf(id).columns.map((c) => c.name)];
+}
+
+/**
+ * Parses `--filter` arguments (`key=value`, or `collection.key=value` to aim at one collection)
+ * into per-collection filters for the collections of a report. A repeated key means any of the
+ * values. A key that no collection of the report has is an error.
+ */
+export function parseFilters(args: readonly string[], collections: readonly CollectionId[]): Partial<Record<CollectionId, Filters>> {
+  const out: Partial<Record<CollectionId, Record<string, FilterValue[]>>> = {};
+  for (const arg of args) {
+    const eq = arg.indexOf('=');
+    if (eq <= 0) throw new Error(`a filter is key=value, not '${arg}'`);
+    let key = arg.slice(0, eq).trim();
+    const raw = arg.slice(eq + 1);
+    let targetsOf = [...collections];
+    const dot = key.indexOf('.');
+    if (dot > 0 && descriptorOrNull(key.slice(0, dot))) {
+      const only = key.slice(0, dot) as CollectionId;
+      if (!collections.includes(only)) throw new Error(`this report does not cover '${only}'`);
+      targetsOf = [only];
+      key = key.slice(dot + 1);
+    }
+    let matched = false;
+    for (const id of targetsOf) {
+      const d = descriptorOf(id);
+      const name = key === 'app' ? 'appId' : key;
+      const column = d.columns.find((c) => c.name === name);
+      if (!column && name !== 'id') continue;
+      matched = true;
+      const value: FilterValue =
+        column?.type === 'bool'
+          ? parseBool(raw, key)
+          : column?.type === 'int'
+            ? parseInt(raw, key)
+            : raw;
+      const filters = (out[id] ??= {});
+      (filters[name] ??= []).push(value);
+    }
+    if (!matched) {
+      const offered = [...new Set(collections.flatMap(filterKeys))].sort().join(', ');
+      throw new Error(`no collection of this report has a column '${key}' (filters: ${offered})`);
+    }
+  }
+  const result: Partial<Record<CollectionId, Filters>> = {};
+  for (const [id, filters] of Object.entries(out) as [CollectionId, Record<string, FilterValue[]>][]) {
+    result[id] = Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, v.length === 1 ? (v[0] as FilterValue) : v]));
+  }
+  return result;
+}
+
+function descriptorOrNull(id: string): CollectionDescriptor | null {
+  return COLLECTIONS.find((c) => c.id === id) ?? null;
+}
+
+function parseBool(raw: string, key: string): boolean {
+  if (/^(true|yes|1)$/i.test(raw)) return true;
+  if (/^(false|no|0)$/i.test(raw)) return false;
+  throw new Error(`filter ${key} takes true or false, not '${raw}'`);
+}
+
+function parseInt(raw: string, key: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n)) throw new Error(`filter ${key} takes an integer, not '${raw}'`);
+  return n;
+}
+
+/** The collections a report of this kind reads (for filter parsing before the plan is built). */
+export function collectionsOf(kind: ReportKind): CollectionId[] {
+  switch (kind) {
+    case 'evidence':
+      return ALL;
+    case 'changes':
+    case 'diff':
+      return [];
+    default:
+      return [kind];
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Reports: export any report of the catalog to a verifiable Excel workbook, and verify one.
+ * The one entry point the CLI, the IPC layer and the jobs host call.
+ */
+import { userInfo } from 'node:os';
+import { REPORTS, collectionsOf, isReportKind, parseFilters, type ReportKind, type ReportParams, type ReportSources } from './catalog';
+import { collectionEvidence, manifestRows, type CollectionEvidence, type ReportConnection } from './evidence';
+import { ReportWorkbook, type ExportProgress, type SheetResult } from './workbook';
+
+export { REPORT_KINDS, REPORTS, isReportKind, parseFilters, filterKeys, type ReportKind, type ReportStore, type ReportParams } from './catalog';
+export type { ReportConnection, CollectionEvidence } from './evidence';
+export { ExportCancelled, type ExportProgress, type SheetResult } from './workbook';
+export { verifyWorkbook, changedSheets, type VerifyResult, type SheetCheck } from './verify';
+export { CANONICAL_FORM, CANONICAL_FORM_TEXT } from './canonical';
+
+export interface ExportOptions extends ReportSources {
+  kind: ReportKind;
+  /** Target .xlsx path; written through a temp file next to it, renamed at the end. */
+  out: string;
+  connection: ReportConnection;
+  appVersion: string;
+  asOfRun?: number;
+  /** `key=value` or `collection.key=value`; repeated keys mean any of the values. */
+  filters?: readonly string[];
+  fromRun?: number;
+  toRun?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: ExportProgress & { sheetCount: number }) => void;
+  /** Who generated the workbook (default: the OS user). */
+  generatedBy?: string;
+  now?: () => Date;
+}
+
+export interface ExportResult {
+  file: string;
+  kind: ReportKind;
+  sheets: SheetResult[];
+  collections: CollectionEvidence[];
+  manifestSha256: string;
+  overallSha256: string;
+  bytes: number;
+  complete: boolean;
+  generatedAt: string;
+  ms: number;
+}
+
+function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? process.env.USERNAME ?? 'unknown';
+  }
+}
+
+export async function exportReport(options: ExportOptions): Promise<ExportResult> {
+  const started = performance.now();
+  if (!isReportKind(options.kind)) throw new Error(`unknown report '${String(options.kind)}'`);
+  const params: ReportParams = {
+    asOfRun: options.asOfRun,
+    filters: parseFilters(options.filters ?? [], collectionsOf(options.kind)),
+    fromRun: options.fromRun,
+    toRun: options.toRun,
+  };
+  const sources: ReportSources = { store: options.store, journal: options.journal };
+  const plan = REPORTS[options.kind].build(sources, params);
+  const generatedAt = (options.now ?? (() => new Date()))();
+  const collections = collectionEvidence(options.store, plan, params);
+
+  const sheetCount = plan.sheets.length;
+  const book = ReportWorkbook.create(options.out, {
+    signal: options.signal,
+    onProgress: options.onProgress ? (p) => options.onProgress?.({ ...p, sheetCount }) : undefined,
+  });
+  const sheets: SheetResult[] = [];
+  try {
+    for (const sheet of plan.sheets) sheets.push(await book.addSheet(sheet));
+  } catch (error) {
+    await book.abort();
+    throw error;
+  }
+  if (plan.usesJournal) {
+    const journalSheet = sheets.find((s) => s.name === 'Outbox journal');
+    collections.push({
+      collection: 'outbox journal',
+      sheet: journalSheet?.name ?? null,
+      dataAsOf: generatedAt.toISOString(),
+      runId: null,
+      complete: Boolean(options.journal),
+      note: options.journal ? 'local outbox journal, every attempt up to the time of export' : 'no outbox journal in this workspace',
+      rowsInSheet: null,
+      rowsInStore: journalSheet?.rows ?? 0,
+      objectsInStore: journalSheet?.rows ?? 0,
+    });
+  }
+  const manifest = manifestRows({
+    plan,
+    params,
+    connection: options.connection,
+    appVersion: options.appVersion,
+    generatedAt,
+    generatedBy: options.generatedBy ?? osUser(),
+    collections,
+    sheets,
+  });
+  const done = await book.finish(manifest);
+  return {
+    file: done.file,
+    kind: plan.kind,
+    sheets: done.sheets,
+    collections,
+    manifestSha256: done.manifestSha256,
+    overallSha256: done.overallSha256,
+    bytes: done.bytes,
+    complete: collections.every((c) => c.complete),
+    generatedAt: generatedAt.toISOString(),
+    ms: Math.round(performance.now() - started),
+  };
+}

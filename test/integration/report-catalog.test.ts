@@ -1,0 +1,288 @@
+import ExcelJS from 'exceljs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Journal } from '../../src/main/outbox/journal';
+import { exportReport, REPORT_KINDS, verifyWorkbook, type ReportKind } from '../../src/main/reports';
+import { openStore, type Store } from '../../src/main/store/db';
+import type { CollectionId } from '../../src/main/sync/collections';
+import { openpyxlDump } from '../helpers/openpyxl';
+import { prepareObject, storeRun } from '../helpers/report-fixtures';
+
+/**
+ * Every report of the catalog, exported from a real store (filled through the store's own sync
+ * writer with objects that carry unknown enum values and kinds, microsecond and zero dates), read
+ * back with exceljs and with openpyxl, and verified.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'attest-report-catalog-'));
+let store: Store;
+let run1 = 0;
+let run2 = 0;
+const connection = { name: 'acme', tenantHost: 'acme.example.test', clientId: 'abc123@acme.example.test/attest', serverUrl: 'https://acme.example.test' };
+
+const iso = (i: number): string => new Date(Date.UTC(2025, 0, 1) + i * 3_600_123).toISOString();
+
+function scope(i: number, state = 'XAA_SCOPE_STATE_ENABLED'): Record<string, unknown> {
+  return {
+    id: `scope-${String(i).padStart(3, '0')}`,
+    appId: `app-${i % 3}`,
+    xaaResourceServerId: 'rs-1',
+    scopeValue: `files:read:${i}`,
+    displayName: `Read files ${i}`,
+    classification: i === 7 ? 'XAA_SCOPE_CLASSIFICATION_CATASTROPHIC' : 'XAA_SCOPE_CLASSIFICATION_READ',
+    state: i % 4 === 0 ? 'XAA_SCOPE_STATE_PENDING_REVIEW' : state,
+    source: 'XAA_SCOPE_SOURCE_DISCOVERED',
+    appEntitlementId: `ent-${i}`,
+    createdAt: i === 3 ? '2025-01-01T10:00:00.123456Z' : iso(i),
+    updatedAt: i === 5 ? '0001-01-01T00:00:00Z' : iso(i + 1),
+    lastDiscoveredAt: null,
+  };
+}
+
+const campaign = (i: number): unknown => ({
+  accessReview: {
+    accessReview: {
+      id: `camp-${i}`,
+      displayName: `Q${i} review`,
+      state: i === 2 ? 'ACCESS_REVIEW_STATE_SOMETHING_NEW' : 'ACCESS_REVIEW_STATE_STARTED',
+      accessReviewTemplateId: 'tmpl-1',
+      policyId: 'pol-1',
+      ownerIds: ['u-1', 'u-2'],
+      createdAt: iso(i),
+      completionDate: iso(i + 100),
+      notificationConfig: { sendKickoff: true, sendReminders: false },
+      signatureConfig: { requireSignature: true, meaningOfSignature: 'I attest' },
+      scopeV2: { celExpression: { expression: 'user.department == "eng"' }, allGrants: {} },
+    },
+    createdByUserPath: 'users/u-1',
+    policyPath: 'policies/pol-1',
+  },
+  expanded: [],
+});
+
+const template = { id: 'tmpl-1', displayName: 'Quarterly', scopeType: 'ACCESS_REVIEW_SCOPE_TYPE_APP', createdAt: iso(1), notificationConfig: { sendClose: true } };
+
+const automation = (i: number): unknown => ({
+  id: `auto-${i}`,
+  displayName: `Leaver ${i}`,
+  enabled: i % 2 === 0,
+  primaryTriggerType: 'TRIGGER_TYPE_USER_PROFILE_CHANGE',
+  createdAt: iso(i),
+  triggers: [{ userProfileChange: { condition: 'subject.status == "terminated"' } }],
+  automationSteps: [
+    { stepName: 's1', stepDisplayName: 'Email manager', sendEmail: { userIdsCel: 'subject.manager_id', subject: 'Bye' } },
+    { stepName: 's2', createAccessReview: { accessReviewTemplateId: 'tmpl-1', campaignName: 'Leaver review' } },
+    { stepName: 's3', teleportUser: { destinationCel: 'moon' } },
+  ],
+});
+
+const rule = (i: number, action: Record<string, unknown>): unknown => ({
+  id: `rule-${i}`,
+  displayName: `Rule ${i}`,
+  priority: 10 - i,
+  enabled: true,
+  condition: `finding.severity >= ${i}`,
+  action,
+  createdAt: iso(i),
+});
+
+beforeAll(() => {
+  store = openStore(join(dir, 'store.sqlite'));
+  run1 = storeRun(store, {
+    campaigns: [campaign(1), campaign(2)],
+    templates: [template],
+    automations: [automation(1), automation(2)],
+    toolsets: [{ id: 'ts-1', displayName: 'GitHub tools', toolCount: 12, appId: 'app-1', appEntitlementId: 'ent-9', createdAt: iso(2) }],
+    'routing-rules': [
+      rule(1, { acceptRisk: { duration: '720h', reason: 'known' } }),
+      rule(2, { createTask: { policyId: 'pol-2' } }),
+      rule(3, { snooze: { duration: '24h', reason: 'later' } }),
+      rule(4, { suppress: { reason: 'noise' } }),
+      rule(5, { escalateToCiso: { pager: true } }),
+    ],
+    scopes: Array.from({ length: 20 }, (_, i) => scope(i)),
+  });
+  // Run 2: one scope changed, one removed, one added; the rest as before.
+  const scopes2 = Array.from({ length: 20 }, (_, i) => scope(i)).filter((s) => s.id !== 'scope-019');
+  scopes2[1] = { ...scopes2[1], state: 'XAA_SCOPE_STATE_DISABLED' };
+  scopes2.push(scope(20));
+  run2 = storeRun(store, { scopes: scopes2 });
+  const journal = new Journal(store.db);
+  journal.append({ itemId: 'item-1', kind: 'create-scope', target: 'app-1/rs-1/files:write', attempt: 1, event: 'send', requestDigest: 'sha256:abc', method: 'POST', path: '/api/v1/apps/app-1/xaa/scopes', httpStatus: 200, outcome: 'succeeded', answer: { scope: { id: 'scope-new' } }, at: '2025-02-01T12:00:00.000Z' });
+  journal.append({ itemId: 'item-2', kind: 'escalate-task', target: 'task-9', attempt: 1, event: 'send', httpStatus: 404, outcome: 'failed', answer: { code: 5, message: 'not found' }, at: '2025-02-01T12:00:01.000Z' });
+});
+
+afterAll(() => {
+  store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const journalOf = () => new Journal(store.db).list();
+
+async function exportKind(kind: ReportKind, extra: { asOfRun?: number; filters?: string[] } = {}): Promise<string> {
+  const out = join(dir, `${kind}-${extra.asOfRun ?? 'now'}-${(extra.filters ?? []).join('_').replace(/[^a-z0-9]/gi, '')}.xlsx`);
+  await exportReport({ kind, out, store, journal: journalOf, connection, appVersion: '9.9.9', ...extra });
+  return out;
+}
+
+const expectedSheets: Record<ReportKind, string[]> = {
+  evidence: ['Campaigns', 'Templates', 'Automations', 'Automation steps', 'MCP toolsets', 'Routing rules', 'Scopes', 'Outbox journal', 'Diff'],
+  campaigns: ['Campaigns'],
+  templates: ['Templates'],
+  automations: ['Automations', 'Automation steps'],
+  toolsets: ['MCP toolsets'],
+  'routing-rules': ['Routing rules'],
+  scopes: ['Scopes'],
+  changes: ['Outbox journal'],
+  diff: ['Diff'],
+};
+
+const sheetCollection: Record<string, CollectionId> = {
+  Campaigns: 'campaigns',
+  Templates: 'templates',
+  Automations: 'automations',
+  'MCP toolsets': 'toolsets',
+  'Routing rules': 'routing-rules',
+  Scopes: 'scopes',
+};
+
+describe('report catalog', () => {
+  it.each(REPORT_KINDS.map((k) => [k]))('%s: read back by exceljs and openpyxl, counts equal to the store, verify passes', async (kind) => {
+    const file = await exportKind(kind);
+    const names = ['Evidence', ...expectedSheets[kind]];
+
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(names);
+    const py = openpyxlDump(file, true);
+    expect(py.sheets.map((s) => s.name)).toEqual(names);
+
+    for (const name of expectedSheets[kind]) {
+      const ws = wb.getWorksheet(name)!;
+      const pySheet = py.sheets.find((s) => s.name === name)!;
+      const header = (ws.getRow(1).values as unknown[]).slice(1);
+      expect(pySheet.header).toEqual(header);
+      expect(pySheet.frozen).toBe('A2');
+      expect(pySheet.autoFilter).toMatch(/^A1:[A-Z]+\d+$/);
+      const collection = sheetCollection[name];
+      const expectedRows =
+        collection !== undefined
+          ? store.countObjects(collection)
+          : name === 'Outbox journal'
+            ? journalOf().length
+            : name === 'Diff'
+              ? store.diff(run1, run2).length
+              : pySheet.rows;
+      expect(ws.actualRowCount - 1, name).toBe(expectedRows);
+      expect(pySheet.rows, name).toBe(expectedRows);
+      // every "(UTC)" date cell equals the API's text next to it, read by both readers
+      header.forEach((h, i) => {
+        if (typeof h !== 'string' || !h.endsWith('(UTC)')) return;
+        expect(header[i + 1]).toBe(h.replace('(UTC)', '(API text)'));
+        for (let r = 2; r <= ws.actualRowCount; r += 1) {
+          const cell = ws.getRow(r).getCell(i + 1).value;
+          const text = ws.getRow(r).getCell(i + 2).value as string | null;
+          const pyRow = pySheet.data!.find((row) => row[0] === r)!;
+          const pyDate = pyRow[i + 1] as { d: string } | null | undefined;
+          if (text && new Date(text).getTime() >= Date.UTC(1900, 2, 1)) {
+            expect((cell as Date).toISOString()).toBe(new Date(text).toISOString());
+            expect(pyDate?.d).toBe(new Date(text).toISOString());
+          } else {
+            expect(cell ?? null).toBeNull();
+          }
+        }
+      });
+    }
+    const result = await verifyWorkbook(file);
+    expect(result.status).toBe('intact');
+    expect(result.manifest.Report).toBe(kind);
+    expect(result.manifest['App version']).toBe('9.9.9');
+  });
+
+  it('keeps unknown enum values and kinds exactly as the API wrote them', async () => {
+    const py = openpyxlDump(await exportKind('evidence'), true);
+    const text = (name: string) => JSON.stringify(py.sheets.find((s) => s.name === name)!.data);
+    expect(text('Scopes')).toContain('XAA_SCOPE_CLASSIFICATION_CATASTROPHIC');
+    expect(text('Campaigns')).toContain('ACCESS_REVIEW_STATE_SOMETHING_NEW');
+    expect(text('Routing rules')).toContain('escalateToCiso');
+    expect(text('Automation steps')).toContain('teleportUser');
+    expect(text('Scopes')).toContain('2025-01-01T10:00:00.123456Z');
+    expect(text('Scopes')).toContain('0001-01-01T00:00:00Z');
+  });
+
+  it('lists routing rules in priority order with their action and parameters', async () => {
+    const py = openpyxlDump(await exportKind('routing-rules'), true);
+    const rows = py.sheets.find((s) => s.name === 'Routing rules')!.data!;
+    const header = rows[0]!.slice(1) as string[];
+    const at = (row: unknown[], h: string) => row[header.indexOf(h) + 1];
+    const body = rows.slice(1);
+    expect(body.map((r) => at(r, 'Priority'))).toEqual([5, 6, 7, 8, 9]);
+    expect(body.map((r) => at(r, 'Order'))).toEqual([1, 2, 3, 4, 5]);
+    expect(body.map((r) => at(r, 'Action'))).toEqual(['escalateToCiso', 'suppress', 'snooze', 'createTask', 'acceptRisk']);
+    expect(at(body[4]!, 'Action parameters')).toBe('duration=720h; reason=known');
+  });
+
+  it('one row per trigger and step, with kind, name, CEL and targets', async () => {
+    const py = openpyxlDump(await exportKind('automations'), true);
+    const rows = py.sheets.find((s) => s.name === 'Automation steps')!.data!;
+    expect(rows.length - 1).toBe(8);
+    const email = rows.find((r) => r.includes('sendEmail'))!;
+    expect(email).toContain('Email manager');
+    expect(email.join(' ')).toContain('subject.manager_id');
+    expect(rows.find((r) => r.includes('createAccessReview'))!.join(' ')).toContain('createAccessReview.accessReviewTemplateId=tmpl-1');
+  });
+
+  it('filters and "as of" a completed run: the sheet equals the store read the same way', async () => {
+    const filtered = openpyxlDump(await exportKind('scopes', { filters: ['state=XAA_SCOPE_STATE_PENDING_REVIEW', 'app=app-1'] }));
+    const expected = store.countObjects('scopes', { filters: { state: 'XAA_SCOPE_STATE_PENDING_REVIEW', appId: 'app-1' } });
+    expect(expected).toBeGreaterThan(0);
+    expect(filtered.sheets[1]!.rows).toBe(expected);
+
+    const asOfFile = await exportKind('scopes', { asOfRun: run1 });
+    const asOf = openpyxlDump(asOfFile, true);
+    expect(asOf.sheets[1]!.rows).toBe(store.countObjects('scopes', { asOfRun: run1 }));
+    expect(JSON.stringify(asOf.sheets[1]!.data)).toContain('scope-019');
+    expect(JSON.stringify(asOf.sheets[1]!.data)).not.toContain('scope-020');
+    const evidence = JSON.stringify(asOf.sheets[0]!.data);
+    expect(evidence).toContain(`snapshot of completed run ${run1}`);
+    expect((await verifyWorkbook(asOfFile)).manifest['As of sync run']).toBe(String(run1));
+  });
+
+  it('rejects a filter no collection of the report has, and an unknown run', async () => {
+    await expect(exportKind('scopes', { filters: ['colour=blue'] })).rejects.toThrow(/no collection of this report has a column 'colour'/);
+    await expect(exportKind('scopes', { asOfRun: 999 })).rejects.toThrow(/999/);
+  });
+
+  it('the diff report shows what changed between the two runs', async () => {
+    const py = openpyxlDump(await exportKind('diff'), true);
+    const rows = py.sheets.find((s) => s.name === 'Diff')!.data!.slice(1);
+    const byId = Object.fromEntries(rows.map((r) => [r[2], r[4]]));
+    expect(byId).toMatchObject({ 'scope-001': 'modified', 'scope-019': 'removed', 'scope-020': 'added' });
+  });
+
+  it('the Evidence sheet flags a collection never synced or interrupted', async () => {
+    const other = openStore(join(dir, 'partial.sqlite'));
+    try {
+      storeRun(other, { scopes: [scope(1)] });
+      // a later run stops half-way through scopes, after storing a page
+      const { runId } = other.sync.beginRun(['scopes']);
+      other.sync.startWalk(runId, 'scopes');
+      const walk = other.sync.walk(runId, 'scopes').walk;
+      other.sync.commitPage(runId, 'scopes', walk, [prepareObject('scopes', scope(2))], 'next', new Date().toISOString());
+      other.sync.stopWalk(runId, 'scopes', 'failed', 'HTTP 503');
+      other.sync.finishRun(runId);
+      const out = join(dir, 'partial.xlsx');
+      const result = await exportReport({ kind: 'evidence', out, store: other, connection, appVersion: '9.9.9' });
+      expect(result.complete).toBe(false);
+      const rows = openpyxlDump(out, true).sheets[0]!.data!;
+      const line = (title: string) => rows.find((r) => r[1] === title)!;
+      expect(line('Cross-app scopes')).toContain('NO');
+      expect(line('Cross-app scopes').join(' ')).toContain('HTTP 503');
+      expect(line('Access review campaigns')).toContain('never fully synced');
+      expect(rows.find((r) => r[1] === 'All collections complete')![2]).toMatch(/^NO: /);
+    } finally {
+      other.close();
+    }
+  });
+});
