@@ -58,9 +58,12 @@ export function enumPrefix(values: EnumValues): string {
   return prefix;
 }
 
+/** Words kept in capitals in labels. */
+const ACRONYMS = new Set(['API', 'CEL', 'HTTP', 'ID', 'IP', 'MCP', 'NHI', 'SSO', 'URL']);
+
 function humanize(rest: string): string {
-  const words = rest.toLowerCase().split('_').filter((w) => w.length > 0);
-  const text = words.join(' ');
+  const words = rest.split('_').filter((w) => w.length > 0);
+  const text = words.map((w) => (ACRONYMS.has(w) ? w : w.toLowerCase())).join(' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
