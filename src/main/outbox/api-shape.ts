@@ -1,3 +1,6 @@
+import type { ApiClient } from '../api/client';
+import type { ApiErrorKind as BaseKind } from '../api/errors';
+
 /**
  * What the outbox needs from the API client, and how it reads the client's errors.
  *
@@ -5,40 +8,10 @@
  * this is the one place that knows the client's error shape.
  */
 
-export interface OutboxApiRequest {
-  method: 'GET' | 'POST' | 'DELETE';
-  path: string;
-  query?: Record<string, string | number | boolean | undefined>;
-  body?: unknown;
-  signal?: AbortSignal;
-  /** A mutation is never retried blindly by the client: no answer makes it uncertain. */
-  mutation?: boolean;
-}
+/** The part of ApiClient the outbox uses: `request` (each kind's descriptor builds its request). */
+export type OutboxApi = Pick<ApiClient, 'request'>;
 
-export interface OutboxApiResponse<T = unknown> {
-  status: number;
-  body: T;
-  text: string;
-}
-
-/** The part of ApiClient the outbox uses. */
-export interface OutboxApi {
-  request<T = unknown>(req: OutboxApiRequest): Promise<OutboxApiResponse<T>>;
-}
-
-export type ApiErrorKind =
-  | 'auth'
-  | 'not_found'
-  | 'invalid_input'
-  | 'conflict'
-  | 'rate_limited'
-  | 'server'
-  | 'network'
-  | 'uncertain'
-  | 'bad_response'
-  | 'cancelled'
-  | 'timeout'
-  | 'unknown';
+export type ApiErrorKind = BaseKind | 'unknown';
 
 export interface ReadError {
   kind: ApiErrorKind;

@@ -244,6 +244,7 @@ const createScope: KindDescriptor<CreateScopeInput> = {
         const res = await api.request<{ list?: unknown[]; nextPageToken?: string }>({
           method: 'POST',
           path: '/search/xaa/scopes',
+          mutation: false,
           body: { appIds: [input.appId], xaaResourceServerIds: [input.xaaResourceServerId], query: input.scopeValue, pageSize: 100, pageToken },
           signal,
         });

@@ -46,8 +46,9 @@ export interface OutboxStore {
 
 export interface Outbox {
   enqueue(kind: MutationKind, input: unknown, opts?: { source?: string }): OutboxItem;
-  previewImport(csvText: string, kind: 'remove-membership' | 'create-scope'): ImportPreview;
-  importCsv(csvText: string, kind: 'remove-membership' | 'create-scope', opts?: { dryRun?: boolean; source?: string }): ImportResult;
+  /** The CSV as text, or as the file's bytes (then checked to be UTF-8, with the place of any bad bytes). */
+  previewImport(csvText: string | Uint8Array, kind: 'remove-membership' | 'create-scope'): ImportPreview;
+  importCsv(csvText: string | Uint8Array, kind: 'remove-membership' | 'create-scope', opts?: { dryRun?: boolean; source?: string }): ImportResult;
   list(filter?: { state?: OutboxState; kind?: MutationKind; limit?: number }): OutboxItem[];
   get(id: string): OutboxItem | null;
   edit(id: string, input: unknown): OutboxItem;
@@ -246,7 +247,9 @@ export function openOutbox(store: OutboxStore, opts: { createTables?: boolean } 
     o.durable(() => {
       const item = mustGet(id);
       if (!allowed.includes(item.state)) {
-        throw new OutboxStateError(`item ${id} is ${item.state}: only ${allowed.join(' or ')} items can be ${event === 'retry' ? 'retried' : `${event}d`}`);
+        const verb = { discard: 'discarded', retry: 'retried', resolve: 'marked resolved' }[event] ?? event;
+        const states = allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed[0];
+        throw new OutboxStateError(`item ${id} is ${item.state}: only ${states} items can be ${verb}`);
       }
       const now = new Date().toISOString();
       o.stmt.setState.run({ id, state: next, now, note: note ?? null, lastError: null });
