@@ -1,11 +1,16 @@
-import { RpcError } from './rpc/errors';
+import { join } from 'node:path';
+import type { ChannelArgs, ChannelResult, CollectionId, ConnectionInfo, ConnectionState, SyncProgress } from '../shared/contract';
+import { createApiClient, type ApiClient } from './api/client';
+import { CredentialError, parseClientId, parseClientSecret } from './api/credentials';
+import { openStore, type Store } from './store/db';
+import { syncTenant } from './sync/engine';
 import type { EventBus } from './rpc/dispatch';
-import type { ChannelArgs, ConnectionInfo, ConnectionState } from '../shared/contract';
+import { RpcError } from './rpc/errors';
 
 /**
  * The composition root: the one place the fronts (Electron IPC, the browser host) get core
  * services from. Opening a workspace = a data folder + a saved connection -> an API client, a
- * store and a job runner. Handlers (rpc/handlers.ts) only call what is here.
+ * store and the sync job. Handlers (rpc/handlers.ts) only call what is here.
  */
 
 export interface Dialogs {
@@ -25,10 +30,26 @@ export interface ServicesOptions {
   log?: (line: string) => void;
 }
 
+/** An open connection: its store, its API client (null while its secret is unavailable), its sync job. */
+export interface Workspace {
+  connection: ConnectionInfo;
+  store: Store;
+  api: ApiClient | null;
+  sync: AbortController | null;
+}
+
 export interface Services {
   readonly options: ServicesOptions;
+  inspectCredentials(args: ChannelArgs<'inspectCredentials'>): Promise<ChannelResult<'inspectCredentials'>>;
+  testConnection(args: Required<Omit<ChannelArgs<'testConnection'>, 'serverUrl'>> & { serverUrl: string | null }): Promise<ChannelResult<'testConnection'>>;
+  /** Opens (or re-opens) a workspace for a connection whose API client the caller built. */
+  openWith(connection: ConnectionInfo, api: ApiClient | null): Promise<Workspace>;
+  workspace(): Workspace;
   activeConnection(): ConnectionInfo | null;
-  connectionState(): ConnectionState;
+  connectionState(recheck?: boolean): Promise<ConnectionState>;
+  startSync(only: CollectionId[] | null): boolean;
+  cancelSync(): boolean;
+  syncing(): boolean;
   close(): Promise<void>;
 }
 
@@ -36,14 +57,157 @@ export function notYet(what: string): never {
   throw new RpcError('unsupported', `${what} is not available in this build yet.`);
 }
 
+/** The store file of a connection in the data folder (one SQLite file per connection). */
+export function storeFileFor(dataDir: string, name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100) || 'connection';
+  return join(dataDir, 'stores', `${safe}.sqlite`);
+}
+
+const now = () => new Date().toISOString();
+
 export function createServices(options: ServicesOptions): Services {
+  const log = options.log ?? (() => {});
+  const { events } = options;
+  let current: Workspace | null = null;
   let state: ConnectionState = { connection: null, online: false, checkedAt: null, reason: null };
-  return {
+
+  function setState(next: ConnectionState): ConnectionState {
+    const changed = next.online !== state.online || next.connection !== state.connection || next.reason !== state.reason;
+    state = next;
+    if (changed) events.emit('connectionState', state);
+    return state;
+  }
+
+  async function probe(workspace: Workspace): Promise<ConnectionState> {
+    const name = workspace.connection.name;
+    if (!workspace.api) return setState({ connection: name, online: false, checkedAt: now(), reason: 'The secret of this connection is not available.' });
+    try {
+      await workspace.api.getToken(AbortSignal.timeout(8_000));
+      return setState({ connection: name, online: true, checkedAt: now(), reason: null });
+    } catch (error) {
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      return setState({ connection: name, online: false, checkedAt: now(), reason: message ?? null });
+    }
+  }
+
+  function emitProgress(progress: SyncProgress): void {
+    events.emit('syncProgress', progress);
+  }
+
+  const services: Services = {
     options,
-    activeConnection: () => null,
-    connectionState: () => state,
+
+    async inspectCredentials({ clientId, serverUrl, clientSecret }) {
+      const result: ChannelResult<'inspectCredentials'> = {
+        hostname: null,
+        tokenUrl: null,
+        apiRoot: null,
+        loopback: false,
+        clientIdError: null,
+        secretDomain: null,
+        clientSecretError: null,
+      };
+      try {
+        const parsed = parseClientId(clientId, serverUrl ?? undefined);
+        Object.assign(result, { hostname: parsed.hostname, tokenUrl: parsed.tokenUrl, apiRoot: parsed.apiRoot, loopback: parsed.loopback });
+      } catch (error) {
+        result.clientIdError = error instanceof CredentialError ? error.message : 'This client id cannot be read.';
+      }
+      if (clientSecret) {
+        try {
+          result.secretDomain = (await parseClientSecret(clientSecret)).domain;
+        } catch (error) {
+          result.clientSecretError = error instanceof CredentialError ? error.message : 'This secret cannot be read.';
+        }
+      }
+      return result;
+    },
+
+    async testConnection({ clientId, clientSecret, serverUrl, authMethod }) {
+      parseClientId(clientId, serverUrl ?? undefined);
+      await parseClientSecret(clientSecret);
+      const api = createApiClient({ clientId, clientSecret, serverUrl: serverUrl ?? undefined, auth: authMethod, maxRetries: 1, timeoutMs: 10_000 });
+      const started = performance.now();
+      await api.getToken(AbortSignal.timeout(15_000));
+      return { ok: true, latencyMs: performance.now() - started, expiresIn: null };
+    },
+
+    async openWith(connection, api) {
+      if (current?.sync) current.sync.abort();
+      current?.store.close();
+      current = null;
+      const store = openStore(storeFileFor(options.dataDir, connection.name));
+      current = { connection, store, api, sync: null };
+      // The first probe answers quickly; the app is usable offline either way.
+      await probe(current);
+      return current;
+    },
+
+    workspace() {
+      if (!current) throw new RpcError('no_workspace', 'No tenant is open. Connect one or open the demo tenant.');
+      return current;
+    },
+
+    activeConnection: () => current?.connection ?? null,
+
+    async connectionState(recheck = false) {
+      if (!current) return state;
+      return recheck ? probe(current) : state;
+    },
+
+    startSync(only) {
+      const workspace = services.workspace();
+      if (workspace.sync) return false;
+      if (!workspace.api) throw new RpcError('auth', 'The secret of this connection is not available; add the connection again.');
+      const controller = new AbortController();
+      workspace.sync = controller;
+      const api = workspace.api;
+      void (async () => {
+        let failed: string | null = null;
+        let runId: number | null = null;
+        try {
+          // The engine's own 'finished' is replaced by the one below, which carries the reason of a failure.
+          const summary = await syncTenant({ store: workspace.store, api, only: only ?? undefined, signal: controller.signal, onProgress: (p) => p.phase !== 'finished' && emitProgress(p) });
+          runId = summary.runId;
+          if (summary.status !== 'completed') failed = summary.collections.find((c) => c.error)?.error ?? `The sync ended ${summary.status}.`;
+          setState({ connection: workspace.connection.name, online: true, checkedAt: now(), reason: null });
+        } catch (error) {
+          failed = error instanceof Error ? error.message.split('\n')[0] ?? 'The sync failed.' : String(error);
+          log(`sync: ${failed}`);
+          if (!controller.signal.aborted) void probe(workspace);
+        } finally {
+          if (workspace.sync === controller) workspace.sync = null;
+          const cancelled = controller.signal.aborted;
+          emitProgress({
+            phase: 'finished',
+            runId,
+            collection: null,
+            state: cancelled ? 'cancelled' : failed ? 'failed' : 'done',
+            pages: 0,
+            items: 0,
+            ratePerSecond: null,
+            error: cancelled ? null : failed,
+          });
+        }
+      })();
+      return true;
+    },
+
+    cancelSync() {
+      const sync = current?.sync;
+      if (!sync) return false;
+      sync.abort();
+      return true;
+    },
+
+    syncing: () => Boolean(current?.sync),
+
     async close() {
-      state = { ...state, connection: null };
+      current?.sync?.abort();
+      current?.store.close();
+      current = null;
+      state = { connection: null, online: false, checkedAt: null, reason: null };
     },
   };
+  return services;
 }

@@ -1,10 +1,13 @@
+import { COLLECTION_IDS } from '../../shared/contract';
 import { isSafeExternalUrl } from '../shell/security';
 import { notYet, type Services } from '../services';
 import type { Handlers } from './dispatch';
+import { collectionInfos, detailOf, filtersOf, historyOf, hitOf, overviewCharts, rowOf, runOf, searchFacets, statusOf } from './read-models';
 
 /** The contract's handlers: each one a thin call into the services of the composition root. */
 export function createHandlers(services: Services): Handlers {
   const { options } = services;
+  const store = () => services.workspace().store;
   return {
     appInfo: () => ({
       version: options.version,
@@ -14,22 +17,55 @@ export function createHandlers(services: Services): Handlers {
       keychainAvailable: false,
     }),
     listConnections: () => ({ connections: [], active: services.activeConnection()?.name ?? null }),
-    inspectCredentials: () => notYet('Connecting a tenant'),
-    testConnection: () => notYet('Connecting a tenant'),
-    saveConnection: () => notYet('Connecting a tenant'),
-    removeConnection: () => notYet('Connecting a tenant'),
-    openWorkspace: () => notYet('Opening a tenant'),
+    inspectCredentials: (args) => services.inspectCredentials(args),
+    testConnection: (args) => services.testConnection(args),
+    saveConnection: () => notYet('Saving a connection'),
+    removeConnection: () => notYet('Removing a connection'),
+    openWorkspace: () => notYet('Opening a saved tenant'),
     openDemoTenant: () => notYet('The demo tenant'),
-    connectionState: () => services.connectionState(),
-    startSync: () => notYet('Sync'),
-    cancelSync: () => ({ cancelled: false }),
-    collections: () => notYet('The local store'),
-    listRuns: () => ({ runs: [] }),
-    listObjects: () => notYet('The local store'),
-    getObject: () => notYet('The local store'),
-    objectHistory: () => notYet('The local store'),
-    search: () => notYet('Search'),
-    overview: () => notYet('The local store'),
+    connectionState: ({ recheck }) => services.connectionState(recheck),
+
+    startSync: ({ only }) => ({ started: services.startSync(only) }),
+    cancelSync: () => ({ cancelled: services.cancelSync() }),
+    collections: () => {
+      const open = services.activeConnection() ? store() : null;
+      return {
+        collections: collectionInfos(open),
+        status: open ? open.collectionStatus().map(statusOf) : [],
+        syncing: services.syncing(),
+      };
+    },
+    listRuns: () => ({ runs: services.activeConnection() ? store().runs().map(runOf) : [] }),
+
+    listObjects: ({ collection, filters, sort, offset, limit, asOfRun }) => {
+      const result = store().listObjects(collection, {
+        filters: filtersOf(filters),
+        sort: sort ? { column: sort.key, dir: sort.dir } : undefined,
+        offset,
+        limit,
+        asOfRun: asOfRun ?? undefined,
+      });
+      return { rows: result.rows.map(rowOf), total: result.total };
+    },
+    getObject: ({ collection, id, asOfRun }) => {
+      const object = store().getObject(collection, id, { asOfRun: asOfRun ?? undefined });
+      return { object: object ? detailOf(object) : null };
+    },
+    objectHistory: ({ collection, id }) => ({ entries: historyOf(store().history(collection, id)) }),
+    search: ({ query, collection, filters, limit, offset }) => {
+      const started = performance.now();
+      const s = store();
+      const result = s.search(query, { collection: collection ?? undefined, filters: filtersOf(filters), limit, offset, highlight: ['[[', ']]'] });
+      const facets = searchFacets(s, query);
+      return { hits: result.hits.map(hitOf), total: result.total, facets, tookMs: performance.now() - started };
+    },
+    overview: () => {
+      const s = store();
+      const status = s.collectionStatus().map(statusOf);
+      const counts = Object.fromEntries(COLLECTION_IDS.map((id) => [id, status.find((x) => x.id === id)?.count ?? 0]));
+      return { counts, charts: overviewCharts(s), runs: s.runs().slice(0, 20).map(runOf), status };
+    },
+
     openExternal: async ({ url }) => ({ opened: isSafeExternalUrl(url) ? await options.openExternal(url) : false }),
     showOpenDialog: async (args) => ({ path: await options.dialogs.open(args) }),
     showSaveDialog: async (args) => ({ path: await options.dialogs.save(args) }),

@@ -27,16 +27,28 @@ export function count(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/** A readable label for an enum value; unknown values are shown as written (flagged by `known`). */
+let byValue: Map<string, readonly string[]> | null = null;
+
+/** The enumeration a value belongs to (the first that lists it), for columns that name none. */
+function enumOfValue(value: string): readonly string[] | undefined {
+  if (!byValue) {
+    byValue = new Map();
+    for (const values of Object.values(ENUMS) as readonly (readonly string[])[]) for (const v of values) if (!byValue.has(v)) byValue.set(v, values);
+  }
+  return byValue.get(value);
+}
+
+/**
+ * A readable label for an enum value ('XAA_SCOPE_STATE_PENDING_REVIEW' -> 'Pending review').
+ * Values no enumeration lists are shown exactly as written, flagged `known: false`.
+ */
 export function enumText(enumName: string | null | undefined, value: string): { label: string; known: boolean } {
   if (!value) return { label: '', known: true };
-  const values = enumName ? (ENUMS as Record<string, readonly string[]>)[enumName] : undefined;
-  if (values) {
-    const result = enumLabel(values, value);
-    return { label: result.label, known: result.known };
-  }
-  // No list: drop an upper-case prefix ending just before the last word group.
-  return { label: value, known: true };
+  const named = enumName ? (ENUMS as Record<string, readonly string[]>)[enumName] : undefined;
+  const values = named && named.includes(value) ? named : enumOfValue(value);
+  if (!values) return { label: value, known: false };
+  const result = enumLabel(values, value);
+  return { label: result.label, known: result.known };
 }
 
 export function humanizeKey(key: string): string {

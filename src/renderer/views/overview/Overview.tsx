@@ -10,7 +10,7 @@ import { ago, count, dateTime, enumText } from '../../components/format';
 const PALETTE = ['#3b6cf6', '#1f9d55', '#c27a00', '#d33a3a', '#8a4fd8', '#0e9bb0', '#7a869a', '#e0559b'];
 
 function Chart({ title, data, enumName, kind = 'bar' }: { title: string; data: ChartDatum[]; enumName: string | null; kind?: 'bar' | 'pie' }) {
-  const rows = data.map((d) => ({ ...d, label: enumName ? enumText(enumName, d.key).label || '(none)' : d.key || '(none)' }));
+  const rows = data.map((d) => ({ ...d, label: d.key ? enumText(enumName, d.key).label : '(none)' }));
   return (
     <section className="card" style={{ minHeight: 260 }} aria-label={title}>
       <h3>{title}</h3>
@@ -97,11 +97,11 @@ export function Overview() {
         })}
       </div>
       <div className="grid cols-2">
-        <Chart title="Campaigns by state" data={charts.campaignsByState} enumName="ACCESS_REVIEW_STATE" />
-        <Chart title="Automations by trigger type" data={charts.automationsByTrigger} enumName="TRIGGER_TYPE" />
+        <Chart title="Campaigns by state" data={charts.campaignsByState} enumName="AccessReviewState" />
+        <Chart title="Automations by trigger type" data={charts.automationsByTrigger} enumName="TriggerType" />
         <Chart title="Routing rules by action" data={charts.routingRulesByAction} enumName={null} kind="pie" />
-        <Chart title="Scopes by classification" data={charts.scopesByClassification} enumName="XAA_SCOPE_CLASSIFICATION" />
-        <Chart title="Scopes by state" data={charts.scopesByState} enumName="XAA_SCOPE_STATE" kind="pie" />
+        <Chart title="Scopes by classification" data={charts.scopesByClassification} enumName="XaaScopeClassification" />
+        <Chart title="Scopes by state" data={charts.scopesByState} enumName="XaaScopeState" kind="pie" />
       </div>
       <section className="card">
         <h3>Sync history</h3>

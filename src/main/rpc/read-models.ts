@@ -1,0 +1,136 @@
+import type {
+  ChartDatum,
+  CollectionId,
+  CollectionInfo,
+  CollectionStatus,
+  ColumnInfo,
+  HistoryEntry,
+  ObjectDetail,
+  ObjectRow,
+  SearchHit,
+  SyncRun,
+} from '../../shared/contract';
+import { COLLECTIONS, collection as descriptorOf, type ColumnDef } from '../sync/collections';
+import { columnRef } from '../store/query';
+import { ftsQuery } from '../store/search';
+import type { Store } from '../store/db';
+import type * as StoreTypes from '../store/types';
+
+/**
+ * The store's answers shaped as the contract's view models: list rows, details, facets and chart
+ * data. Everything is read through the Store (and its column/search helpers), never raw tables,
+ * except the two grouped counts below, which reuse the store's own column expressions.
+ */
+
+const KIND: Record<ColumnDef['type'], ColumnInfo['kind']> = { text: 'text', enum: 'enum', bool: 'bool', int: 'number', date: 'date' };
+
+export function columnsOf(id: CollectionId): ColumnInfo[] {
+  return descriptorOf(id).columns.map((column) => ({
+    key: column.name,
+    label: column.label,
+    kind: /Id$/.test(column.name) && column.type === 'text' ? 'id' : KIND[column.type],
+    enumName: null,
+    sortable: true,
+    filterable: column.filter === true,
+  }));
+}
+
+/** Values of one column among the current objects of a collection, most frequent first. */
+export function groupCounts(store: Store, id: CollectionId, column: string, limit = 50): ChartDatum[] {
+  const ref = columnRef(descriptorOf(id), column);
+  const rows = store.db
+    .prepare(
+      `SELECT ${ref.sql} AS k, count(*) AS c FROM objects o JOIN object_versions v ON v.vid = o.current_vid
+       WHERE o.collection = ? GROUP BY k ORDER BY c DESC, k LIMIT ?`,
+    )
+    .all(id, limit) as { k: string | number | null; c: number }[];
+  return rows.map((row) => ({ key: row.k === null ? '' : String(row.k), count: row.c }));
+}
+
+export function collectionInfos(store: Store | null): CollectionInfo[] {
+  return COLLECTIONS.map((descriptor) => {
+    const columns = columnsOf(descriptor.id);
+    const filterValues: Record<string, string[]> = {};
+    if (store)
+      for (const column of columns.filter((c) => c.filterable)) {
+        filterValues[column.key] = groupCounts(store, descriptor.id, column.key)
+          .map((d) => d.key)
+          .filter((key) => key !== '');
+        if (column.kind === 'bool') filterValues[column.key] = filterValues[column.key]!.map((v) => (v === '1' || v === 'true' ? 'true' : 'false'));
+      }
+    return { id: descriptor.id, label: descriptor.title, columns, filterValues };
+  });
+}
+
+export function statusOf(status: StoreTypes.CollectionStatus): CollectionStatus {
+  return {
+    id: status.collection,
+    count: status.objectCount,
+    asOf: status.dataAsOf,
+    complete: status.complete,
+    lastRunId: status.lastRunId,
+    error: status.error,
+  };
+}
+
+export function runOf(run: StoreTypes.SyncRun): SyncRun {
+  return { id: run.id, startedAt: run.startedAt, finishedAt: run.finishedAt, status: run.status, collections: run.collections };
+}
+
+export function rowOf(object: StoreTypes.StoredObject): ObjectRow {
+  return {
+    collection: object.collection,
+    id: object.id,
+    title: object.title,
+    cells: object.columns,
+    deleted: object.deleted,
+    pending: object.pending !== undefined && object.pending !== null && object.pending !== false,
+  };
+}
+
+export function detailOf(object: StoreTypes.StoredObject): ObjectDetail {
+  return { ...rowOf(object), raw: object.raw, runId: object.runId, fetchedAt: object.fetchedAt };
+}
+
+export function historyOf(versions: StoreTypes.ObjectVersion[]): HistoryEntry[] {
+  return versions
+    .map((v) => ({ runId: v.runId, at: v.at, change: v.change, changedFields: v.changedFields, raw: v.raw }))
+    .reverse();
+}
+
+export function hitOf(hit: StoreTypes.SearchHit): SearchHit {
+  return { collection: hit.collection, id: hit.id, title: hit.title, snippet: hit.snippet, cells: hit.columns };
+}
+
+/** Contract filters (column -> values as strings) in the store's terms; unknown columns are the store's error. */
+export function filtersOf(filters: Record<string, string[]>): StoreTypes.Filters {
+  const out: StoreTypes.Filters = {};
+  for (const [key, values] of Object.entries(filters)) if (values.length) out[key] = values;
+  return out;
+}
+
+/** Search hits per collection for the facets, in one grouped count over the search index. */
+export function searchFacets(store: Store, query: string): Record<string, number> {
+  const match = ftsQuery(query);
+  if (match === null) return {};
+  const rows = store.db
+    .prepare(
+      `SELECT o.collection AS c, count(*) AS n FROM search_index s JOIN objects o ON o.oid = s.rowid
+       WHERE search_index MATCH ? AND o.current_vid IS NOT NULL GROUP BY o.collection`,
+    )
+    .all(match) as { c: string; n: number }[];
+  return Object.fromEntries(rows.map((row) => [row.c, row.n]));
+}
+
+/** Routing rules by the kind of their action (acceptRisk, createTask, snooze, suppress). */
+export function overviewCharts(store: Store) {
+  const has = (id: CollectionId, column: string) => descriptorOf(id).columns.some((c) => c.name === column);
+  const counts = (id: CollectionId, column: string) => (has(id, column) ? groupCounts(store, id, column, 20) : []);
+  return {
+    campaignsByState: counts('campaigns', 'state'),
+    automationsByTrigger: counts('automations', 'primaryTriggerType'),
+    routingRulesByAction: counts('routing-rules', 'actionKind'),
+    scopesByClassification: counts('scopes', 'classification'),
+    scopesByState: counts('scopes', 'state'),
+  };
+}
