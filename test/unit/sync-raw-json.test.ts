@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { arrayMemberSlices, checkObject, memberSlice, RawJsonError } from '../../src/main/sync/raw-json';
+
+describe('raw JSON slices', () => {
+  it('returns each element of the list byte-exact, whatever its spacing', () => {
+    const a = '{ "id" : "a",\n  "n": 1 }';
+    const b = '{"id":"b","nested":{"list":[1,2,[3,{"x":[]}]]}}';
+    const text = `{\n  "list" : [ ${a} ,\n\t${b}\n ],\r\n "nextPageToken": "t1"\n}\n`;
+    expect(arrayMemberSlices(text, 'list')).toEqual([a, b]);
+    expect(memberSlice(text, 'nextPageToken')).toBe('"t1"');
+    for (const [i, slice] of arrayMemberSlices(text, 'list').entries()) {
+      expect(JSON.parse(slice)).toEqual((JSON.parse(text) as { list: unknown[] }).list[i]);
+    }
+  });
+
+  it('skips strings holding quotes, backslashes, brackets and escapes', () => {
+    const tricky = [
+      '{"s":"a \\" quote"}',
+      '{"s":"ends with a backslash \\\\"}',
+      '{"s":"three \\\\\\" then quote"}',
+      '{"s":"brackets ] } [ { inside"}',
+      '{"s":"\\u005b\\u007d\\n\\t\\/"}',
+      '{"cel":"subject.department == \\"Eng\\" && [1,2].exists(x, x > 1)"}',
+    ];
+    const text = `{"list":[${tricky.join(',')}]}`;
+    expect(arrayMemberSlices(text, 'list')).toEqual(tricky);
+    expect(arrayMemberSlices(text, 'list').map((s) => JSON.parse(s) as unknown)).toEqual((JSON.parse(text) as { list: unknown[] }).list);
+  });
+
+  it('keeps unicode exactly: accents, CJK, emoji (surrogate pairs) and escaped forms', () => {
+    const items = ['{"n":"Zoë Ångström"}', '{"n":"数据访问"}', '{"n":"🔐 keys 🗝️"}', '{"n":"\\ud83d\\udd10 escaped"}', '{"n":"\u2028 line sep"}'];
+    const text = `{"list":[${items.join(',')}],"nextPageToken":""}`;
+    const slices = arrayMemberSlices(text, 'list');
+    expect(slices).toEqual(items);
+    expect(Buffer.from(slices.join(''), 'utf8').equals(Buffer.from(items.join(''), 'utf8'))).toBe(true);
+  });
+
+  it('handles scalars, empty arrays, nested arrays, and a missing or null member', () => {
+    expect(arrayMemberSlices('{"list":[]}', 'list')).toEqual([]);
+    expect(arrayMemberSlices('{"list":[ ]}', 'list')).toEqual([]);
+    expect(arrayMemberSlices('{"list":null}', 'list')).toEqual([]);
+    expect(arrayMemberSlices('{"nextPageToken":"x"}', 'list')).toEqual([]);
+    expect(arrayMemberSlices('{}', 'list')).toEqual([]);
+    expect(arrayMemberSlices('{"list":[1,-2.5e3,true,false,null,"s",[],[[1],[2]],{}]}', 'list')).toEqual([
+      '1', '-2.5e3', 'true', 'false', 'null', '"s"', '[]', '[[1],[2]]', '{}',
+    ]);
+  });
+
+  it('looks only at the top level, matches escaped member names, and takes the last duplicate like JSON.parse', () => {
+    const text = '{"other":{"list":["nested"]},"li\\u0073t":["escaped key"]}';
+    expect(arrayMemberSlices(text, 'list')).toEqual(['"escaped key"']);
+    expect(arrayMemberSlices('{"list":[1],"list":[2]}', 'list')).toEqual(['2']);
+    expect(memberSlice('{"a":{"b":1}}', 'b')).toBeNull();
+    expect(memberSlice('{"accessReviewTemplate": {"id":"t1","x":[1]} }', 'accessReviewTemplate')).toBe('{"id":"t1","x":[1]}');
+  });
+
+  it('refuses truncated text, HTML and trailing garbage', () => {
+    const full = '{"list":[{"id":"a","s":"x\\"y"},{"id":"b"}],"nextPageToken":"n"}';
+    for (let cut = 1; cut < full.length; cut += 1) {
+      expect(() => arrayMemberSlices(full.slice(0, cut), 'list'), `cut at ${cut}`).toThrow(RawJsonError);
+    }
+    expect(() => checkObject('<!doctype html><html><body>Bad gateway</body></html>')).toThrow(RawJsonError);
+    expect(() => checkObject('{"a":1} x')).toThrow(/after the JSON object/);
+    expect(() => checkObject('{"a":1,}')).toThrow(RawJsonError);
+    expect(() => checkObject('{"a" 1}')).toThrow(/colon/);
+    expect(() => arrayMemberSlices('{"list":[1 2]}', 'list')).toThrow(/comma/);
+    expect(() => arrayMemberSlices('{"list":[{"a":[1}]}', 'list')).toThrow(/mismatched/);
+    expect(() => arrayMemberSlices('{"list":[tru]}', 'list')).toThrow(/invalid literal/);
+    expect(() => arrayMemberSlices('{"list":{"a":1}}', 'list')).toThrow(/expected an array/);
+    expect(() => checkObject('\ufeff{"a":1}')).toThrow(RawJsonError);
+  });
+
+  it('agrees with JSON.parse on generated pages', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const alphabet = ['a', 'Z', ' ', '"', '\\', '/', '\n', 'é', '漢', '😀', '{', ']', '\u0000', '\u2029'];
+    const word = () => Array.from({ length: Math.floor(rand() * 12) }, () => alphabet[Math.floor(rand() * alphabet.length)]).join('');
+    const value = (depth: number): unknown => {
+      const r = rand();
+      if (depth > 3 || r < 0.3) return word();
+      if (r < 0.4) return Math.floor(rand() * 1e6) / 100;
+      if (r < 0.45) return rand() < 0.5;
+      if (r < 0.5) return null;
+      if (r < 0.75) return Array.from({ length: Math.floor(rand() * 4) }, () => value(depth + 1));
+      return Object.fromEntries(Array.from({ length: Math.floor(rand() * 4) }, () => [word(), value(depth + 1)]));
+    };
+    for (let n = 0; n < 200; n += 1) {
+      const list = Array.from({ length: Math.floor(rand() * 6) }, () => value(0));
+      const text = JSON.stringify({ before: value(1), list, nextPageToken: word() }, null, n % 3 === 0 ? 2 : undefined);
+      const slices = arrayMemberSlices(text, 'list');
+      expect(slices.map((s) => JSON.parse(s) as unknown)).toEqual(list);
+      for (const s of slices) expect(text.includes(s)).toBe(true);
+    }
+  });
+});
