@@ -6,6 +6,8 @@ import { processIO, UsageError, type CliIO, type CommandModule } from './io';
  * desktop app uses over IPC. Each command lives in commands/<name>.ts and is loaded on demand.
  */
 const commands: Record<string, () => Promise<{ default: CommandModule }>> = {
+  queue: () => import('./commands/queue'),
+  journal: () => import('./commands/journal'),
   'ui-host': () => import('./commands/ui-host'),
 };
 

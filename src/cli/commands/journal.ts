@@ -1,0 +1,54 @@
+import { resolve } from 'node:path';
+import { openOutbox, MUTATION_KINDS, type MutationKind } from '../../main/outbox/queue';
+import { openStore } from '../../main/store/db';
+import { EXIT } from '../exit-codes';
+import { parseCommandArgs, UsageError, type CommandModule } from '../io';
+
+const usage = `Usage: attest journal --store FILE [--item ID] [--kind KIND] [--since ISO] [--limit N] [--json]
+
+Prints the outbox journal: every attempt to send a change and every decision about it (kind,
+target, SHA-256 of the canonical request, HTTP status, the tenant's answer, time). It is only ever
+appended to: the change-log evidence.`;
+
+const command: CommandModule = {
+  summary: 'the outbox journal: every attempt, its request digest and the answer',
+  usage,
+  async run(argv, io) {
+    const { values } = parseCommandArgs(argv, {
+      json: { type: 'boolean', default: false },
+      store: { type: 'string' },
+      item: { type: 'string' },
+      kind: { type: 'string' },
+      since: { type: 'string' },
+      limit: { type: 'string' },
+    });
+    if (!values.store) throw new UsageError('give --store FILE (the connection store)');
+    if (values.kind && !MUTATION_KINDS.includes(values.kind as MutationKind)) throw new UsageError(`--kind must be one of ${MUTATION_KINDS.join(', ')}`);
+    const limit = values.limit ? Number(values.limit) : undefined;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) throw new UsageError('--limit must be a whole number above 0');
+    const store = openStore(resolve(values.store));
+    try {
+      const outbox = openOutbox(store);
+      const entries = outbox.journal({
+        itemId: values.item ? outbox.resolveId(values.item) : undefined,
+        kind: values.kind as MutationKind | undefined,
+        since: values.since,
+        limit,
+      });
+      if (values.json) io.out(JSON.stringify(entries, null, 2));
+      else {
+        for (const e of entries) {
+          const http = e.httpStatus ? ` HTTP ${e.httpStatus}` : '';
+          const digest = e.requestDigest ? ` sha256:${e.requestDigest.slice(0, 16)}` : '';
+          io.out(`${e.at}  ${e.itemId.slice(0, 8)}  ${e.kind.padEnd(17)} ${e.event.padEnd(11)} ${e.outcome.padEnd(10)}${http}${digest}  ${e.target}${e.answer && e.outcome !== 'succeeded' ? `  ${e.answer.slice(0, 200)}` : ''}`);
+        }
+        io.err(`${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}`);
+      }
+      return EXIT.ok;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+export default command;

@@ -1,0 +1,318 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createApiClient, RateLimiter, type ApiClient } from '../../main/api/client';
+import { openOutbox, OutboxStateError, OutboxValidationError, OUTBOX_STATES, MUTATION_KINDS, type MutationKind, type Outbox, type OutboxItem, type OutboxState, type SendSummary } from '../../main/outbox/queue';
+import { openStore, type Store } from '../../main/store/db';
+import { EXIT } from '../exit-codes';
+import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
+
+const usage = `Usage: attest queue <action> [options]
+
+Queue changes offline, alone or from a CSV, and send them later through the durable outbox.
+
+Actions:
+  add create-scope      --app ID --resource-server ID --scope-value VALUE [--display-name T] [--description T]
+                        [--classification C] [--state S]
+  add remove-membership --app ID --entitlement ID --user APP_USER_ID
+  add escalate          --task ID --policy-step ID [--comment T]
+  add update-template   --template ID --file CHANGES.json   (the fields to set; the mask is derived)
+  add create-campaign   --file CAMPAIGN.json | --name T --owner ID [--owner ID…] [--policy ID]
+                        [--description T] [--completion-date ISO] [--duplicate-from CAMPAIGN_ID]
+  import FILE.csv --kind remove-membership|create-scope [--dry-run]
+  list [--state S] [--kind K]
+  show ID
+  send [--ids ID,ID…] [--concurrency N] [--rps N]   (recovers interrupted items and reconciles first)
+  reconcile                                         (settle uncertain items by reading the tenant)
+  retry ID | discard ID | resolve ID [--note T]
+
+Where:   --store FILE (the connection's SQLite store)
+Tenant:  --client-id ID [--server-url URL] and the client secret on standard input (send, reconcile)
+Output:  --json prints machine-readable results on stdout.
+Exit:    0 ok, 2 usage or invalid change, 3 credentials refused, 4 tenant unreachable,
+         5 some items failed or are uncertain.`;
+
+const options = {
+  json: { type: 'boolean', default: false },
+  store: { type: 'string' },
+  'client-id': { type: 'string' },
+  'server-url': { type: 'string' },
+  auth: { type: 'string' },
+  app: { type: 'string' },
+  'resource-server': { type: 'string' },
+  'scope-value': { type: 'string' },
+  'display-name': { type: 'string' },
+  description: { type: 'string' },
+  classification: { type: 'string' },
+  state: { type: 'string' },
+  entitlement: { type: 'string' },
+  user: { type: 'string' },
+  task: { type: 'string' },
+  'policy-step': { type: 'string' },
+  comment: { type: 'string' },
+  template: { type: 'string' },
+  file: { type: 'string' },
+  name: { type: 'string' },
+  owner: { type: 'string', multiple: true },
+  policy: { type: 'string' },
+  'completion-date': { type: 'string' },
+  'duplicate-from': { type: 'string' },
+  kind: { type: 'string' },
+  'dry-run': { type: 'boolean', default: false },
+  ids: { type: 'string' },
+  concurrency: { type: 'string' },
+  rps: { type: 'string' },
+  note: { type: 'string' },
+} as const;
+
+type Values = ReturnType<typeof parseCommandArgs<typeof options>>['values'];
+
+function openStoreFrom(values: Values): Store {
+  const file = values.store;
+  if (!file) throw new UsageError('give --store FILE (the connection store)');
+  return openStore(resolve(file));
+}
+
+async function apiFrom(values: Values, io: CliIO): Promise<ApiClient> {
+  const clientId = values['client-id'];
+  if (!clientId) throw new UsageError('sending needs --client-id ID (and the client secret on standard input)');
+  const secret = (await io.readStdin()).trim();
+  if (!secret) throw new UsageError('give the client secret on standard input (it is never taken as an argument)');
+  const rps = values.rps ? positiveInt(values.rps, '--rps') : undefined;
+  const auth = values.auth === 'secret' ? 'secret' : 'assertion';
+  return createApiClient({ clientId, clientSecret: secret, serverUrl: values['server-url'], auth, limiter: new RateLimiter(rps ? { requestsPerSecond: rps } : {}) });
+}
+
+function positiveInt(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a whole number above 0`);
+  return n;
+}
+
+function readJsonFile(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(resolve(file), 'utf8')) as unknown;
+  } catch (error) {
+    throw new UsageError(`cannot read ${file} as JSON: ${(error as Error).message}`);
+  }
+}
+
+function defined(obj: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
+}
+
+const KIND_ALIASES: Record<string, MutationKind> = { escalate: 'escalate-task' };
+
+function inputFor(kind: MutationKind, v: Values): unknown {
+  switch (kind) {
+    case 'create-scope':
+      return defined({
+        appId: v.app,
+        xaaResourceServerId: v['resource-server'],
+        scopeValue: v['scope-value'],
+        displayName: v['display-name'],
+        description: v.description,
+        classification: v.classification,
+        state: v.state,
+      });
+    case 'remove-membership':
+      return defined({ appId: v.app, appEntitlementId: v.entitlement, appUserId: v.user });
+    case 'escalate-task':
+      return defined({ taskId: v.task, policyStepId: v['policy-step'], comment: v.comment });
+    case 'update-template':
+      if (!v.file) throw new UsageError('update-template needs --file CHANGES.json');
+      return { templateId: v.template, changes: readJsonFile(v.file) };
+    case 'create-campaign': {
+      const fromFile = v.file ? (readJsonFile(v.file) as Record<string, unknown>) : {};
+      return defined({
+        ...fromFile,
+        displayName: v.name ?? fromFile.displayName,
+        ownerIds: v.owner ?? fromFile.ownerIds,
+        policyId: v.policy ?? fromFile.policyId,
+        description: v.description ?? fromFile.description,
+        completionDate: v['completion-date'] ?? fromFile.completionDate,
+        duplicateFrom: v['duplicate-from'] ?? fromFile.duplicateFrom,
+      });
+    }
+  }
+}
+
+function line(item: OutboxItem): string {
+  const why = item.state === 'failed' || item.state === 'uncertain' ? ` — ${item.lastError ?? item.note ?? ''}` : '';
+  return `${item.id.slice(0, 8)}  ${item.state.padEnd(10)} ${item.kind.padEnd(17)} ${item.summary}${why}`;
+}
+
+function printSummary(io: CliIO, s: SendSummary): void {
+  const rate = s.elapsedMs > 0 ? ((s.succeeded + s.failed + s.uncertain) / (s.elapsedMs / 1000)).toFixed(1) : '-';
+  io.err(`sent ${s.total - s.notSent} of ${s.total}: ${s.succeeded} succeeded, ${s.failed} failed, ${s.uncertain} uncertain, ${s.notSent} not sent (${(s.elapsedMs / 1000).toFixed(1)} s, ${rate}/s)`);
+  if (s.blocked.length) io.err(`${s.blocked.length} item(s) wait behind an uncertain change to the same object: reconcile or decide it first`);
+  if (s.paused) io.err(`paused: ${s.paused.message}`);
+  if (s.cancelled) io.err('cancelled: the remaining items stay queued');
+}
+
+async function sendAll(outbox: Outbox, api: ApiClient, values: Values, io: CliIO): Promise<number> {
+  const recovered = outbox.recoverAfterCrash();
+  if (recovered) io.err(`${recovered} item(s) were in flight when Attest last stopped: now uncertain, checking them with the tenant`);
+  const controller = new AbortController();
+  const onSignal = () => {
+    io.err('stopping: waiting for the requests in flight (Ctrl-C again to force)');
+    controller.abort();
+    process.off('SIGINT', onSignal);
+  };
+  process.on('SIGINT', onSignal);
+  const ids = values.ids ? values.ids.split(',').map((s) => outbox.resolveId(s.trim())) : undefined;
+  const concurrency = values.concurrency ? positiveInt(values.concurrency, '--concurrency') : 8;
+  const totals = { succeeded: 0, failed: 0, uncertain: 0, reconciled: 0, requeued: 0 };
+  let last: SendSummary | null = null;
+  let lastPrint = 0;
+  try {
+    for (let round = 0; round < 4 && !controller.signal.aborted; round += 1) {
+      if (outbox.counts().uncertain > 0) {
+        const rec = await outbox.reconcile(api, { signal: controller.signal });
+        totals.reconciled += rec.applied;
+        totals.requeued += rec.requeued;
+        if (rec.examined) io.err(`reconciled ${rec.examined}: ${rec.applied} found applied, ${rec.requeued} not applied (queued again), ${rec.unknown} still uncertain`);
+        if (rec.paused) {
+          io.err(`paused: ${rec.paused.message}`);
+          return rec.paused.reason === 'auth' ? EXIT.auth : EXIT.network;
+        }
+      }
+      if (outbox.counts().queued === 0) break;
+      last = await outbox.send(api, {
+        ids,
+        concurrency,
+        signal: controller.signal,
+        onProgress: (e) => {
+          const now = Date.now();
+          if (e.phase === 'item' && now - lastPrint < 1000) return;
+          lastPrint = now;
+          if (e.phase === 'item') io.err(`  ${e.done}/${e.total} (${e.succeeded} ok, ${e.failed} failed, ${e.uncertain} uncertain)${e.ratePerSecond ? ` ${e.ratePerSecond.toFixed(0)}/s` : ''}`);
+        },
+      });
+      totals.succeeded += last.succeeded;
+      totals.failed += last.failed;
+      printSummary(io, last);
+      if (last.paused || last.cancelled || last.uncertain === 0) break;
+    }
+  } finally {
+    process.off('SIGINT', onSignal);
+  }
+  const counts = outbox.counts();
+  if (values.json) io.out(JSON.stringify({ last, totals, counts }, null, 2));
+  else io.err(`outbox: ${Object.entries(counts).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`).join(', ') || 'empty'}`);
+  if (last?.paused?.reason === 'auth') return EXIT.auth;
+  if (last?.paused?.reason === 'network') return EXIT.network;
+  return counts.failed > 0 || counts.uncertain > 0 || counts.queued > 0 ? EXIT.outboxIncomplete : EXIT.ok;
+}
+
+const command: CommandModule = {
+  summary: 'queue changes (alone or from CSV) and send them through the durable outbox',
+  usage,
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(argv, options, true);
+    const [action, ...rest] = positionals;
+    if (!action) throw new UsageError('give an action: add, import, list, show, send, reconcile, retry, discard or resolve');
+    const store = openStoreFrom(values);
+    try {
+      const outbox = openOutbox(store);
+      const one = () => {
+        if (rest.length !== 1) throw new UsageError(`${action} needs exactly one item ID`);
+        return outbox.resolveId(rest[0]!);
+      };
+      try {
+        switch (action) {
+          case 'add': {
+            const kindArg = rest[0];
+            const kind = (kindArg && (KIND_ALIASES[kindArg] ?? kindArg)) as MutationKind;
+            if (!kind || !MUTATION_KINDS.includes(kind)) throw new UsageError(`add needs a kind: ${MUTATION_KINDS.join(', ')} (or escalate)`);
+            const item = outbox.enqueue(kind, inputFor(kind, values), { source: 'cli' });
+            if (values.json) io.out(JSON.stringify(item, null, 2));
+            io.err(`queued ${item.id}: ${item.summary}`);
+            return EXIT.ok;
+          }
+          case 'import': {
+            if (rest.length !== 1) throw new UsageError('import needs one FILE.csv');
+            const kind = values.kind;
+            if (kind !== 'remove-membership' && kind !== 'create-scope') throw new UsageError('import needs --kind remove-membership or --kind create-scope');
+            const file = resolve(rest[0]!);
+            const bytes = readFileSync(file);
+            const result = outbox.importCsv(bytes, kind, { dryRun: values['dry-run'], source: `csv:${file}` });
+            if (values.json) io.out(JSON.stringify({ ...result, valid: result.valid.length }, null, 2));
+            for (const e of result.errors.slice(0, 200)) io.err(`${file}:${e.line}${e.column ? `:${e.column}` : ''}: ${e.field}: ${e.message}`);
+            if (result.errors.length > 200) io.err(`… and ${result.errors.length - 200} more errors`);
+            for (const w of result.warnings) io.err(`warning: ${w}`);
+            for (const d of result.duplicatesInFile.slice(0, 50)) io.err(`line ${d.line}: duplicate of line ${d.firstLine} (skipped)`);
+            for (const d of result.duplicatesInQueue.slice(0, 50)) io.err(`line ${d.line}: already in the outbox as ${d.itemId?.slice(0, 8)} (${d.itemState}) (skipped)`);
+            const dups = result.duplicatesInFile.length + result.duplicatesInQueue.length;
+            if (result.errors.length > 0) {
+              io.err(`nothing imported: ${result.errors.length} row(s) with errors out of ${result.rows}`);
+              return EXIT.usage;
+            }
+            io.err(
+              result.dryRun
+                ? `dry run: ${result.valid.length} of ${result.rows} rows would be queued${dups ? `, ${dups} duplicate(s) skipped` : ''}`
+                : `queued ${result.queued} of ${result.rows} rows${dups ? `, ${dups} duplicate(s) skipped` : ''}`,
+            );
+            return EXIT.ok;
+          }
+          case 'list': {
+            const state = values.state as OutboxState | undefined;
+            if (state && !OUTBOX_STATES.includes(state)) throw new UsageError(`--state must be one of ${OUTBOX_STATES.join(', ')}`);
+            const kind = values.kind ? (KIND_ALIASES[values.kind] ?? values.kind) as MutationKind : undefined;
+            if (kind && !MUTATION_KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${MUTATION_KINDS.join(', ')}`);
+            const items = outbox.list({ state, kind });
+            if (values.json) io.out(JSON.stringify(items, null, 2));
+            else {
+              for (const item of items) io.out(line(item));
+              io.err(`${items.length} item(s)`);
+            }
+            return EXIT.ok;
+          }
+          case 'show': {
+            const item = outbox.get(one());
+            io.out(JSON.stringify({ item, journal: outbox.journal({ itemId: item?.id }) }, null, 2));
+            return EXIT.ok;
+          }
+          case 'retry':
+          case 'discard':
+          case 'resolve': {
+            const id = one();
+            if (action === 'retry') outbox.retry(id);
+            else if (action === 'discard') outbox.discard(id);
+            else outbox.resolve(id, values.note);
+            const item = outbox.get(id)!;
+            if (values.json) io.out(JSON.stringify(item, null, 2));
+            io.err(line(item));
+            return EXIT.ok;
+          }
+          case 'send':
+            return await sendAll(outbox, await apiFrom(values, io), values, io);
+          case 'reconcile': {
+            outbox.recoverAfterCrash();
+            const rec = await outbox.reconcile(await apiFrom(values, io));
+            if (values.json) io.out(JSON.stringify(rec, null, 2));
+            for (const d of rec.details) io.err(`${d.itemId.slice(0, 8)}  ${d.outcome.padEnd(12)} ${d.note}`);
+            io.err(`reconciled ${rec.examined}: ${rec.applied} applied, ${rec.requeued} queued again, ${rec.unknown} still uncertain`);
+            if (rec.paused) return rec.paused.reason === 'auth' ? EXIT.auth : EXIT.network;
+            return rec.unknown > 0 ? EXIT.outboxIncomplete : EXIT.ok;
+          }
+          default:
+            throw new UsageError(`unknown action '${action}'`);
+        }
+      } catch (error) {
+        if (error instanceof OutboxValidationError) {
+          io.err(`attest queue: ${error.field}: ${error.message}; nothing was queued`);
+          return EXIT.usage;
+        }
+        if (error instanceof OutboxStateError) {
+          io.err(`attest queue: ${error.message}`);
+          return EXIT.other;
+        }
+        throw error;
+      }
+    } finally {
+      store.close();
+    }
+  },
+};
+
+export default command;
