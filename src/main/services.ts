@@ -42,8 +42,11 @@ export interface Services {
   readonly options: ServicesOptions;
   inspectCredentials(args: ChannelArgs<'inspectCredentials'>): Promise<ChannelResult<'inspectCredentials'>>;
   testConnection(args: Required<Omit<ChannelArgs<'testConnection'>, 'serverUrl'>> & { serverUrl: string | null }): Promise<ChannelResult<'testConnection'>>;
-  /** Opens (or re-opens) a workspace for a connection whose API client the caller built. */
-  openWith(connection: ConnectionInfo, api: ApiClient | null): Promise<Workspace>;
+  /**
+   * Opens (or re-opens) a workspace for a connection whose API client the caller built; its store
+   * is the connection's file in the data folder unless `storeFile` names another.
+   */
+  openWith(connection: ConnectionInfo, api: ApiClient | null, storeFile?: string): Promise<Workspace>;
   workspace(): Workspace;
   activeConnection(): ConnectionInfo | null;
   connectionState(recheck?: boolean): Promise<ConnectionState>;
@@ -132,11 +135,11 @@ export function createServices(options: ServicesOptions): Services {
       return { ok: true, latencyMs: performance.now() - started, expiresIn: null };
     },
 
-    async openWith(connection, api) {
+    async openWith(connection, api, storeFile) {
       if (current?.sync) current.sync.abort();
       current?.store.close();
       current = null;
-      const store = openStore(storeFileFor(options.dataDir, connection.name));
+      const store = openStore(storeFile ?? storeFileFor(options.dataDir, connection.name));
       current = { connection, store, api, sync: null };
       // The first probe answers quickly; the app is usable offline either way.
       await probe(current);

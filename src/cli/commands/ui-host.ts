@@ -5,10 +5,11 @@ import { startBrowserHost } from '../../main/browser-host/server';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 
-const usage = `Usage: attest ui-host [--port N] [--data-dir DIR] [--renderer DIR]
+const usage = `Usage: attest ui-host [--port N] [--data-dir DIR] [--renderer DIR] [--store FILE]
 
 Serves the built renderer (run \`npx electron-vite build\` first) to a browser on 127.0.0.1, with the
 app's contract over HTTP: for tests and development only, never part of the packaged app.
+--store FILE opens that store file offline at start (no tenant), for benches and demos of big stores.
 Prints one JSON line {"url": …} (the URL carries the per-run token) and runs until interrupted.`;
 
 const command: CommandModule = {
@@ -19,6 +20,7 @@ const command: CommandModule = {
       port: { type: 'string', default: '0' },
       'data-dir': { type: 'string' },
       renderer: { type: 'string' },
+      store: { type: 'string' },
     });
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0 to 65535, not '${values.port}'`);
@@ -30,7 +32,7 @@ const command: CommandModule = {
     const chosen = values['data-dir'] ?? io.env.ATTEST_DATA_DIR;
     if (!chosen) throw new UsageError('give --data-dir DIR (or set ATTEST_DATA_DIR)');
     const dataDir = resolve(chosen);
-    const host = await startBrowserHost({ rendererRoot, dataDir, port, version: io.env.npm_package_version, log: (line) => io.err(line) });
+    const host = await startBrowserHost({ rendererRoot, dataDir, port, version: io.env.npm_package_version, storeFile: values.store ? resolve(values.store) : undefined, log: (line) => io.err(line) });
     io.out(JSON.stringify({ url: host.url }));
     await new Promise<void>((done) => {
       const stop = () => done();

@@ -21,6 +21,8 @@ export interface BrowserHostOptions {
   dataDir: string;
   port?: number;
   version?: string;
+  /** Opens this store file at start, offline (no API client): for benches and read-only e2e. */
+  storeFile?: string;
   /** Answers of the open/save dialogs (there is no native dialog in a browser); cancel by default. */
   dialogs?: Dialogs;
   log?: (line: string) => void;
@@ -90,6 +92,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     },
     log,
   });
+  if (options.storeFile) {
+    const name = options.storeFile.replace(/^.*[\\/]/, '').replace(/\.sqlite$/, '');
+    await services.openWith(
+      { name, clientId: '', hostname: 'offline', tokenUrl: '', apiRoot: '', authMethod: 'assertion', serverUrl: null, demo: false, createdAt: null },
+      null,
+      options.storeFile,
+    );
+  }
   const dispatcher = createDispatcher({ handlers: createHandlers(services), allowedOrigins: () => [origin], host: 'browser', log });
   const bridge = bridgeScript();
   const streams = new Set<ServerResponse>();

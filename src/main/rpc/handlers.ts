@@ -16,7 +16,10 @@ export function createHandlers(services: Services): Handlers {
       dataDir: options.dataDir,
       keychainAvailable: false,
     }),
-    listConnections: () => ({ connections: [], active: services.activeConnection()?.name ?? null }),
+    listConnections: () => {
+      const active = services.activeConnection();
+      return { connections: active ? [active] : [], active: active?.name ?? null };
+    },
     inspectCredentials: (args) => services.inspectCredentials(args),
     testConnection: (args) => services.testConnection(args),
     saveConnection: () => notYet('Saving a connection'),

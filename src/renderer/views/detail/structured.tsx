@@ -62,9 +62,6 @@ function AutomationView({ raw }: { raw: JsonObject }) {
   const drafts = arr(raw.draftAutomationSteps).length + arr(raw.draftTriggers).length;
   return (
     <>
-      <Section title="About">
-        <Fields value={raw} skip={['triggers', 'automationSteps', 'draftAutomationSteps', 'draftTriggers', 'context', 'annotations']} />
-      </Section>
       <Section title={`Flow: ${triggers.length} trigger${triggers.length === 1 ? '' : 's'}, ${steps.length} step${steps.length === 1 ? '' : 's'}`}>
         <div className="flow" data-testid="automation-flow">
           {triggers.length === 0 && <div className="muted">No trigger.</div>}
@@ -97,6 +94,9 @@ function AutomationView({ raw }: { raw: JsonObject }) {
           })}
         </div>
         {drafts > 0 && <div className="muted small">This automation also has a draft ({drafts} draft triggers and steps), shown in the raw JSON.</div>}
+      </Section>
+      <Section title="About">
+        <Fields value={raw} skip={['triggers', 'automationSteps', 'draftAutomationSteps', 'draftTriggers', 'context', 'annotations']} />
       </Section>
     </>
   );

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBrowserHost, type BrowserHost } from '../../src/main/browser-host/server';
+import type { ChannelResult } from '../../src/shared/contract';
+import { seedFixtureStore } from '../e2e/seed-store';
+
+let host: BrowserHost;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'attest-host-data-'));
+  const renderer = join(dir, 'renderer');
+  mkdirSync(renderer, { recursive: true });
+  writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>Attest</title>');
+  const storeFile = join(dir, 'fixtures.sqlite');
+  seedFixtureStore(storeFile, 30);
+  host = await startBrowserHost({ rendererRoot: renderer, dataDir: join(dir, 'data'), storeFile });
+});
+
+afterAll(async () => {
+  await host.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function call<T>(channel: string, args: unknown = {}): Promise<T> {
+  const response = await fetch(`${host.origin}/rpc/${channel}`, {
+    method: 'POST',
+    headers: { origin: host.origin, 'content-type': 'application/json', 'x-attest-token': host.token },
+    body: JSON.stringify(args),
+  });
+  const reply = (await response.json()) as { ok: boolean; value?: T; error?: { code: string; message: string } };
+  if (!reply.ok) throw new Error(`${channel}: ${reply.error?.code} ${reply.error?.message}`);
+  return reply.value as T;
+}
+
+describe('the contract over a stored workspace', () => {
+  it('describes every collection with its columns, filter values and "as of" status', async () => {
+    const result = await call<ChannelResult<'collections'>>('collections');
+    expect(result.collections.map((c) => c.id).sort()).toEqual(['automations', 'campaigns', 'routing-rules', 'scopes', 'templates', 'toolsets']);
+    const scopes = result.collections.find((c) => c.id === 'scopes')!;
+    expect(scopes.columns.find((c) => c.key === 'state')).toMatchObject({ kind: 'enum', filterable: true });
+    expect(scopes.filterValues.state?.length).toBeGreaterThan(0);
+    const status = result.status.find((s) => s.id === 'scopes')!;
+    expect(status).toMatchObject({ count: 32, complete: true });
+    expect(status.asOf).not.toBeNull();
+  });
+
+  it('lists a window of rows, sorted and filtered, with the total', async () => {
+    const page = await call<ChannelResult<'listObjects'>>('listObjects', { collection: 'scopes', offset: 5, limit: 10, sort: { key: 'scopeValue', dir: 'desc' } });
+    expect(page.total).toBe(32);
+    expect(page.rows).toHaveLength(10);
+    const all = await call<ChannelResult<'listObjects'>>('listObjects', { collection: 'scopes', limit: 100, filters: { state: ['XAA_SCOPE_STATE_ENABLED'] } });
+    expect(all.rows.every((r) => r.cells.state === 'XAA_SCOPE_STATE_ENABLED')).toBe(true);
+  });
+
+  it('returns an object with its raw JSON exactly as stored, and its history', async () => {
+    const { object } = await call<ChannelResult<'getObject'>>('getObject', { collection: 'automations', id: 'auto_leaver' });
+    expect(object?.title).toBe('Leaver offboarding');
+    expect(JSON.parse(object!.raw).id).toBe('auto_leaver');
+    const history = await call<ChannelResult<'objectHistory'>>('objectHistory', { collection: 'automations', id: 'auto_leaver' });
+    expect(history.entries[0]).toMatchObject({ change: 'added' });
+    expect((await call<ChannelResult<'getObject'>>('getObject', { collection: 'scopes', id: 'missing' })).object).toBeNull();
+  });
+
+  it('searches with prefixes, marks matches, and counts facets per collection', async () => {
+    const result = await call<ChannelResult<'search'>>('search', { query: 'payr' });
+    expect(result.total).toBeGreaterThan(0);
+    expect(result.hits[0]?.snippet).toContain('[[');
+    expect(result.facets.scopes).toBeGreaterThan(0);
+    const extra = await call<ChannelResult<'search'>>('search', { query: 'extra', collection: 'scopes', limit: 5 });
+    expect(extra.total).toBe(30);
+    expect(extra.hits).toHaveLength(5);
+  });
+
+  it('summarizes the workspace for the overview', async () => {
+    const overview = await call<ChannelResult<'overview'>>('overview');
+    expect(overview.counts).toMatchObject({ scopes: 32, automations: 2, campaigns: 1, templates: 1, 'routing-rules': 1, toolsets: 1 });
+    expect(overview.charts.scopesByState.reduce((a, d) => a + d.count, 0)).toBe(32);
+    expect(overview.runs).toHaveLength(1);
+  });
+
+  it('keeps working with no tenant: offline state, and sync refused with a clear reason', async () => {
+    const state = await call<ChannelResult<'connectionState'>>('connectionState');
+    expect(state.online).toBe(false);
+    await expect(call('startSync')).rejects.toThrow(/auth/);
+  });
+});
