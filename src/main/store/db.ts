@@ -1,0 +1,105 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { CollectionId } from '../sync/collections';
+import { migrate, MigrationError, pendingMigrations } from './migrate';
+import { MIGRATIONS } from './migrations';
+import { ObjectReader } from './objects';
+import { ensureSearchIndex, searchObjects } from './search';
+import { SyncWriter } from './sync-writer';
+import type {
+  AutomationRow,
+  CollectionStatus,
+  DiffEntry,
+  ListOptions,
+  ObjectVersion,
+  SearchHit,
+  SearchOptions,
+  StoredObject,
+  SyncRun,
+} from './types';
+
+export type * from './types';
+export { StoreQueryError } from './query';
+export { MigrationError } from './migrate';
+
+/**
+ * The one door to a connection's SQLite file. Reads for views, search, diffs and reports; the
+ * sync's writes through `sync`; `db` for the outbox's own tables (inside its own transactions).
+ */
+export interface Store {
+  readonly db: Database.Database;
+  readonly file: string;
+  readonly readonly: boolean;
+  /** Runs, checkpoints and page writes: used by the sync engine only. */
+  readonly sync: SyncWriter;
+  close(): void;
+  /** Newest first. */
+  runs(): SyncRun[];
+  collectionStatus(): CollectionStatus[];
+  /** The current version (a deleted object's last one, flagged `deleted`), or the version as of a run. */
+  getObject(collection: CollectionId, id: string, opts?: { asOfRun?: number }): StoredObject | null;
+  listObjects(collection: CollectionId, opts?: ListOptions): { rows: StoredObject[]; total: number };
+  /** Streams (for exports of millions of rows). The connection cannot write until the iteration ends. */
+  iterateObjects(collection: CollectionId, opts?: Pick<ListOptions, 'asOfRun' | 'filters'>): IterableIterator<StoredObject>;
+  countObjects(collection: CollectionId, opts?: Pick<ListOptions, 'asOfRun' | 'filters'>): number;
+  search(query: string, opts?: SearchOptions): { hits: SearchHit[]; total: number };
+  diff(fromRun: number, toRun: number, opts?: { collection?: CollectionId }): DiffEntry[];
+  history(collection: CollectionId, id: string): ObjectVersion[];
+  automationRows(opts?: { automationId?: string; asOfRun?: number }): AutomationRow[];
+}
+
+export interface OpenStoreOptions {
+  readonly?: boolean;
+}
+
+/**
+ * Opens (creating it if needed) a store file: WAL, foreign keys on, every migration applied, the
+ * search index in step with the descriptors. A read-only open never changes the file and refuses
+ * one that still needs a migration.
+ */
+export function openStore(file: string, opts: OpenStoreOptions = {}): Store {
+  const readonly = opts.readonly === true;
+  if (!readonly) mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file, { readonly, fileMustExist: readonly });
+  try {
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 10000');
+    if (!readonly) {
+      db.pragma('journal_mode = WAL');
+      // WAL + NORMAL: a crash of the process never loses a committed transaction.
+      db.pragma('synchronous = NORMAL');
+      migrate(db, MIGRATIONS);
+      ensureSearchIndex(db);
+    } else if (pendingMigrations(db, MIGRATIONS).length > 0) {
+      throw new MigrationError('this store needs an update that a read-only open cannot make; open it once for writing');
+    }
+    db.pragma('cache_size = -32000');
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const reader = new ObjectReader(db);
+  let writer: SyncWriter | null = null;
+  return {
+    db,
+    file,
+    readonly,
+    get sync(): SyncWriter {
+      if (readonly) throw new Error('this store was opened read-only');
+      writer ??= new SyncWriter(db);
+      return writer;
+    },
+    close: () => db.close(),
+    runs: () => reader.runs(),
+    collectionStatus: () => reader.collectionStatus(),
+    getObject: (collection, id, o) => reader.getObject(collection, id, o),
+    listObjects: (collection, o) => reader.listObjects(collection, o),
+    iterateObjects: (collection, o) => reader.iterateObjects(collection, o),
+    countObjects: (collection, o) => reader.countObjects(collection, o),
+    search: (query, o) => searchObjects(db, query, o),
+    diff: (from, to, o) => reader.diff(from, to, o),
+    history: (collection, id) => reader.history(collection, id),
+    automationRows: (o) => reader.automationRows(o),
+  };
+}

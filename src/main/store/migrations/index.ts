@@ -1,0 +1,12 @@
+import type { Migration } from '../migrate';
+import m0001 from './0001-sync-runs';
+import m0002 from './0002-object-versions';
+import m0003 from './0003-search-index';
+import m0100 from './0100-outbox';
+
+/**
+ * Every migration of the store, one line each. A migration is a file `NNNN-name.ts` in this folder
+ * exporting `{ version: NNNN, name, up(db) }`; add its line here (a unit test checks that every
+ * file is listed). Versions only grow; a shipped migration is never edited.
+ */
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0100];

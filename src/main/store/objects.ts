@@ -1,0 +1,296 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS } from '../../shared/api-types/automation';
+import { kindOf } from '../../shared/api-types/common';
+import { COLLECTIONS, collection as descriptorOf, type CollectionId } from '../sync/collections';
+import { celExpressions, getPath, str, targets } from '../sync/extract';
+import { changedFields } from './changes';
+import { filterSql, pageSql, sortSql, StoreQueryError, versionJoin } from './query';
+import type {
+  AutomationRow,
+  AutomationSection,
+  CollectionStatus,
+  ColumnValue,
+  DiffEntry,
+  ListOptions,
+  ObjectVersion,
+  StoredObject,
+  SyncRun,
+  RunStatus,
+  WalkStatus,
+} from './types';
+
+export interface ObjectRow {
+  collection: string;
+  id: string;
+  first_seen_run: number;
+  last_seen_run: number;
+  current_vid: number | null;
+  valid_from: number;
+  title: string;
+  cols: string;
+  raw: string;
+  fetched_at: string;
+}
+
+/** The columns every object read selects (objects `o`, versions `v`). */
+export const OBJECT_COLUMNS = 'o.collection, o.id, o.first_seen_run, o.last_seen_run, o.current_vid, v.valid_from, v.title, v.cols, v.raw, v.fetched_at';
+
+/** A stored object; `json` parses `raw` on first use, so listing a million rows parses none. */
+class Stored implements StoredObject {
+  collection: CollectionId;
+  id: string;
+  title: string;
+  raw: string;
+  columns: Record<string, ColumnValue>;
+  runId: number;
+  fetchedAt: string;
+  firstSeenRun: number;
+  lastSeenRun: number;
+  deleted: boolean;
+  pending?: unknown;
+  #json: unknown = undefined;
+  #parsed = false;
+
+  constructor(row: ObjectRow, deleted: boolean) {
+    this.collection = row.collection as CollectionId;
+    this.id = row.id;
+    this.title = row.title;
+    this.raw = row.raw;
+    this.columns = JSON.parse(row.cols) as Record<string, ColumnValue>;
+    this.runId = row.valid_from;
+    this.fetchedAt = row.fetched_at;
+    this.firstSeenRun = row.first_seen_run;
+    this.lastSeenRun = row.last_seen_run;
+    this.deleted = deleted;
+  }
+
+  get json(): unknown {
+    if (!this.#parsed) {
+      this.#json = JSON.parse(this.raw);
+      this.#parsed = true;
+    }
+    return this.#json;
+  }
+
+  toJSON(): Record<string, unknown> {
+    const { collection, id, title, raw, columns, runId, fetchedAt, firstSeenRun, lastSeenRun, deleted, pending } = this;
+    return { collection, id, title, raw, columns, runId, fetchedAt, firstSeenRun, lastSeenRun, deleted, ...(pending === undefined ? {} : { pending }) };
+  }
+}
+
+export function toStoredObject(row: ObjectRow, asOfRun: number | undefined): StoredObject {
+  return new Stored(row, asOfRun === undefined && row.current_vid === null);
+}
+
+interface WalkSummaryRow {
+  run_id: number;
+  status: WalkStatus;
+  pages: number;
+  finished_at: string | null;
+  error: string | null;
+}
+
+/** Reads of objects, runs, snapshots and changes. Every query is parameterized; names are checked against the descriptors. */
+export class ObjectReader {
+  private readonly s: Record<string, Statement>;
+
+  constructor(private readonly db: Database) {
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      runs: p('SELECT id, started_at, finished_at, status, collections FROM sync_runs ORDER BY id DESC'),
+      runExists: p('SELECT 1 FROM sync_runs WHERE id = ?'),
+      lastCompleted: p("SELECT run_id, status, pages, finished_at, error FROM sync_run_collections WHERE collection = ? AND status = 'completed' ORDER BY run_id DESC LIMIT 1"),
+      latestWalk: p('SELECT run_id, status, pages, finished_at, error FROM sync_run_collections WHERE collection = ? ORDER BY run_id DESC LIMIT 1'),
+      count: p('SELECT count(*) FROM objects WHERE collection = ? AND current_vid IS NOT NULL'),
+      current: p(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE o.collection = ? AND o.id = ?`),
+      lastVersion: p(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.oid = o.oid WHERE o.collection = ? AND o.id = ? ORDER BY v.valid_from DESC LIMIT 1`),
+      asOf: p(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.oid = o.oid AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?) WHERE o.collection = ? AND o.id = ?`),
+      versions: p('SELECT v.valid_from, v.valid_to, v.title, v.raw, v.hash FROM objects o JOIN object_versions v ON v.oid = o.oid WHERE o.collection = ? AND o.id = ? ORDER BY v.valid_from'),
+      runTime: p('SELECT coalesce(rc.finished_at, r.started_at) FROM sync_runs r LEFT JOIN sync_run_collections rc ON rc.run_id = r.id AND rc.collection = ? WHERE r.id = ?'),
+    };
+  }
+
+  runs(): SyncRun[] {
+    return (this.s.runs!.all() as { id: number; started_at: string; finished_at: string | null; status: RunStatus; collections: string }[]).map((r) => ({
+      id: r.id,
+      startedAt: r.started_at,
+      finishedAt: r.finished_at,
+      status: r.status,
+      collections: JSON.parse(r.collections) as string[],
+    }));
+  }
+
+  collectionStatus(): CollectionStatus[] {
+    return COLLECTIONS.map((d): CollectionStatus => {
+      const done = this.s.lastCompleted!.get(d.id) as WalkSummaryRow | undefined;
+      const latest = this.s.latestWalk!.get(d.id) as WalkSummaryRow | undefined;
+      const unfinished = latest !== undefined && latest.status !== 'completed';
+      return {
+        collection: d.id,
+        lastCompletedRunId: done?.run_id ?? null,
+        dataAsOf: done?.finished_at ?? null,
+        // A later walk that stored nothing yet leaves the completed snapshot intact.
+        complete: done !== undefined && (!unfinished || latest.pages === 0),
+        objectCount: this.s.count!.pluck().get(d.id) as number,
+        interrupted: unfinished && latest.pages > 0,
+        lastRunId: latest?.run_id ?? null,
+        error: latest?.status === 'failed' ? latest.error : null,
+      };
+    });
+  }
+
+  private checkRun(runId: number | undefined): void {
+    if (runId === undefined) return;
+    if (!Number.isInteger(runId) || !this.s.runExists!.get(runId)) throw new StoreQueryError(`no sync run ${String(runId)}`);
+  }
+
+  getObject(collection: CollectionId, id: string, opts: { asOfRun?: number } = {}): StoredObject | null {
+    descriptorOf(collection);
+    const { asOfRun } = opts;
+    this.checkRun(asOfRun);
+    const row = (asOfRun === undefined
+      ? (this.s.current!.get(collection, id) ?? this.s.lastVersion!.get(collection, id))
+      : this.s.asOf!.get(asOfRun, asOfRun, collection, id)) as ObjectRow | undefined;
+    return row ? toStoredObject(row, asOfRun) : null;
+  }
+
+  private selectSql(collection: CollectionId, opts: ListOptions, what: string, params: unknown[]): string {
+    const d = descriptorOf(collection);
+    this.checkRun(opts.asOfRun);
+    const join = versionJoin(opts.asOfRun, params);
+    params.push(collection);
+    const where = ['o.collection = ?', ...filterSql(d, opts.filters, params)];
+    return `SELECT ${what} FROM objects o ${join} WHERE ${where.join(' AND ')}`;
+  }
+
+  listObjects(collection: CollectionId, opts: ListOptions = {}): { rows: StoredObject[]; total: number } {
+    const d = descriptorOf(collection);
+    const params: unknown[] = [];
+    const base = this.selectSql(collection, opts, OBJECT_COLUMNS, params);
+    const order = `ORDER BY ${sortSql(d, opts.sort ?? d.defaultSort)}o.id`;
+    const rows = this.db.prepare(`${base} ${order} ${pageSql(opts.limit, opts.offset, params)}`).all(...params) as ObjectRow[];
+    return { rows: rows.map((r) => toStoredObject(r, opts.asOfRun)), total: this.countObjects(collection, opts) };
+  }
+
+  countObjects(collection: CollectionId, opts: Pick<ListOptions, 'asOfRun' | 'filters'> = {}): number {
+    const params: unknown[] = [];
+    return this.db.prepare(this.selectSql(collection, opts, 'count(*)', params)).pluck().get(...params) as number;
+  }
+
+  /** Streams every object (in id order). The connection is busy until the iteration ends. */
+  *iterateObjects(collection: CollectionId, opts: Pick<ListOptions, 'asOfRun' | 'filters'> = {}): IterableIterator<StoredObject> {
+    const params: unknown[] = [];
+    const sql = `${this.selectSql(collection, opts, OBJECT_COLUMNS, params)} ORDER BY o.id`;
+    for (const row of this.db.prepare(sql).iterate(...params) as IterableIterator<ObjectRow>) yield toStoredObject(row, opts.asOfRun);
+  }
+
+  private runTime(collection: string, runId: number): string | null {
+    return (this.s.runTime!.pluck().get(collection, runId) as string | null | undefined) ?? null;
+  }
+
+  history(collection: CollectionId, id: string): ObjectVersion[] {
+    const d = descriptorOf(collection);
+    const versions = this.s.versions!.all(collection, id) as { valid_from: number; valid_to: number | null; title: string; raw: string; hash: Buffer }[];
+    const out: ObjectVersion[] = [];
+    let previous: { raw: string; valid_to: number | null } | null = null;
+    for (const v of versions) {
+      const continues = previous !== null && previous.valid_to === v.valid_from;
+      out.push({
+        runId: v.valid_from,
+        at: this.runTime(collection, v.valid_from),
+        change: continues ? 'modified' : 'added',
+        changedFields: continues && previous ? changedFields(JSON.parse(previous.raw), JSON.parse(v.raw), d.diffRoot) : [],
+        raw: v.raw,
+        title: v.title,
+      });
+      const next = versions[versions.indexOf(v) + 1];
+      if (v.valid_to !== null && (!next || next.valid_from !== v.valid_to)) {
+        out.push({ runId: v.valid_to, at: this.runTime(collection, v.valid_to), change: 'removed', changedFields: [], raw: null, title: v.title });
+      }
+      previous = v;
+    }
+    return out;
+  }
+
+  /**
+   * What changed from the snapshot of run `fromRun` to that of `toRun`: objects added, removed, or
+   * modified (with the fields that differ). Only versions that began or ended between the two runs
+   * are looked at, so the cost follows the size of the change, not of the store.
+   */
+  diff(fromRun: number, toRun: number, opts: { collection?: CollectionId } = {}): DiffEntry[] {
+    this.checkRun(fromRun);
+    this.checkRun(toRun);
+    if (fromRun > toRun) throw new StoreQueryError(`--from (${fromRun}) must not be after --to (${toRun})`);
+    if (opts.collection) descriptorOf(opts.collection);
+    const rows = this.db
+      .prepare(
+        `WITH touched AS (
+           SELECT oid FROM object_versions WHERE valid_from > @from AND valid_from <= @to
+           UNION SELECT oid FROM object_versions WHERE valid_to > @from AND valid_to <= @to
+         )
+         SELECT o.collection, o.id, a.hash AS a_hash, a.raw AS a_raw, a.title AS a_title, b.hash AS b_hash, b.raw AS b_raw, b.title AS b_title
+         FROM touched t JOIN objects o ON o.oid = t.oid
+         LEFT JOIN object_versions a ON a.oid = o.oid AND a.valid_from <= @from AND (a.valid_to IS NULL OR a.valid_to > @from)
+         LEFT JOIN object_versions b ON b.oid = o.oid AND b.valid_from <= @to AND (b.valid_to IS NULL OR b.valid_to > @to)
+         WHERE (@c IS NULL OR o.collection = @c)
+         ORDER BY o.collection, o.id`,
+      )
+      .all({ from: fromRun, to: toRun, c: opts.collection ?? null }) as {
+      collection: CollectionId;
+      id: string;
+      a_hash: Buffer | null;
+      a_raw: string | null;
+      a_title: string | null;
+      b_hash: Buffer | null;
+      b_raw: string | null;
+      b_title: string | null;
+    }[];
+    const out: DiffEntry[] = [];
+    for (const r of rows) {
+      if (r.a_raw === null && r.b_raw !== null) out.push({ collection: r.collection, id: r.id, title: r.b_title ?? '', change: 'added', changedFields: [] });
+      else if (r.a_raw !== null && r.b_raw === null) out.push({ collection: r.collection, id: r.id, title: r.a_title ?? '', change: 'removed', changedFields: [] });
+      else if (r.a_raw !== null && r.b_raw !== null && !r.a_hash!.equals(r.b_hash!)) {
+        const fields = changedFields(JSON.parse(r.a_raw), JSON.parse(r.b_raw), descriptorOf(r.collection).diffRoot);
+        out.push({ collection: r.collection, id: r.id, title: r.b_title ?? '', change: 'modified', changedFields: fields });
+      }
+    }
+    return out;
+  }
+
+  /** One row per trigger and per step (live and draft) of each automation, for views and reports. */
+  automationRows(opts: { automationId?: string; asOfRun?: number } = {}): AutomationRow[] {
+    const objects = opts.automationId !== undefined
+      ? [this.getObject('automations', opts.automationId, { asOfRun: opts.asOfRun })].filter((o): o is StoredObject => o !== null)
+      : this.iterateObjects('automations', { asOfRun: opts.asOfRun });
+    const out: AutomationRow[] = [];
+    const sections: [AutomationSection, string, readonly string[]][] = [
+      ['trigger', 'triggers', AUTOMATION_TRIGGER_KEYS],
+      ['step', 'automationSteps', AUTOMATION_STEP_ACTION_KEYS],
+      ['draftTrigger', 'draftTriggers', AUTOMATION_TRIGGER_KEYS],
+      ['draftStep', 'draftAutomationSteps', AUTOMATION_STEP_ACTION_KEYS],
+    ];
+    for (const obj of objects) {
+      const a = obj.json;
+      for (const [section, member, keys] of sections) {
+        const items = getPath(a, member);
+        if (!Array.isArray(items)) continue;
+        items.forEach((item: unknown, index) => {
+          const kind = kindOf(item, keys);
+          const isStep = section === 'step' || section === 'draftStep';
+          const base = `${member}[${index}]`;
+          out.push({
+            automationId: obj.id,
+            automationName: obj.title,
+            section,
+            index,
+            kind,
+            name: isStep ? str(getPath(item, 'stepDisplayName')) || str(getPath(item, 'stepName')) || kind : kind,
+            celExpressions: celExpressions(item, base),
+            targets: targets(item, base),
+          });
+        });
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,88 @@
+import { collection as descriptorOf, type CollectionDescriptor, type ColumnType } from '../sync/collections';
+import type { Filters, FilterValue } from './types';
+
+/** Bad input to a read (an unknown column, a bad run): the message names what to fix. */
+export class StoreQueryError extends Error {
+  override name = 'StoreQueryError';
+}
+
+/** SQL fragment joining `v` to the version of `o` in force: now, or as of run R (its parameters pushed to `params`). */
+export function versionJoin(asOfRun: number | undefined, params: unknown[]): string {
+  if (asOfRun === undefined) return 'JOIN object_versions v ON v.vid = o.current_vid';
+  if (!Number.isInteger(asOfRun)) throw new StoreQueryError(`'${String(asOfRun)}' is not a run id`);
+  params.push(asOfRun, asOfRun);
+  return 'JOIN object_versions v ON v.oid = o.oid AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)';
+}
+
+interface ColumnRef {
+  sql: string;
+  type: ColumnType | 'id';
+}
+
+/** The SQL expression of a column of `descriptor` (names are checked, never interpolated raw). */
+export function columnRef(descriptor: CollectionDescriptor | null, name: string): ColumnRef {
+  if (name === 'id') return { sql: 'o.id', type: 'id' };
+  if (name === 'title') return { sql: 'v.title', type: 'text' };
+  const columns = descriptor ? descriptor.columns : allColumns();
+  const col = columns.find((c) => c.name === name);
+  if (!col) {
+    const known = ['id', 'title', ...new Set(columns.map((c) => c.name))].join(', ');
+    throw new StoreQueryError(`unknown column '${name}'${descriptor ? ` in ${descriptor.id}` : ''} (known: ${known})`);
+  }
+  return { sql: `json_extract(v.cols, '$."${col.name}"')`, type: col.type };
+}
+
+let cachedAll: { name: string; type: ColumnType }[] | null = null;
+function allColumns(): { name: string; type: ColumnType }[] {
+  if (!cachedAll) {
+    // Across collections (search without a collection): a name means the same kind of thing everywhere.
+    const byName = new Map<string, ColumnType>();
+    for (const id of ['campaigns', 'templates', 'automations', 'toolsets', 'routing-rules', 'scopes']) {
+      for (const c of descriptorOf(id).columns) if (!byName.has(c.name)) byName.set(c.name, c.type);
+    }
+    cachedAll = [...byName].map(([name, type]) => ({ name, type }));
+  }
+  return cachedAll;
+}
+
+function coerce(type: ColumnType | 'id', name: string, value: FilterValue): string | number {
+  if (type === 'bool') {
+    if (value === true || value === 'true' || value === 1 || value === '1') return 1;
+    if (value === false || value === 'false' || value === 0 || value === '0') return 0;
+    throw new StoreQueryError(`filter '${name}' takes true or false, not '${String(value)}'`);
+  }
+  if (type === 'int') {
+    const n = typeof value === 'number' ? value : Number(value);
+    if (!Number.isFinite(n)) throw new StoreQueryError(`filter '${name}' takes a number, not '${String(value)}'`);
+    return n;
+  }
+  return String(value);
+}
+
+/** WHERE conditions for `filters` (each a column equal to a value, or to any of several). */
+export function filterSql(descriptor: CollectionDescriptor | null, filters: Filters | undefined, params: unknown[]): string[] {
+  const where: string[] = [];
+  for (const [name, raw] of Object.entries(filters ?? {})) {
+    const ref = columnRef(descriptor, name);
+    const values = (Array.isArray(raw) ? raw : [raw]) as FilterValue[];
+    if (values.length === 0) continue;
+    where.push(`${ref.sql} IN (${values.map(() => '?').join(', ')})`);
+    for (const v of values) params.push(coerce(ref.type, name, v));
+  }
+  return where;
+}
+
+/** ORDER BY terms: the column (missing values last), then the id for a stable order. */
+export function sortSql(descriptor: CollectionDescriptor | null, sort: { column: string; dir: 'asc' | 'desc' } | undefined): string {
+  if (!sort) return '';
+  const ref = columnRef(descriptor, sort.column);
+  const dir = sort.dir === 'desc' ? 'DESC' : 'ASC';
+  return `${ref.sql} IS NULL, ${ref.sql} ${dir}, `;
+}
+
+export function pageSql(limit: number | undefined, offset: number | undefined, params: unknown[]): string {
+  const l = limit === undefined ? -1 : Math.max(0, Math.floor(limit));
+  const o = offset === undefined ? 0 : Math.max(0, Math.floor(offset));
+  params.push(l, o);
+  return 'LIMIT ? OFFSET ?';
+}

@@ -1,0 +1,248 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { CollectionId } from '../sync/collections';
+import type { RunCollection, RunStatus, WalkStatus } from './types';
+
+/** One object of a page, ready to store (parsed, hashed and extracted outside the transaction). */
+export interface PreparedObject {
+  id: string;
+  /** Exactly as received. */
+  raw: string;
+  /** SHA-1 of `raw`: an unchanged object is not stored again. */
+  hash: Buffer;
+  title: string;
+  /** JSON object of the extracted columns. */
+  cols: string;
+  /** Search body text. */
+  body: string;
+  /** JSON `{collection: [ids]}` or null. */
+  refs: string | null;
+}
+
+export interface RunStart {
+  runId: number;
+  /** True when an unfinished run was picked up again. */
+  resumed: boolean;
+  /** The recorded walk of each requested collection (completed ones included: nothing to do). */
+  walks: RunCollection[];
+}
+
+interface WalkRow {
+  run_id: number;
+  collection: string;
+  status: WalkStatus;
+  walk: number;
+  checkpoint: string;
+  plan: string | null;
+  pages: number;
+  fetched: number;
+  upserted: number;
+  deleted: number;
+  started_at: string | null;
+  finished_at: string | null;
+  error: string | null;
+}
+
+export function toRunCollection(row: WalkRow): RunCollection {
+  return {
+    runId: row.run_id,
+    collection: row.collection as CollectionId,
+    status: row.status,
+    walk: row.walk,
+    checkpoint: row.checkpoint,
+    pages: row.pages,
+    fetched: row.fetched,
+    upserted: row.upserted,
+    deleted: row.deleted,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    error: row.error,
+  };
+}
+
+const now = (): string => new Date().toISOString();
+
+/**
+ * The sync's side of the store: runs, checkpoints, and the page writes. Every page's objects and
+ * its checkpoint commit in one transaction; a walk's end (marking what it did not see as deleted)
+ * is one transaction too. Nothing here talks to the network.
+ */
+export class SyncWriter {
+  private readonly s: Record<string, Statement>;
+
+  constructor(private readonly db: Database) {
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      lastRun: p('SELECT id, status, collections FROM sync_runs ORDER BY id DESC LIMIT 1'),
+      newRun: p("INSERT INTO sync_runs (started_at, status, collections) VALUES (?, 'running', ?)"),
+      reopenRun: p("UPDATE sync_runs SET status = 'running', finished_at = NULL, collections = ? WHERE id = ?"),
+      walkRows: p('SELECT * FROM sync_run_collections WHERE run_id = ?'),
+      walkRow: p('SELECT * FROM sync_run_collections WHERE run_id = ? AND collection = ?'),
+      newWalk: p("INSERT OR IGNORE INTO sync_run_collections (run_id, collection, status) VALUES (?, ?, 'pending')"),
+      startWalk: p("UPDATE sync_run_collections SET status = 'running', error = NULL, started_at = coalesce(started_at, ?) WHERE run_id = ? AND collection = ?"),
+      restartWalk: p("UPDATE sync_run_collections SET walk = walk + 1, checkpoint = '', plan = NULL WHERE run_id = ? AND collection = ?"),
+      setPlan: p('UPDATE sync_run_collections SET plan = ? WHERE run_id = ? AND collection = ?'),
+      checkpoint: p('UPDATE sync_run_collections SET checkpoint = ?, pages = pages + 1, fetched = fetched + ?, upserted = upserted + ? WHERE run_id = ? AND collection = ? AND walk = ?'),
+      endWalk: p('UPDATE sync_run_collections SET status = ?, error = ?, finished_at = ?, deleted = deleted + ? WHERE run_id = ? AND collection = ?'),
+      finishRun: p('UPDATE sync_runs SET status = ?, finished_at = ? WHERE id = ?'),
+      strayWalks: p("UPDATE sync_run_collections SET status = 'cancelled' WHERE run_id = ? AND status IN ('running', 'pending')"),
+
+      findObject: p('SELECT o.oid, o.current_vid AS vid, v.hash, v.valid_from FROM objects o LEFT JOIN object_versions v ON v.vid = o.current_vid WHERE o.collection = ? AND o.id = ?'),
+      newObject: p('INSERT INTO objects (collection, id, first_seen_run, last_seen_run, last_seen_walk) VALUES (?, ?, ?, ?, ?)'),
+      seen: p('UPDATE objects SET last_seen_run = ?, last_seen_walk = ? WHERE oid = ?'),
+      setCurrent: p('UPDATE objects SET current_vid = ?, last_seen_run = ?, last_seen_walk = ? WHERE oid = ?'),
+      clearCurrent: p('UPDATE objects SET current_vid = NULL WHERE oid = ?'),
+      newVersion: p('INSERT INTO object_versions (oid, valid_from, hash, title, cols, raw, refs, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      rewriteVersion: p('UPDATE object_versions SET hash = ?, title = ?, cols = ?, raw = ?, refs = ?, fetched_at = ? WHERE vid = ?'),
+      closeVersion: p('UPDATE object_versions SET valid_to = ? WHERE vid = ?'),
+      dropVersion: p('DELETE FROM object_versions WHERE vid = ?'),
+      dropObjectIfEmpty: p('DELETE FROM objects WHERE oid = ? AND NOT EXISTS (SELECT 1 FROM object_versions WHERE oid = ?)'),
+      indexDelete: p('DELETE FROM search_index WHERE rowid = ?'),
+      indexInsert: p('INSERT INTO search_index (rowid, title, body) VALUES (?, ?, ?)'),
+      unseen: p(`SELECT o.oid, o.current_vid AS vid, v.valid_from FROM objects o JOIN object_versions v ON v.vid = o.current_vid
+                 WHERE o.collection = ? AND NOT (o.last_seen_run = ? AND o.last_seen_walk = ?)`),
+    };
+  }
+
+  /**
+   * Starts a run for `collections`, or picks up the last run if it did not complete: under the
+   * same id, every walk continues from its checkpoint and walks it already completed are not redone.
+   */
+  beginRun(collections: readonly CollectionId[]): RunStart {
+    return this.db.transaction((): RunStart => {
+      const last = this.s.lastRun!.get() as { id: number; status: RunStatus; collections: string } | undefined;
+      let runId: number;
+      let resumed = false;
+      if (last && last.status !== 'completed') {
+        runId = last.id;
+        resumed = true;
+        const all = [...new Set([...(JSON.parse(last.collections) as string[]), ...collections])];
+        this.s.reopenRun!.run(JSON.stringify(all), runId);
+      } else {
+        runId = Number(this.s.newRun!.run(now(), JSON.stringify(collections)).lastInsertRowid);
+      }
+      for (const c of collections) this.s.newWalk!.run(runId, c);
+      const rows = (this.s.walkRows!.all(runId) as WalkRow[]).filter((r) => collections.includes(r.collection as CollectionId));
+      return { runId, resumed, walks: rows.map(toRunCollection) };
+    })();
+  }
+
+  startWalk(runId: number, collection: CollectionId): void {
+    this.s.startWalk!.run(now(), runId, collection);
+  }
+
+  walk(runId: number, collection: CollectionId): RunCollection & { plan: string[] | null } {
+    const row = this.s.walkRow!.get(runId, collection) as WalkRow | undefined;
+    if (!row) throw new Error(`run ${runId} has no walk of ${collection}`);
+    return { ...toRunCollection(row), plan: row.plan === null ? null : (JSON.parse(row.plan) as string[]) };
+  }
+
+  /** The server refused the checkpoint: the walk starts again from the first page. Returns the new walk number. */
+  restartWalk(runId: number, collection: CollectionId): number {
+    this.s.restartWalk!.run(runId, collection);
+    return this.walk(runId, collection).walk;
+  }
+
+  /** Fixes the ids a by-id walk will fetch (kept across resumes). */
+  setPlan(runId: number, collection: CollectionId, ids: readonly string[]): void {
+    this.s.setPlan!.run(JSON.stringify(ids), runId, collection);
+  }
+
+  /**
+   * Stores one page: each object (a new version only when its content changed) and the checkpoint
+   * to fetch next, in one transaction. When `next` is '' the page was the last one and the walk is
+   * completed in the same transaction (see completeWalk), so no crash can leave a finished walk
+   * looking unstarted.
+   */
+  commitPage(
+    runId: number,
+    collection: CollectionId,
+    walk: number,
+    objects: readonly PreparedObject[],
+    next: string,
+    fetchedAt: string,
+  ): { upserted: number; deleted: number; completed: boolean } {
+    return this.db.transaction(() => {
+      let upserted = 0;
+      for (const obj of objects) if (this.upsert(runId, collection, walk, obj, fetchedAt)) upserted += 1;
+      const moved = this.s.checkpoint!.run(next, objects.length, upserted, runId, collection, walk).changes;
+      if (moved !== 1) throw new Error(`no running walk ${walk} of ${collection} in run ${runId}`);
+      const deleted = next === '' ? this.completeWalk(runId, collection, walk) : 0;
+      return { upserted, deleted, completed: next === '' };
+    })();
+  }
+
+  private upsert(runId: number, collection: CollectionId, walk: number, obj: PreparedObject, fetchedAt: string): boolean {
+    const s = this.s;
+    const found = s.findObject!.get(collection, obj.id) as { oid: number; vid: number | null; hash: Buffer | null; valid_from: number | null } | undefined;
+    if (found && found.vid !== null && found.hash !== null && found.hash.equals(obj.hash)) {
+      s.seen!.run(runId, walk, found.oid);
+      return false;
+    }
+    const oid = found ? found.oid : Number(s.newObject!.run(collection, obj.id, runId, runId, walk).lastInsertRowid);
+    if (found && found.vid !== null && found.valid_from === runId) {
+      // Already stored by this run (a page seen twice): one version per run, rewritten in place.
+      s.rewriteVersion!.run(obj.hash, obj.title, obj.cols, obj.raw, obj.refs, fetchedAt, found.vid);
+      s.seen!.run(runId, walk, oid);
+    } else {
+      if (found && found.vid !== null) s.closeVersion!.run(runId, found.vid);
+      const vid = Number(s.newVersion!.run(oid, runId, obj.hash, obj.title, obj.cols, obj.raw, obj.refs, fetchedAt).lastInsertRowid);
+      s.setCurrent!.run(vid, runId, walk, oid);
+    }
+    if (found && found.vid !== null) s.indexDelete!.run(oid);
+    s.indexInsert!.run(oid, obj.title, obj.body);
+    return true;
+  }
+
+  /**
+   * The walk reached its end: every current object it did not see is deleted as of this run, and
+   * the walk is completed, in one transaction. Only a completed walk ever deletes. Returns how many.
+   * (commitPage calls it for the last page; call it directly for a walk with no page at all.)
+   */
+  completeWalk(runId: number, collection: CollectionId, walk: number): number {
+    return this.db.transaction((): number => {
+      const s = this.s;
+      const gone = s.unseen!.all(collection, runId, walk) as { oid: number; vid: number; valid_from: number }[];
+      for (const g of gone) {
+        s.clearCurrent!.run(g.oid);
+        // A version this same run created (before a restart) never was in force at a completed run.
+        if (g.valid_from === runId) {
+          s.dropVersion!.run(g.vid);
+          s.dropObjectIfEmpty!.run(g.oid, g.oid);
+        } else s.closeVersion!.run(runId, g.vid);
+        s.indexDelete!.run(g.oid);
+      }
+      s.endWalk!.run('completed', null, now(), gone.length, runId, collection);
+      return gone.length;
+    })();
+  }
+
+  /** The walk stopped (an error, or cancelled); its checkpoint stays for the next sync. */
+  stopWalk(runId: number, collection: CollectionId, status: 'failed' | 'cancelled', error: string | null): void {
+    this.s.endWalk!.run(status, error, now(), 0, runId, collection);
+  }
+
+  /** Ends the run: completed when every walk in it completed, else failed (or cancelled when nothing failed). */
+  finishRun(runId: number): RunStatus {
+    return this.db.transaction((): RunStatus => {
+      this.s.strayWalks!.run(runId);
+      const rows = this.s.walkRows!.all(runId) as WalkRow[];
+      const status: RunStatus = rows.every((r) => r.status === 'completed') ? 'completed' : rows.some((r) => r.status === 'failed') ? 'failed' : 'cancelled';
+      this.s.finishRun!.run(status, now(), runId);
+      return status;
+    })();
+  }
+
+  /** The ids the current objects of `from` point at in `target` (templates from campaigns and automations). */
+  referencedIds(target: CollectionId, from: readonly CollectionId[]): string[] {
+    if (from.length === 0) return [];
+    if (!/^[a-z-]+$/.test(target)) throw new Error(`bad collection id ${target}`);
+    const rows = this.db
+      .prepare(
+        `SELECT DISTINCT j.value FROM objects o JOIN object_versions v ON v.vid = o.current_vid, json_each(v.refs, '$."${target}"') j
+         WHERE o.collection IN (${from.map(() => '?').join(', ')}) AND v.refs IS NOT NULL AND j.type = 'text' AND j.value != '' ORDER BY j.value`,
+      )
+      .pluck()
+      .all(...from) as string[];
+    return rows;
+  }
+}

@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import type { ApiClient, ApiResponse } from '../api/client';
+import { ApiError, isApiError } from '../api/errors';
+import { paginate } from '../api/paginate';
+import type { PreparedObject } from '../store/sync-writer';
+import { extractColumns, type CollectionDescriptor } from './collections';
+import { isRecord } from './extract';
+import { arrayMemberSlices, checkObject, memberSlice, RawJsonError } from './raw-json';
+
+export interface ReceivedObject {
+  /** Exactly as received. */
+  raw: string;
+  json: unknown;
+}
+
+/** One page of a walk: its objects and the checkpoint to resume after it ('' = it was the last). */
+export interface FetchedPage {
+  objects: ReceivedObject[];
+  next: string;
+}
+
+function badPage(message: string): ApiError {
+  return new ApiError('bad_response', message);
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight, keeping the order of the results. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let nextIndex = 0;
+  const worker = async (): Promise<void> => {
+    while (nextIndex < items.length) {
+      const i = nextIndex++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+function textOf(res: ApiResponse<unknown>, what: string): string {
+  if (typeof res.text !== 'string' || res.text.length === 0) throw badPage(`${what}: empty answer`);
+  return res.text;
+}
+
+function unreadable(what: string, error: unknown): never {
+  if (error instanceof RawJsonError) throw badPage(`${what}: unreadable JSON (${error.message})`);
+  throw error;
+}
+
+/** The rows of one list page, each sliced byte-exact out of the answer's text. */
+export function pageObjects(descriptor: CollectionDescriptor, res: ApiResponse<unknown>): ReceivedObject[] {
+  const what = `${descriptor.id} page`;
+  const text = textOf(res, what);
+  const body = res.body;
+  if (!isRecord(body)) throw badPage(`${what}: the answer is not a JSON object`);
+  const list = body[descriptor.listKey];
+  if (list !== undefined && list !== null && !Array.isArray(list)) throw badPage(`${what}: '${descriptor.listKey}' is not an array`);
+  let slices: string[];
+  try {
+    slices = arrayMemberSlices(text, descriptor.listKey);
+  } catch (error) {
+    unreadable(what, error);
+  }
+  const parsed = (list ?? []) as unknown[];
+  if (slices.length !== parsed.length) throw badPage(`${what}: ${slices.length} rows in the text but ${parsed.length} parsed`);
+  return slices.map((raw, i) => ({ raw, json: parsed[i] }));
+}
+
+/** One object read by id: the whole answer, or its member `member`; null when the tenant does not have it. */
+async function fetchOne(
+  fetch: (api: ApiClient, id: string, signal?: AbortSignal) => Promise<ApiResponse<unknown>>,
+  api: ApiClient,
+  id: string,
+  member: string | null,
+  what: string,
+  signal?: AbortSignal,
+): Promise<ReceivedObject | null> {
+  let res: ApiResponse<unknown>;
+  try {
+    res = await fetch(api, id, signal);
+  } catch (error) {
+    // Gone between the list and the read, or a reference to nothing: it is simply not there.
+    if (isApiError(error, 'not_found')) return null;
+    throw error;
+  }
+  const where = `${what} ${id}`;
+  const text = textOf(res, where);
+  if (!isRecord(res.body)) throw badPage(`${where}: the answer is not a JSON object`);
+  try {
+    if (member === null) {
+      checkObject(text);
+      return { raw: text, json: res.body };
+    }
+    const raw = memberSlice(text, member);
+    const json = res.body[member];
+    if (raw === null || !isRecord(json)) return null;
+    return { raw, json };
+  } catch (error) {
+    unreadable(where, error);
+  }
+}
+
+const DETAIL_CONCURRENCY = 8;
+
+/**
+ * The pages of a listed collection from checkpoint `startToken` on (the API client's paginator:
+ * every page until an empty `nextPageToken`, empty pages included). For a collection whose rows
+ * are summaries, each row's object is read by id as part of its page, so reading ahead one page
+ * also reads its objects ahead.
+ */
+export async function* listPages(descriptor: CollectionDescriptor, api: ApiClient, startToken: string, signal?: AbortSignal): AsyncGenerator<FetchedPage> {
+  const fetchPage = descriptor.fetchPage;
+  if (!fetchPage) throw new Error(`${descriptor.id} has no list`);
+  const steps = paginate<unknown, { nextPageToken?: string | null }>(
+    (req, s) => fetchPage(api, req, s) as Promise<ApiResponse<{ nextPageToken?: string | null }>>,
+    { pageSize: descriptor.pageSize, startToken, signal },
+  );
+  for await (const step of steps) {
+    const rows = pageObjects(descriptor, step.response);
+    const detail = descriptor.detail;
+    if (!detail) {
+      yield { objects: rows, next: step.nextPageToken };
+      continue;
+    }
+    const ids = rows.map((row) => detail.idOfListItem(row.json));
+    const missing = ids.indexOf('');
+    if (missing >= 0) throw badPage(`${descriptor.id} page: row ${missing} has no id`);
+    const objects = await mapLimit(ids, DETAIL_CONCURRENCY, (id) => fetchOne(detail.fetch, api, id, null, descriptor.id, signal));
+    yield { objects: objects.filter((o): o is ReceivedObject => o !== null), next: step.nextPageToken };
+  }
+}
+
+/**
+ * The pages of a by-id collection: batches of `pageSize` ids of `plan`, from offset `startToken`
+ * ('' = 0). Each object is the `listKey` member of its GET answer.
+ */
+export async function* idPages(descriptor: CollectionDescriptor, api: ApiClient, plan: readonly string[], startToken: string, signal?: AbortSignal): AsyncGenerator<FetchedPage> {
+  const byIds = descriptor.byIds;
+  if (!byIds) throw new Error(`${descriptor.id} is not read by id`);
+  let offset = startToken === '' ? 0 : Number(startToken);
+  if (!Number.isInteger(offset) || offset < 0) throw new Error(`${descriptor.id}: bad checkpoint '${startToken}'`);
+  do {
+    const ids = plan.slice(offset, offset + descriptor.pageSize);
+    const objects = await mapLimit(ids, DETAIL_CONCURRENCY, (id) => fetchOne(byIds.fetch, api, id, descriptor.listKey, descriptor.id, signal));
+    offset += ids.length;
+    yield { objects: objects.filter((o): o is ReceivedObject => o !== null), next: offset < plan.length ? String(offset) : '' };
+  } while (offset < plan.length);
+}
+
+/** Hashes, extracts and indexes one object, outside the write transaction. */
+export function prepareObject(descriptor: CollectionDescriptor, obj: ReceivedObject): PreparedObject {
+  const id = descriptor.idOf(obj.json);
+  if (id === '') throw badPage(`${descriptor.id}: an object without an id`);
+  const text = descriptor.searchText(obj.json);
+  const refs = descriptor.references?.(obj.json);
+  const hasRefs = refs !== undefined && Object.values(refs).some((ids) => ids !== undefined && ids.length > 0);
+  return {
+    id,
+    raw: obj.raw,
+    hash: createHash('sha1').update(obj.raw).digest(),
+    title: text.title,
+    cols: JSON.stringify(extractColumns(descriptor, obj.json)),
+    body: text.body,
+    refs: hasRefs ? JSON.stringify(refs) : null,
+  };
+}
