@@ -9,3 +9,32 @@ export const EXIT = {
   outboxIncomplete: 5,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/**
+ * The exit code for an error that ended a command: a bad command line -> usage; refused or
+ * unreadable credentials, or no way to reach the secret -> auth; the tenant unreachable, a
+ * timeout, or a change whose fate is unknown after a network failure -> network; else other.
+ * Errors are recognised by their `name` and `kind`/`code`, so any layer's typed errors map
+ * without this file importing them all.
+ */
+export function exitCodeFor(error: unknown): ExitCode {
+  if (typeof error !== 'object' || error === null) return EXIT.other;
+  const { name, kind, code } = error as { name?: unknown; kind?: unknown; code?: unknown };
+  switch (name) {
+    case 'UsageError':
+      return EXIT.usage;
+    case 'CredentialError':
+    case 'KeychainError':
+      return EXIT.auth;
+    case 'ConnectionError':
+      if (code === 'no_secret' || code === 'keychain_unavailable') return EXIT.auth;
+      if (code === 'not_found' || code === 'ambiguous' || code === 'invalid_name' || code === 'exists') return EXIT.usage;
+      return EXIT.other;
+    case 'ApiError':
+      if (kind === 'auth') return EXIT.auth;
+      if (kind === 'network' || kind === 'timeout' || kind === 'uncertain') return EXIT.network;
+      return EXIT.other;
+    default:
+      return EXIT.other;
+  }
+}

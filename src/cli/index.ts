@@ -1,4 +1,4 @@
-import { EXIT } from './exit-codes';
+import { EXIT, exitCodeFor } from './exit-codes';
 import { processIO, UsageError, type CliIO, type CommandModule } from './io';
 
 /**
@@ -6,9 +6,12 @@ import { processIO, UsageError, type CliIO, type CommandModule } from './io';
  * desktop app uses over IPC. Each command lives in commands/<name>.ts and is loaded on demand.
  */
 const commands: Record<string, () => Promise<{ default: CommandModule }>> = {
+  'ui-host': () => import('./commands/ui-host'),
   queue: () => import('./commands/queue'),
   journal: () => import('./commands/journal'),
-  'ui-host': () => import('./commands/ui-host'),
+  connect: () => import('./commands/connect'),
+  connections: () => import('./commands/connections'),
+  disconnect: () => import('./commands/disconnect'),
 };
 
 function help(io: CliIO, loaded: Record<string, CommandModule>): void {
@@ -44,6 +47,6 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       return EXIT.usage;
     }
     io.err(`attest ${name}: ${(error as Error).message ?? String(error)}`);
-    return EXIT.other;
+    return exitCodeFor(error);
   }
 }

@@ -1,0 +1,86 @@
+import { createApiClient } from '../../main/api/client';
+import { parseClientSecret } from '../../main/api/credentials';
+import { prepareConnection, saveConnection, SECRET_ENV } from '../../main/connections';
+import { defaultDataDir } from '../../main/data-dir';
+import { KeychainError, osKeychain, type SecretStore } from '../../main/keychain';
+import { EXIT } from '../exit-codes';
+import { parseCommandArgs, UsageError, type CommandModule } from '../io';
+
+const usage = `Usage: attest connect --client-id ID [--server-url URL] [--auth assertion|secret] [--name NAME] [--data-dir DIR] [--json] < secret
+
+Connects to a tenant: reads the client secret from standard input (never from an argument),
+checks it by getting an access token, stores it in the OS keychain (service "attest", account =
+client id) and records the connection, without the secret, under the data dir.
+
+  --client-id ID     <random-id>@<hostname>/<use-case>, as shown when the credential was created
+  --server-url URL   talk to this base URL instead of https://<hostname> (http only for loopback)
+  --auth METHOD      assertion (default: a signed Ed25519 assertion) or secret (the basic form)
+  --name NAME        the connection's name (default: from the hostname)
+  --data-dir DIR     default: ATTEST_DATA_DIR, else the OS app-data folder
+  --json             print the connection as JSON on stdout
+
+Where no keychain exists (a headless server), the connection is recorded and the secret is not
+stored: set ${SECRET_ENV} for each run instead. Stdin empty: ${SECRET_ENV} is read.`;
+
+export interface ConnectDeps {
+  secrets?: () => SecretStore;
+}
+
+export function connectCommand(deps: ConnectDeps = {}): CommandModule {
+  return {
+    summary: 'connect to a tenant (secret on stdin, stored in the OS keychain)',
+    usage,
+    async run(argv, io) {
+      // Never echo a secret given by mistake as an argument (parseArgs would quote it).
+      if (argv.some((arg) => arg.includes('secret-token:'))) {
+        throw new UsageError('the client secret is never taken as an argument: pipe it on stdin (and remove it from your shell history)');
+      }
+      const { values } = parseCommandArgs(argv, {
+        'client-id': { type: 'string' },
+        'server-url': { type: 'string' },
+        auth: { type: 'string', default: 'assertion' },
+        name: { type: 'string' },
+        'data-dir': { type: 'string' },
+        json: { type: 'boolean', default: false },
+      });
+      const clientId = values['client-id']?.trim();
+      if (!clientId) throw new UsageError('--client-id is required');
+      const auth = values.auth;
+      if (auth !== 'assertion' && auth !== 'secret') throw new UsageError(`--auth must be 'assertion' or 'secret', not '${String(auth).slice(0, 40)}'`);
+      const dataDir = values['data-dir'] ?? defaultDataDir(io.env);
+
+      let secret = (await io.readStdin()).trim();
+      if (!secret) {
+        secret = io.env[SECRET_ENV]?.trim() ?? '';
+        if (!secret) throw new UsageError(`no client secret: pipe it on stdin (e.g. \`attest connect --client-id ID < secret.txt\`) or set ${SECRET_ENV}; it is never taken as an argument`);
+        io.err(`Reading the client secret from ${SECRET_ENV}.`);
+      }
+
+      // Both parts are checked locally first: each malformed part has its own message.
+      const connection = prepareConnection(dataDir, { clientId, serverUrl: values['server-url'], auth, name: values.name });
+      await parseClientSecret(secret);
+
+      const api = createApiClient({ clientId: connection.clientId, clientSecret: secret, auth, serverUrl: connection.serverUrl, maxRetries: 2 });
+      await api.getToken();
+      io.err(`Token check passed: ${api.apiRoot} accepted the credentials (${auth === 'assertion' ? 'signed assertion' : 'client secret'}).`);
+
+      let stored = false;
+      try {
+        await (deps.secrets ?? (() => osKeychain()))().set(connection.clientId, secret);
+        stored = true;
+      } catch (error) {
+        if (!(error instanceof KeychainError)) throw error;
+        io.err(`${error.message}.`);
+        io.err(`The secret was NOT stored (it is never written to disk): set ${SECRET_ENV} for each run that uses '${connection.name}'.`);
+      }
+      saveConnection(dataDir, connection);
+      if (values.json) {
+        io.out(JSON.stringify({ ...connection, apiRoot: api.apiRoot, secretStored: stored }));
+      }
+      io.err(`Connected '${connection.name}' (${connection.tenantHost})${stored ? '; the secret is in the OS keychain' : ''}.`);
+      return EXIT.ok;
+    },
+  };
+}
+
+export default connectCommand();
