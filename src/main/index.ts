@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createDispatcher, createEventBus } from './rpc/dispatch';
 import { createHandlers } from './rpc/handlers';
 import { createServices, type Services } from './services';
+import { defaultDataDir } from './data-dir';
 import { nativeDialogs } from './shell/dialogs';
 import { forwardEvents, registerIpc } from './shell/ipc';
 import { installMenu } from './shell/menu';
@@ -36,13 +37,15 @@ if (!app.requestSingleInstanceLock()) {
       installMenu({ isMac: process.platform === 'darwin', dev: !app.isPackaged, docsUrl: 'https://github.com' });
       const events = createEventBus(log);
       services = createServices({
-        dataDir: process.env.ATTEST_DATA_DIR || app.getPath('userData'),
+        dataDir: defaultDataDir(),
         host: 'electron',
         version: app.getVersion(),
         platform: process.platform,
         events,
         dialogs: nativeDialogs(() => mainWindow),
         openExternal: openExternalSafely,
+        // Development builds only: packaged builds set the runAsNode fuse off and ship no reference tenant.
+        demoTenant: app.isPackaged ? undefined : { execPath: process.execPath, cliPath: join(app.getAppPath(), 'bin', 'attest.mjs'), env: { ELECTRON_RUN_AS_NODE: '1' } },
         log,
       });
       registerIpc(createDispatcher({ handlers: createHandlers(services), allowedOrigins: appOrigins, host: 'electron', log }));
@@ -56,5 +59,5 @@ if (!app.requestSingleInstanceLock()) {
     });
 
   app.on('window-all-closed', () => app.quit());
-  app.on('will-quit', () => void services?.close());
+  app.on('will-quit', () => void services?.shutdown());
 }

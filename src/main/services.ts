@@ -2,6 +2,19 @@ import { join } from 'node:path';
 import type { ChannelArgs, ChannelResult, CollectionId, ConnectionInfo, ConnectionState, SyncProgress } from '../shared/contract';
 import { createApiClient, type ApiClient } from './api/client';
 import { CredentialError, parseClientId, parseClientSecret } from './api/credentials';
+import {
+  ConnectionError,
+  getConnection,
+  lastUsedConnection,
+  listConnections as readConnections,
+  openApiForConnection,
+  prepareConnection,
+  removeConnection as forgetConnection,
+  saveConnection as recordConnection,
+  type Connection,
+} from './connections';
+import { startDemoTenant, type DemoTenant, type DemoTenantLaunch } from './demo-tenant';
+import { keychainAvailable, memorySecretStore, osKeychain, type SecretStore } from './keychain';
 import { openStore, type Store } from './store/db';
 import { syncTenant } from './sync/engine';
 import type { EventBus } from './rpc/dispatch';
@@ -27,8 +40,15 @@ export interface ServicesOptions {
   dialogs: Dialogs;
   /** Opens a validated https URL outside the app; false where the host cannot. */
   openExternal(url: string): Promise<boolean>;
+  /** Where client secrets live (default: the OS keychain). */
+  secrets?: SecretStore;
+  /** How to start the reference tenant for "Open demo tenant"; absent where it cannot run. */
+  demoTenant?: DemoTenantLaunch;
   log?: (line: string) => void;
 }
+
+/** The saved connection that stands for the demo tenant (its secret stays in memory). */
+export const DEMO_CONNECTION = 'demo';
 
 /** An open connection: its store, its API client (null while its secret is unavailable), its sync job. */
 export interface Workspace {
@@ -40,6 +60,14 @@ export interface Workspace {
 
 export interface Services {
   readonly options: ServicesOptions;
+  keychainAvailable(): Promise<boolean>;
+  listConnections(): ConnectionInfo[];
+  lastUsedConnection(): string | null;
+  saveConnection(args: { name: string | null; clientId: string; clientSecret: string; serverUrl: string | null; authMethod: 'assertion' | 'secret' }): Promise<ConnectionInfo>;
+  removeConnection(name: string): Promise<void>;
+  /** Opens a saved connection: its store always; its API client when its secret is available. */
+  openWorkspace(name: string): Promise<Workspace>;
+  openDemoTenant(): Promise<Workspace>;
   inspectCredentials(args: ChannelArgs<'inspectCredentials'>): Promise<ChannelResult<'inspectCredentials'>>;
   testConnection(args: Required<Omit<ChannelArgs<'testConnection'>, 'serverUrl'>> & { serverUrl: string | null }): Promise<ChannelResult<'testConnection'>>;
   /**
@@ -53,7 +81,10 @@ export interface Services {
   startSync(only: CollectionId[] | null): boolean;
   cancelSync(): boolean;
   syncing(): boolean;
+  /** Closes the open workspace. */
   close(): Promise<void>;
+  /** Closes everything, and stops the demo tenant if this app started it. */
+  shutdown(): Promise<void>;
 }
 
 export function notYet(what: string): never {
@@ -68,11 +99,47 @@ export function storeFileFor(dataDir: string, name: string): string {
 
 const now = () => new Date().toISOString();
 
+/** A saved connection as the renderer sees it (never its secret). */
+export function connectionInfo(connection: Connection): ConnectionInfo {
+  let tokenUrl = '';
+  let apiRoot = '';
+  try {
+    const parsed = parseClientId(connection.clientId, connection.serverUrl);
+    tokenUrl = parsed.tokenUrl;
+    apiRoot = parsed.apiRoot;
+  } catch {
+    // A record edited by hand: shown with what it has.
+  }
+  return {
+    name: connection.name,
+    clientId: connection.clientId,
+    hostname: connection.tenantHost,
+    tokenUrl,
+    apiRoot,
+    authMethod: connection.auth,
+    serverUrl: connection.serverUrl ?? null,
+    demo: connection.name === DEMO_CONNECTION,
+    createdAt: connection.createdAt,
+  };
+}
+
+function translate(error: unknown): never {
+  if (error instanceof ConnectionError) {
+    const code = error.code === 'not_found' || error.code === 'none' ? 'not_found' : error.code === 'exists' || error.code === 'ambiguous' ? 'conflict' : error.code === 'keychain_unavailable' ? 'keychain' : error.code === 'invalid_name' ? 'bad_request' : 'internal';
+    throw new RpcError(code, error.message);
+  }
+  throw error;
+}
+
 export function createServices(options: ServicesOptions): Services {
   const log = options.log ?? (() => {});
   const { events } = options;
   let current: Workspace | null = null;
   let state: ConnectionState = { connection: null, online: false, checkedAt: null, reason: null };
+  const secrets = options.secrets ?? osKeychain();
+  const demoSecrets = memorySecretStore();
+  let demo: DemoTenant | null = null;
+  let keychain: Promise<boolean> | null = null;
 
   function setState(next: ConnectionState): ConnectionState {
     const changed = next.online !== state.online || next.connection !== state.connection || next.reason !== state.reason;
@@ -99,6 +166,100 @@ export function createServices(options: ServicesOptions): Services {
 
   const services: Services = {
     options,
+
+    keychainAvailable() {
+      keychain ??= options.secrets ? Promise.resolve(true) : keychainAvailable(3000);
+      return keychain;
+    },
+
+    listConnections() {
+      try {
+        return readConnections(options.dataDir).map(connectionInfo);
+      } catch (error) {
+        return translate(error);
+      }
+    },
+
+    lastUsedConnection() {
+      try {
+        return lastUsedConnection(options.dataDir) ?? null;
+      } catch {
+        return null;
+      }
+    },
+
+    async saveConnection({ name, clientId, clientSecret, serverUrl, authMethod }) {
+      if (name === DEMO_CONNECTION) throw new RpcError('bad_request', `The name '${DEMO_CONNECTION}' is kept for the demo tenant.`);
+      let connection: Connection;
+      try {
+        connection = prepareConnection(options.dataDir, { clientId, serverUrl: serverUrl ?? undefined, auth: authMethod, name: name ?? undefined });
+      } catch (error) {
+        return translate(error);
+      }
+      // Checked by getting a token before anything is stored.
+      await services.testConnection({ clientId, clientSecret, serverUrl, authMethod });
+      await secrets.set(connection.clientId, clientSecret);
+      try {
+        recordConnection(options.dataDir, connection);
+      } catch (error) {
+        return translate(error);
+      }
+      return connectionInfo(connection);
+    },
+
+    async removeConnection(name) {
+      let removed: Connection | undefined;
+      try {
+        removed = forgetConnection(options.dataDir, name);
+      } catch (error) {
+        return translate(error);
+      }
+      if (!removed) throw new RpcError('not_found', `No connection named '${name}'.`);
+      if (current?.connection.name === name) await services.close();
+      if (name === DEMO_CONNECTION) await demoSecrets.delete(removed.clientId);
+      else await secrets.delete(removed.clientId);
+    },
+
+    async openWorkspace(name) {
+      if (name === DEMO_CONNECTION) return services.openDemoTenant();
+      let connection: Connection;
+      try {
+        connection = getConnection(options.dataDir, name);
+      } catch (error) {
+        return translate(error);
+      }
+      let api: ApiClient | null = null;
+      try {
+        api = (await openApiForConnection(options.dataDir, name, { secrets, env: {} })).api;
+      } catch (error) {
+        // Without its secret the workspace still opens: the local copy can be browsed offline.
+        if (!(error instanceof ConnectionError)) throw error;
+        log(`open ${name}: ${error.message}`);
+      }
+      return services.openWith(connectionInfo(connection), api, connection.storeFile);
+    },
+
+    async openDemoTenant() {
+      if (!options.demoTenant) throw new RpcError('unsupported', 'The demo tenant cannot be started from this build.');
+      if (!demo) demo = await startDemoTenant(options.demoTenant);
+      const { info } = demo;
+      const all = readConnections(options.dataDir);
+      const existing = all.find((c) => c.name === DEMO_CONNECTION);
+      let connection: Connection;
+      try {
+        const prepared = prepareConnection(options.dataDir, { clientId: info.clientId, serverUrl: info.url, auth: 'assertion' });
+        // One demo connection, whatever credentials this run of the tenant printed: its store is kept.
+        connection = { ...prepared, name: DEMO_CONNECTION, storeFile: existing?.storeFile ?? prepared.storeFile.replace(/[^/\\]+\.sqlite$/, `${DEMO_CONNECTION}.sqlite`) };
+        const clash = all.find((c) => c.clientId === connection.clientId && c.name !== DEMO_CONNECTION);
+        if (clash) forgetConnection(options.dataDir, clash.name);
+        recordConnection(options.dataDir, connection);
+      } catch (error) {
+        return translate(error);
+      }
+      await demoSecrets.set(connection.clientId, info.clientSecret);
+      const api = createApiClient({ clientId: connection.clientId, clientSecret: info.clientSecret, serverUrl: info.url, auth: 'assertion' });
+      return services.openWith(connectionInfo(connection), api, connection.storeFile);
+    },
 
     async inspectCredentials({ clientId, serverUrl, clientSecret }) {
       const result: ChannelResult<'inspectCredentials'> = {
@@ -210,6 +371,13 @@ export function createServices(options: ServicesOptions): Services {
       current?.store.close();
       current = null;
       state = { connection: null, online: false, checkedAt: null, reason: null };
+    },
+
+    async shutdown() {
+      await services.close();
+      const running = demo;
+      demo = null;
+      await running?.stop();
     },
   };
   return services;

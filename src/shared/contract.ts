@@ -164,8 +164,8 @@ export const CHANNELS = {
   // --- connections
   listConnections: channel(
     none,
-    z.object({ connections: z.array(ConnectionInfo), active: z.string().nullable() }),
-    'The saved connections (never their secrets) and the open one.',
+    z.object({ connections: z.array(ConnectionInfo), active: z.string().nullable(), lastUsed: z.string().nullable() }),
+    'The saved connections (never their secrets), the open one and the one used last.',
   ),
   inspectCredentials: channel(
     z.object({ clientId: z.string().max(2000), serverUrl: z.string().max(2000).nullable().default(null), clientSecret: z.string().max(8000).nullable().default(null) }).strict(),
@@ -187,7 +187,7 @@ export const CHANNELS = {
     'Gets a token with the pasted credentials, without saving anything.',
   ),
   saveConnection: channel(
-    z.object({ name: Name, clientId: z.string().min(1).max(2000), clientSecret: z.string().min(1).max(8000), serverUrl: z.string().max(2000).nullable().default(null), authMethod: AuthMethod.default('assertion') }).strict(),
+    z.object({ name: Name.nullable().default(null), clientId: z.string().min(1).max(2000), clientSecret: z.string().min(1).max(8000), serverUrl: z.string().max(2000).nullable().default(null), authMethod: AuthMethod.default('assertion') }).strict(),
     z.object({ connection: ConnectionInfo }),
     'Checks the credentials, stores the secret in the OS keychain and records the connection.',
   ),

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { startBrowserHost } from '../../main/browser-host/server';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
+import { defaultDataDir } from '../../main/data-dir';
 
 const usage = `Usage: attest ui-host [--port N] [--data-dir DIR] [--renderer DIR] [--store FILE]
 
@@ -29,10 +30,17 @@ const command: CommandModule = {
       io.err(`attest ui-host: no built renderer at ${rendererRoot}; run \`npx electron-vite build\` first.`);
       return EXIT.other;
     }
-    const chosen = values['data-dir'] ?? io.env.ATTEST_DATA_DIR;
-    if (!chosen) throw new UsageError('give --data-dir DIR (or set ATTEST_DATA_DIR)');
-    const dataDir = resolve(chosen);
-    const host = await startBrowserHost({ rendererRoot, dataDir, port, version: io.env.npm_package_version, storeFile: values.store ? resolve(values.store) : undefined, log: (line) => io.err(line) });
+    const dataDir = resolve(values['data-dir'] ?? defaultDataDir(io.env));
+    const host = await startBrowserHost({
+      rendererRoot,
+      dataDir,
+      port,
+      version: io.env.npm_package_version,
+      storeFile: values.store ? resolve(values.store) : undefined,
+      // "Open demo tenant" runs `attest tenant` with this same Node.
+      demoTenant: { execPath: process.execPath, cliPath: fileURLToPath(new URL('../../../bin/attest.mjs', import.meta.url)) },
+      log: (line) => io.err(line),
+    });
     io.out(JSON.stringify({ url: host.url }));
     await new Promise<void>((done) => {
       const stop = () => done();

@@ -7,6 +7,8 @@ import { createHandlers } from '../rpc/handlers';
 import { createServices, type Dialogs, type Services } from '../services';
 import { CSP, rendererResponseHeaders, resolveRendererFile } from '../shell/security';
 import { bridgeScript } from './bridge';
+import type { DemoTenantLaunch } from '../demo-tenant';
+import type { SecretStore } from '../keychain';
 
 /**
  * The browser host, for tests and development only (never packaged): the same contract as the
@@ -21,6 +23,10 @@ export interface BrowserHostOptions {
   dataDir: string;
   port?: number;
   version?: string;
+  /** How to start the reference tenant for "Open demo tenant". */
+  demoTenant?: DemoTenantLaunch;
+  /** Where client secrets live (default: the OS keychain). */
+  secrets?: SecretStore;
   /** Opens this store file at start, offline (no API client): for benches and read-only e2e. */
   storeFile?: string;
   /** Answers of the open/save dialogs (there is no native dialog in a browser); cancel by default. */
@@ -90,6 +96,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       log(`would open ${url} (the browser host opens no external links)`);
       return false;
     },
+    demoTenant: options.demoTenant,
+    secrets: options.secrets,
     log,
   });
   if (options.storeFile) {
@@ -193,7 +201,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     events,
     async close() {
       for (const stream of streams) stream.end();
-      await services.close();
+      await services.shutdown();
       await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
       server.closeAllConnections();
     },

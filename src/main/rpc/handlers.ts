@@ -1,6 +1,6 @@
 import { COLLECTION_IDS } from '../../shared/contract';
 import { isSafeExternalUrl } from '../shell/security';
-import { notYet, type Services } from '../services';
+import type { Services } from '../services';
 import type { Handlers } from './dispatch';
 import { collectionInfos, detailOf, filtersOf, historyOf, hitOf, overviewCharts, rowOf, runOf, searchFacets, statusOf } from './read-models';
 
@@ -9,23 +9,35 @@ export function createHandlers(services: Services): Handlers {
   const { options } = services;
   const store = () => services.workspace().store;
   return {
-    appInfo: () => ({
+    appInfo: async () => ({
       version: options.version,
       host: options.host,
       platform: options.platform,
       dataDir: options.dataDir,
-      keychainAvailable: false,
+      keychainAvailable: await services.keychainAvailable(),
     }),
     listConnections: () => {
       const active = services.activeConnection();
-      return { connections: active ? [active] : [], active: active?.name ?? null };
+      const saved = services.listConnections();
+      // A workspace opened from a bare store file (ui-host --store) is listed too.
+      const connections = active && !saved.some((c) => c.name === active.name) ? [...saved, active] : saved;
+      return { connections, active: active?.name ?? null, lastUsed: services.lastUsedConnection() };
     },
     inspectCredentials: (args) => services.inspectCredentials(args),
     testConnection: (args) => services.testConnection(args),
-    saveConnection: () => notYet('Saving a connection'),
-    removeConnection: () => notYet('Removing a connection'),
-    openWorkspace: () => notYet('Opening a saved tenant'),
-    openDemoTenant: () => notYet('The demo tenant'),
+    saveConnection: async (args) => ({ connection: await services.saveConnection(args) }),
+    removeConnection: async ({ name }) => {
+      await services.removeConnection(name);
+      return {};
+    },
+    openWorkspace: async ({ name }) => {
+      const workspace = await services.openWorkspace(name);
+      return { connection: workspace.connection, state: await services.connectionState() };
+    },
+    openDemoTenant: async () => {
+      const workspace = await services.openDemoTenant();
+      return { connection: workspace.connection, state: await services.connectionState() };
+    },
     connectionState: ({ recheck }) => services.connectionState(recheck),
 
     startSync: ({ only }) => ({ started: services.startSync(only) }),

@@ -89,6 +89,12 @@ export const useApp = create<AppState>()((set, get) => ({
       const [info, list, state] = await Promise.all([call('appInfo'), call('listConnections'), call('connectionState')]);
       set({ info, connections: list.connections, active: list.active, connection: state });
       if (list.active) await get().refreshStatus();
+      else if (list.lastUsed) {
+        // Reopen the tenant used last; if that fails, the first-run screen lists the saved ones.
+        await get()
+          .openWorkspace(list.lastUsed)
+          .catch(() => undefined);
+      }
       set({ boot: 'ready' });
     } catch (error) {
       set({ boot: 'error', bootError: errorMessage(error) });

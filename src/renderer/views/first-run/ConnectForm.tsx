@@ -39,7 +39,6 @@ export function ConnectForm({ onCancel }: { onCancel?: () => void }) {
 
   useEffect(() => setTestResult(null), [clientId, clientSecret, serverUrl, authMethod]);
 
-  const derivedName = name.trim() || inspection?.hostname || '';
   const complete = Boolean(clientId.trim() && clientSecret.trim() && inspection && !inspection.clientIdError && !inspection.clientSecretError);
   const args = { clientId: clientId.trim(), clientSecret: clientSecret.trim(), serverUrl: serverUrl.trim() || null, authMethod };
 
@@ -60,7 +59,7 @@ export function ConnectForm({ onCancel }: { onCancel?: () => void }) {
     setSaving(true);
     setSaveError(null);
     try {
-      const { connection } = await call('saveConnection', { ...args, name: derivedName });
+      const { connection } = await call('saveConnection', { ...args, name: name.trim() || null });
       setClientSecret('');
       const opened = await call('openWorkspace', { name: connection.name });
       await workspaceOpened(opened.connection, opened.state);
@@ -130,7 +129,7 @@ export function ConnectForm({ onCancel }: { onCancel?: () => void }) {
             <label className="label" htmlFor="conn-name">
               Name
             </label>
-            <input id="conn-name" className="field" placeholder={inspection?.hostname ?? 'My tenant'} value={name} onChange={(e) => setName(e.target.value)} />
+            <input id="conn-name" className="field" placeholder="from the host name" value={name} onChange={(e) => setName(e.target.value)} />
           </div>
           <div>
             <label className="label" htmlFor="server-url">
