@@ -1,0 +1,206 @@
+import type { SyncProgress } from '../../shared/contract';
+import type { Store } from '../store/db';
+import type { RunCollection, RunStatus } from '../store/types';
+import type { ApiClient } from '../api/client';
+import { collection as descriptorOf, COLLECTIONS, type CollectionDescriptor, type CollectionId } from './collections';
+import { idPages, listPages, prepareObject, type FetchedPage } from './pages';
+
+export type { SyncProgress };
+
+export interface CollectionSummary {
+  collection: CollectionId;
+  /** Objects received by this sync (this process; a resumed walk counts from its checkpoint). */
+  fetched: number;
+  pages: number;
+  /** Objects added or changed. */
+  upserted: number;
+  /** Objects no longer on the tenant, deleted as of this run. */
+  deleted: number;
+  /** The walk reached the end of the collection (now or earlier in the same run). */
+  complete: boolean;
+  /** Continued an earlier walk of the same run from its checkpoint. */
+  resumed: boolean;
+  /** Times the walk started over because the tenant refused a page token. */
+  restarts: number;
+  ms: number;
+  error?: string;
+  /** The API client's error kind (auth, network, bad_response, cancelled, ...). */
+  errorKind?: string;
+}
+
+export interface SyncSummary {
+  runId: number;
+  status: RunStatus;
+  /** An unfinished run was picked up again. */
+  resumed: boolean;
+  ms: number;
+  collections: CollectionSummary[];
+}
+
+export interface SyncOptions {
+  store: Store;
+  api: ApiClient;
+  only?: readonly CollectionId[];
+  /** Collections walked at the same time (default 3). */
+  concurrency?: number;
+  signal?: AbortSignal;
+  onProgress?: (event: SyncProgress) => void;
+}
+
+/** How often a walk may start over from the first page after the tenant refused its token. */
+const MAX_RESTARTS = 2;
+
+function errorKind(error: unknown): string {
+  const kind = (error as { kind?: unknown })?.kind;
+  if (typeof kind === 'string') return kind;
+  if ((error as Error)?.name === 'AbortError') return 'cancelled';
+  return 'internal';
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A refused page token: the tenant answered 400 (invalid input) to a request that carried one. */
+function isRejectedToken(error: unknown, token: string): boolean {
+  return token !== '' && errorKind(error) === 'invalid_input';
+}
+
+class Limiter {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly max: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active += 1;
+    try {
+      return await fn();
+    } finally {
+      this.active -= 1;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+/**
+ * Syncs the tenant into the store. Starts a run (or resumes the last one if it did not complete),
+ * walks the collections a few at a time, each page to its end (an empty page with a live token is
+ * not the end), storing each page with its checkpoint in one transaction while the next page is
+ * already being fetched. Templates wait for campaigns and automations, whose objects name them.
+ * One collection failing (a truncated or HTML page, say) stops that collection only; cancelling
+ * stops all at a page boundary. The store stays consistent and resumable in every case.
+ */
+export async function syncTenant(opts: SyncOptions): Promise<SyncSummary> {
+  const started = performance.now();
+  const { store, api, signal } = opts;
+  const ids = opts.only && opts.only.length > 0 ? [...new Set(opts.only)].map((id) => descriptorOf(id).id) : COLLECTIONS.map((c) => c.id);
+  const order = COLLECTIONS.map((c) => c.id).filter((id) => ids.includes(id));
+  const start = store.sync.beginRun(order);
+  const { runId } = start;
+  const emit = (event: Omit<SyncProgress, 'runId'>): void => opts.onProgress?.({ runId, ...event });
+  emit({ phase: 'started', collection: null, state: 'running', pages: 0, items: 0, ratePerSecond: null, error: null });
+
+  const limiter = new Limiter(Math.max(1, opts.concurrency ?? 3));
+  const done = new Map<CollectionId, Promise<CollectionSummary>>();
+  for (const walk of start.walks) emit({ phase: 'collection', collection: walk.collection, state: 'queued', pages: 0, items: 0, ratePerSecond: null, error: null });
+  for (const walk of start.walks) {
+    const descriptor = descriptorOf(walk.collection);
+    const deps = (descriptor.byIds?.referencedBy ?? []).map((d) => done.get(d)).filter((p): p is Promise<CollectionSummary> => p !== undefined);
+    done.set(
+      walk.collection,
+      Promise.all(deps).then(() => limiter.run(() => walkCollection(store, api, runId, descriptor, walk, signal, emit))),
+    );
+  }
+  const collections = await Promise.all(order.map((id) => done.get(id)!));
+  const status = store.sync.finishRun(runId);
+  emit({ phase: 'finished', collection: null, state: status === 'completed' ? 'done' : status === 'cancelled' ? 'cancelled' : 'failed', pages: 0, items: 0, ratePerSecond: null, error: null });
+  return { runId, status, resumed: start.resumed, ms: Math.round(performance.now() - started), collections };
+}
+
+async function walkCollection(
+  store: Store,
+  api: ApiClient,
+  runId: number,
+  descriptor: CollectionDescriptor,
+  recorded: RunCollection,
+  signal: AbortSignal | undefined,
+  emit: (event: Omit<SyncProgress, 'runId'>) => void,
+): Promise<CollectionSummary> {
+  const started = performance.now();
+  const id = descriptor.id;
+  const summary: CollectionSummary = { collection: id, fetched: 0, pages: 0, upserted: 0, deleted: 0, complete: false, resumed: false, restarts: 0, ms: 0 };
+  const progress = (state: SyncProgress['state'], error: string | null = null): void => {
+    const seconds = (performance.now() - started) / 1000;
+    emit({ phase: 'collection', collection: id, state, pages: summary.pages, items: summary.fetched, ratePerSecond: seconds > 0 ? summary.fetched / seconds : null, error });
+  };
+  if (recorded.status === 'completed') {
+    summary.complete = true;
+    progress('done');
+    return summary;
+  }
+  const writer = store.sync;
+  writer.startWalk(runId, id);
+  let state = writer.walk(runId, id);
+  summary.resumed = state.checkpoint !== '' || state.pages > 0;
+  progress('running');
+
+  let plan: string[] | null = null;
+  if (descriptor.byIds) {
+    plan = state.plan ?? writer.referencedIds(id, descriptor.byIds.referencedBy);
+    if (state.plan === null) writer.setPlan(runId, id, plan);
+  }
+  const pagesFrom = (token: string): AsyncIterator<FetchedPage> =>
+    (plan ? idPages(descriptor, api, plan, token, signal) : listPages(descriptor, api, token, signal))[Symbol.asyncIterator]();
+
+  let token = state.checkpoint;
+  let pages = pagesFrom(token);
+  let pending = pages.next();
+  try {
+    for (;;) {
+      let step: IteratorResult<FetchedPage>;
+      try {
+        step = await pending;
+      } catch (error) {
+        if (!plan && isRejectedToken(error, token) && summary.restarts < MAX_RESTARTS) {
+          // The tenant no longer knows this token (it may have restarted): walk again from the start.
+          summary.restarts += 1;
+          state = { ...state, walk: writer.restartWalk(runId, id), checkpoint: '' };
+          token = '';
+          pages = pagesFrom(token);
+          pending = pages.next();
+          continue;
+        }
+        throw error;
+      }
+      if (step.done) throw new Error('the page walk ended without a last page');
+      const page = step.value;
+      if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
+      // Read the next page while this one is stored.
+      if (page.next !== '') {
+        pending = pages.next();
+        pending.catch(() => {}); // Awaited on the next turn; never an unhandled rejection meanwhile.
+      }
+      const prepared = page.objects.map((o) => prepareObject(descriptor, o));
+      const result = writer.commitPage(runId, id, state.walk, prepared, page.next, new Date().toISOString());
+      summary.pages += 1;
+      summary.fetched += prepared.length;
+      summary.upserted += result.upserted;
+      summary.deleted += result.deleted;
+      if (result.completed) break;
+      token = page.next;
+      progress('running');
+    }
+    summary.complete = true;
+    summary.ms = Math.round(performance.now() - started);
+    progress('done');
+    return summary;
+  } catch (error) {
+    const cancelled = signal?.aborted === true || errorKind(error) === 'cancelled';
+    summary.error = cancelled ? 'cancelled' : `${id}: ${message(error)}`;
+    summary.errorKind = cancelled ? 'cancelled' : errorKind(error);
+    summary.ms = Math.round(performance.now() - started);
+    writer.stopWalk(runId, id, cancelled ? 'cancelled' : 'failed', summary.error);
+    progress(cancelled ? 'cancelled' : 'failed', summary.error);
+    return summary;
+  }
+}

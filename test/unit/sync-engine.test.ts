@@ -1,0 +1,234 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiClient, ApiRequest, ApiResponse } from '../../src/main/api/client';
+import { ApiError } from '../../src/main/api/errors';
+import { openStore, type Store } from '../../src/main/store/db';
+import type { CollectionId } from '../../src/main/sync/collections';
+import { syncTenant, type SyncProgress } from '../../src/main/sync/engine';
+
+/**
+ * The engine's rules against a small in-memory API with exact control over each answer (the
+ * integration tests run the same engine against the reference tenant over HTTP).
+ */
+class FakeApi implements ApiClient {
+  readonly apiRoot = 'http://fake/api/v1';
+  readonly clientId = 'x@fake/test';
+  data: Record<string, object[]> = { scopes: [], automations: [], campaigns: [], templates: [], toolsets: [], rules: [] };
+  /** Token namespace: changing it makes every earlier token invalid (a tenant restart). */
+  epoch = 'e1';
+  log: string[] = [];
+  fail: ((req: ApiRequest, token: string) => Error | null) | null = null;
+  /** Raw text transform per request (to send odd spacing, or a truncated body). */
+  text: (path: string, json: string) => string = (_p, json) => json;
+
+  getToken(): Promise<string> {
+    return Promise.resolve('t');
+  }
+
+  private page(rows: object[], key: string, req: ApiRequest, size: number): { body: object; token: string } {
+    const token = String((req.query?.page_token ?? (req.body as { pageToken?: string } | undefined)?.pageToken) ?? '');
+    let start = 0;
+    if (token !== '') {
+      const [epoch, n] = token.split(':');
+      if (epoch !== this.epoch) throw new ApiError('invalid_input', 'page_token: the page token was not issued by this tenant', { status: 400 });
+      start = Number(n);
+    }
+    const items = rows.slice(start, start + size);
+    const next = start + size < rows.length ? `${this.epoch}:${start + size}` : '';
+    return { body: { [key]: items, nextPageToken: next }, token };
+  }
+
+  async request<T>(req: ApiRequest): Promise<ApiResponse<T>> {
+    await new Promise((r) => setTimeout(r, 1));
+    const { path } = req;
+    const asked = String((req.query?.page_token ?? (req.body as { pageToken?: string } | undefined)?.pageToken) ?? '');
+    this.log.push(`${path} ${asked}`.trim());
+    let out: { body: object; token: string };
+    const byId = (rows: object[], id: string, wrap: (o: object) => object) => {
+      const found = rows.find((r) => (r as { id: string }).id === id);
+      if (!found) throw new ApiError('not_found', `${id} not found`, { status: 404 });
+      return { body: wrap(found), token: '' };
+    };
+    if (path === '/search/xaa/scopes') out = this.page(this.data.scopes!, 'list', req, 100);
+    else if (path === '/search/automations') out = this.page(this.data.automations!, 'list', req, 10);
+    else if (path === '/mcp_toolsets/search') out = this.page(this.data.toolsets!, 'profiles', req, 100);
+    else if (path === '/findings/routing-rules') out = this.page(this.data.rules!, 'list', req, 100);
+    else if (path === '/access_reviews') {
+      const views = this.data.campaigns!.map((c) => ({ accessReview: c, policyPath: '/p' }));
+      out = this.page(views, 'list', req, 100);
+    } else if (path.startsWith('/access_review/')) {
+      out = byId(this.data.campaigns!, decodeURIComponent(path.slice('/access_review/'.length)), (c) => ({ accessReview: { accessReview: c, createdByUserPath: '/u' }, expanded: [] }));
+    } else if (path.startsWith('/access_review_template/')) {
+      out = byId(this.data.templates!, decodeURIComponent(path.slice('/access_review_template/'.length)), (t) => ({ accessReviewTemplate: t }));
+    } else throw new Error(`unexpected ${path}`);
+    const failure = this.fail?.(req, out.token);
+    if (failure) throw failure;
+    const text = this.text(path, JSON.stringify(out.body));
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new ApiError('bad_response', `${req.method} ${path}: the answer is not JSON (truncated?)`, { status: 200 });
+    }
+    return { status: 200, body: body as T, text };
+  }
+}
+
+const scopes = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ id: `s${from + i}`, scopeValue: `v:${from + i}`, displayName: `Scope ${from + i}`, state: 'XAA_SCOPE_STATE_ENABLED' }));
+
+let dir: string;
+let store: Store;
+let api: FakeApi;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'attest-engine-'));
+  store = openStore(join(dir, 'store.sqlite'));
+  api = new FakeApi();
+  api.data.scopes = scopes(250);
+  api.data.automations = Array.from({ length: 25 }, (_, i) => ({
+    id: `a${i}`,
+    displayName: `Automation ${i}`,
+    automationSteps: i === 3 ? [{ stepName: 'review', createAccessReview: { accessReviewTemplateId: 'tmpl-auto' } }] : [],
+  }));
+  api.data.campaigns = [
+    { id: 'c1', displayName: 'Q1', accessReviewTemplateId: 'tmpl-1' },
+    { id: 'c2', displayName: 'Q2', accessReviewTemplateId: 'tmpl-1' },
+    { id: 'c3', displayName: 'Orphan', accessReviewTemplateId: 'tmpl-gone' },
+  ];
+  api.data.templates = [
+    { id: 'tmpl-1', displayName: 'Quarterly' },
+    { id: 'tmpl-auto', displayName: 'From automation' },
+    { id: 'tmpl-unused', displayName: 'Nobody uses me' },
+  ];
+  api.data.toolsets = [{ id: 't1', displayName: 'Toolset', toolCount: 3 }];
+  api.data.rules = [{ id: 'r1', displayName: 'Rule', priority: 2, action: { suppress: {} } }];
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ids = (c: CollectionId) => store.listObjects(c, { sort: { column: 'id', dir: 'asc' } }).rows.map((o) => o.id);
+
+describe('sync engine', () => {
+  it('walks every collection to its end and stores what the tenant sent', async () => {
+    api.text = (path, json) => (path === '/search/xaa/scopes' ? json.replace(/,"/g, ', "') : json);
+    const events: SyncProgress[] = [];
+    const summary = await syncTenant({ store, api, onProgress: (e) => events.push(e) });
+    expect(summary.status).toBe('completed');
+    const by = Object.fromEntries(summary.collections.map((c) => [c.collection, c]));
+    expect(by.scopes).toMatchObject({ fetched: 250, pages: 3, upserted: 250, deleted: 0, complete: true });
+    expect(by.automations).toMatchObject({ fetched: 25, pages: 3, complete: true });
+    expect(by.campaigns).toMatchObject({ fetched: 3, pages: 1 });
+    // Templates: the ids campaigns and automations name; a dangling one (404) is simply absent.
+    expect(by.templates).toMatchObject({ fetched: 2, complete: true });
+    expect(ids('templates')).toEqual(['tmpl-1', 'tmpl-auto']);
+    expect(store.countObjects('scopes')).toBe(250);
+    // Raw kept byte-exact, with the spacing the tenant used.
+    expect(store.getObject('scopes', 's7')!.raw).toBe('{"id":"s7", "scopeValue":"v:7", "displayName":"Scope 7", "state":"XAA_SCOPE_STATE_ENABLED"}');
+    // Campaigns are the wrapper their GET returned; templates the member of theirs.
+    expect(store.getObject('campaigns', 'c1')!.raw).toBe(JSON.stringify({ accessReview: { accessReview: api.data.campaigns![0], createdByUserPath: '/u' }, expanded: [] }));
+    expect(store.getObject('templates', 'tmpl-1')!.raw).toBe(JSON.stringify(api.data.templates![0]));
+    // Templates waited for the walks that name them.
+    const firstTemplate = api.log.findIndex((l) => l.startsWith('/access_review_template/'));
+    expect(firstTemplate).toBeGreaterThan(api.log.findLastIndex((l) => l.startsWith('/search/automations')));
+    expect(events[0]).toMatchObject({ phase: 'started', runId: summary.runId });
+    expect(events.at(-1)).toMatchObject({ phase: 'finished', state: 'done' });
+    expect(events.filter((e) => e.collection === 'scopes' && e.state === 'done')).toHaveLength(1);
+  });
+
+  it('reads the next page while storing the current one', async () => {
+    const order: string[] = [];
+    const commit = store.sync.commitPage.bind(store.sync);
+    store.sync.commitPage = (...args) => {
+      order.push(`commit ${args[1]} ${args[4] || 'end'}`);
+      return commit(...args);
+    };
+    const request = api.request.bind(api);
+    api.request = (req) => {
+      if (req.path === '/search/automations') order.push(`fetch ${(req.body as { pageToken?: string }).pageToken ?? 'first'}`);
+      return request(req);
+    };
+    await syncTenant({ store, api, only: ['automations'] });
+    expect(order).toEqual(['fetch first', 'fetch e1:10', 'commit automations e1:10', 'fetch e1:20', 'commit automations e1:20', 'commit automations end']);
+  });
+
+  it('stops a collection at a bad page, keeps the others, and resumes from the checkpoint', async () => {
+    api.text = (path, json) => (path === '/search/xaa/scopes' && json.includes('"s200"') ? json.slice(0, json.length / 2) : json);
+    const first = await syncTenant({ store, api });
+    expect(first.status).toBe('failed');
+    const scopesSummary = first.collections.find((c) => c.collection === 'scopes')!;
+    expect(scopesSummary).toMatchObject({ complete: false, pages: 2, fetched: 200, errorKind: 'bad_response' });
+    expect(scopesSummary.error).toMatch(/^scopes: .*not JSON/);
+    expect(first.collections.filter((c) => c.collection !== 'scopes').every((c) => c.complete)).toBe(true);
+    expect(store.countObjects('scopes')).toBe(200); // nothing of the bad page
+
+    api.text = (_p, json) => json;
+    api.data.scopes = scopes(240); // s240..s249 went away meanwhile
+    api.log = [];
+    const second = await syncTenant({ store, api });
+    expect(second).toMatchObject({ runId: first.runId, resumed: true, status: 'completed' });
+    expect(api.log.filter((l) => l.startsWith('/search/xaa/scopes'))).toEqual(['/search/xaa/scopes e1:200']);
+    expect(second.collections.find((c) => c.collection === 'scopes')).toMatchObject({ resumed: true, pages: 1, fetched: 40, complete: true });
+    // Completed walks of the run are not walked again.
+    expect(api.log.some((l) => l.startsWith('/search/automations'))).toBe(false);
+    expect(store.countObjects('scopes')).toBe(240);
+    expect(store.runs()).toHaveLength(1);
+  });
+
+  it('starts a walk over when the tenant refuses its checkpoint', async () => {
+    api.fail = (req, token) => (req.path === '/search/xaa/scopes' && token === 'e1:200' ? new ApiError('server', 'boom', { status: 503 }) : null);
+    await syncTenant({ store, api, only: ['scopes'] });
+    api.fail = null;
+    api.epoch = 'e2'; // the tenant restarted: e1 tokens are unknown to it
+    api.data.scopes = scopes(250).filter((s) => s.id !== 's5');
+    api.log = [];
+    const summary = await syncTenant({ store, api, only: ['scopes'] });
+    expect(summary.status).toBe('completed');
+    expect(summary.collections[0]).toMatchObject({ restarts: 1, pages: 3, fetched: 249, deleted: 1 });
+    expect(api.log).toEqual(['/search/xaa/scopes e1:200', '/search/xaa/scopes', '/search/xaa/scopes e2:100', '/search/xaa/scopes e2:200']);
+    // s5 was stored by the first walk of this same run, never by a completed one: no trace remains.
+    expect(store.getObject('scopes', 's5')).toBeNull();
+    expect(store.countObjects('scopes')).toBe(249);
+  });
+
+  it('deletes only at the end of a completed walk', async () => {
+    await syncTenant({ store, api, only: ['scopes'] });
+    api.data.scopes = scopes(150, 100); // s0..s99 gone, s150..s249 are new
+    api.fail = (req, token) => (token === 'e1:100' ? new ApiError('network', 'offline') : null);
+    const failed = await syncTenant({ store, api, only: ['scopes'] });
+    expect(failed.collections[0]).toMatchObject({ complete: false, deleted: 0, errorKind: 'network' });
+    expect(store.countObjects('scopes')).toBe(250);
+    api.fail = null;
+    const done = await syncTenant({ store, api, only: ['scopes'] });
+    expect(done.collections[0]).toMatchObject({ complete: true, deleted: 100 });
+    expect(ids('scopes')).toHaveLength(150);
+    expect(store.diff(1, 2).filter((d) => d.change === 'removed')).toHaveLength(100);
+  });
+
+  it('cancels at a page boundary and leaves the run resumable', async () => {
+    const controller = new AbortController();
+    let pages = 0;
+    const events: SyncProgress[] = [];
+    const summary = await syncTenant({
+      store,
+      api,
+      only: ['automations'],
+      signal: controller.signal,
+      onProgress: (e) => {
+        events.push(e);
+        if (e.collection === 'automations' && e.state === 'running' && e.pages > 0 && ++pages === 1) controller.abort();
+      },
+    });
+    expect(summary.status).toBe('cancelled');
+    expect(summary.collections[0]).toMatchObject({ complete: false, error: 'cancelled', errorKind: 'cancelled', pages: 1 });
+    expect(events.at(-1)).toMatchObject({ phase: 'finished', state: 'cancelled' });
+    expect(store.countObjects('automations')).toBe(10);
+    const resumed = await syncTenant({ store, api, only: ['automations'] });
+    expect(resumed).toMatchObject({ runId: summary.runId, resumed: true, status: 'completed' });
+    expect(resumed.collections[0]).toMatchObject({ pages: 2, fetched: 15 });
+    expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
+  });
+});
