@@ -82,7 +82,7 @@ export const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 const SAMPLE_ROWS = 200;
 const MIN_WIDTH = 8;
 const MAX_WIDTH = 60;
-const HIGH_WATER = 4 * 1024 * 1024;
+const HIGH_WATER = 1024 * 1024;
 const YIELD_MS = 25;
 
 export class ExportCancelled extends Error {
@@ -114,6 +114,28 @@ interface StreamBufLike {
 }
 
 /** exceljs's streaming WorksheetWriter (typed as a Worksheet by exceljs). */
+/**
+ * Bytes waiting in a pipe destination. archiver wraps exceljs's stream in a readable-stream v2
+ * PassThrough, which has no writableLength getter: read its state.
+ */
+type LegacyWritable = Writable & { _writableState?: { length?: number; needDrain?: boolean } };
+const pending = (p: LegacyWritable): number => p._writableState?.length ?? p.writableLength ?? 0;
+const needsDrain = (p: LegacyWritable): boolean => Boolean(p._writableState?.needDrain ?? p.writableNeedDrain);
+
+/** Resolves when the stream drains, ends or fails, or after a short while (then the caller looks again). */
+function drained(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const events = ['drain', 'finish', 'close', 'error'] as const;
+    const done = (): void => {
+      clearTimeout(timer);
+      for (const e of events) stream.off(e, done);
+      resolve();
+    };
+    const timer = setTimeout(done, 50);
+    for (const e of events) stream.on(e, done);
+  });
+}
+
 type SheetWriter = ExcelJS.Worksheet & { commit(): void; stream: StreamBufLike };
 
 export class ReportWorkbook {
@@ -153,9 +175,9 @@ export class ReportWorkbook {
   private async waitForDrain(sheet: SheetWriter): Promise<void> {
     for (;;) {
       const pipes = sheet.stream.pipes ?? [];
-      const full = pipes.find((p: Writable) => p.writableNeedDrain || p.writableLength > HIGH_WATER);
+      const full = pipes.find((p) => pending(p) > HIGH_WATER || needsDrain(p));
       const unpiped = pipes.length === 0 && (sheet.stream.buffers?.length ?? 0) > 64;
-      if (full) await once(full, 'drain');
+      if (full) await drained(full);
       else if (unpiped) await new Promise((resolve) => setImmediate(resolve));
       else break;
       this.checkCancel();
@@ -186,6 +208,9 @@ export class ReportWorkbook {
     let rowNumber = 1;
     let rows = 0;
 
+    // One style object per column, shared by all its cells: exceljs caches a style's id by object
+    // identity, where a fresh object per cell would be serialised and looked up cell by cell.
+    const styles = spec.columns.map((c) => (c.type === 'date' ? { numFmt: DATE_FORMAT } : {}));
     const sample: CellValue[][] = [];
     let started = false;
     const start = (): void => {
@@ -199,7 +224,7 @@ export class ReportWorkbook {
       sheet.columns = spec.columns.map((c, i) => ({
         key: `c${i}`,
         width: widths[i],
-        style: c.type === 'date' ? { numFmt: DATE_FORMAT } : {},
+        style: styles[i] as Partial<ExcelJS.Style>,
       }));
       const header = sheet.addRow(headers);
       header.font = { bold: true };
@@ -209,7 +234,12 @@ export class ReportWorkbook {
     };
     const write = (values: CellValue[]): void => {
       rowNumber += 1;
-      sheet.addRow(values).commit();
+      const row = sheet.addRow(values);
+      for (let i = 0; i < styles.length; i += 1) {
+        const cell = row.findCell(i + 1);
+        if (cell) cell.style = styles[i] as Partial<ExcelJS.Style>;
+      }
+      row.commit();
       hasher.add(rowNumber, values);
       rows += 1;
     };
@@ -239,7 +269,6 @@ export class ReportWorkbook {
       }
       sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: rowNumber, column: Math.max(1, headers.length) } };
       sheet.commit();
-      await this.waitForDrain(sheet);
     } catch (error) {
       await this.abort();
       throw error;
