@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
 import { openOutbox, MUTATION_KINDS, type MutationKind } from '../../main/outbox/queue';
+import { getConnection } from '../../main/connections';
+import { defaultDataDir } from '../../main/data-dir';
 import { openStore } from '../../main/store/db';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 
-const usage = `Usage: attest journal --store FILE [--item ID] [--kind KIND] [--since ISO] [--limit N] [--json]
+const usage = `Usage: attest journal [--connection NAME] [--data-dir DIR] [--store FILE] [--item ID] [--kind KIND] [--since ISO] [--limit N] [--json]
 
 Prints the outbox journal: every attempt to send a change and every decision about it (kind,
 target, SHA-256 of the canonical request, HTTP status, the tenant's answer, time). It is only ever
@@ -17,16 +19,18 @@ const command: CommandModule = {
     const { values } = parseCommandArgs(argv, {
       json: { type: 'boolean', default: false },
       store: { type: 'string' },
+      connection: { type: 'string' },
+      'data-dir': { type: 'string' },
       item: { type: 'string' },
       kind: { type: 'string' },
       since: { type: 'string' },
       limit: { type: 'string' },
     });
-    if (!values.store) throw new UsageError('give --store FILE (the connection store)');
     if (values.kind && !MUTATION_KINDS.includes(values.kind as MutationKind)) throw new UsageError(`--kind must be one of ${MUTATION_KINDS.join(', ')}`);
     const limit = values.limit ? Number(values.limit) : undefined;
     if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) throw new UsageError('--limit must be a whole number above 0');
-    const store = openStore(resolve(values.store));
+    const file = values.store ? resolve(values.store) : getConnection(values['data-dir'] ?? defaultDataDir(io.env), values.connection).storeFile;
+    const store = openStore(file);
     try {
       const outbox = openOutbox(store);
       const entries = outbox.journal({

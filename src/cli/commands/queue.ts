@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createApiClient, RateLimiter, type ApiClient } from '../../main/api/client';
 import { openOutbox, OutboxStateError, OutboxValidationError, OUTBOX_STATES, MUTATION_KINDS, type MutationKind, type Outbox, type OutboxItem, type OutboxState, type SendSummary } from '../../main/outbox/queue';
+import { getConnection, openApiForConnection } from '../../main/connections';
+import { defaultDataDir } from '../../main/data-dir';
 import { openStore, type Store } from '../../main/store/db';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
@@ -25,8 +27,9 @@ Actions:
   reconcile                                         (settle uncertain items by reading the tenant)
   retry ID | discard ID | resolve ID [--note T]
 
-Where:   --store FILE (the connection's SQLite store)
-Tenant:  --client-id ID [--server-url URL] and the client secret on standard input (send, reconcile)
+Where:   --connection NAME [--data-dir DIR] (default: the last used connection), or --store FILE
+Tenant:  the connection's credentials (keychain), or --client-id ID [--server-url URL] with the
+         client secret on standard input (send, reconcile); --rps N caps requests per second
 Output:  --json prints machine-readable results on stdout.
 Exit:    0 ok, 2 usage or invalid change, 3 credentials refused, 4 tenant unreachable,
          5 some items failed or are uncertain.`;
@@ -34,6 +37,8 @@ Exit:    0 ok, 2 usage or invalid change, 3 credentials refused, 4 tenant unreac
 const options = {
   json: { type: 'boolean', default: false },
   store: { type: 'string' },
+  connection: { type: 'string' },
+  'data-dir': { type: 'string' },
   'client-id': { type: 'string' },
   'server-url': { type: 'string' },
   auth: { type: 'string' },
@@ -66,20 +71,30 @@ const options = {
 
 type Values = ReturnType<typeof parseCommandArgs<typeof options>>['values'];
 
-function openStoreFrom(values: Values): Store {
-  const file = values.store;
-  if (!file) throw new UsageError('give --store FILE (the connection store)');
-  return openStore(resolve(file));
+function openStoreFrom(values: Values, io: CliIO): Store {
+  if (values.store) return openStore(resolve(values.store));
+  const connection = getConnection(values['data-dir'] ?? defaultDataDir(io.env), values.connection);
+  return openStore(connection.storeFile);
+}
+
+/** One limiter for the whole batch: a Retry-After pauses every sender; --rps paces them. */
+function limiterFrom(values: Values): RateLimiter {
+  const rps = values.rps ? positiveInt(values.rps, '--rps') : undefined;
+  return new RateLimiter(rps ? { requestsPerSecond: rps } : {});
 }
 
 async function apiFrom(values: Values, io: CliIO): Promise<ApiClient> {
   const clientId = values['client-id'];
-  if (!clientId) throw new UsageError('sending needs --client-id ID (and the client secret on standard input)');
+  if (!clientId) {
+    if (values.store && !values.connection) throw new UsageError('with --store, sending needs --client-id ID (and the client secret on standard input)');
+    const dataDir = values['data-dir'] ?? defaultDataDir(io.env);
+    const { api } = await openApiForConnection(dataDir, values.connection, { env: io.env, onNotice: (m) => io.err(m), client: { limiter: limiterFrom(values) } });
+    return api;
+  }
   const secret = (await io.readStdin()).trim();
   if (!secret) throw new UsageError('give the client secret on standard input (it is never taken as an argument)');
-  const rps = values.rps ? positiveInt(values.rps, '--rps') : undefined;
   const auth = values.auth === 'secret' ? 'secret' : 'assertion';
-  return createApiClient({ clientId, clientSecret: secret, serverUrl: values['server-url'], auth, limiter: new RateLimiter(rps ? { requestsPerSecond: rps } : {}) });
+  return createApiClient({ clientId, clientSecret: secret, serverUrl: values['server-url'], auth, limiter: limiterFrom(values) });
 }
 
 function positiveInt(text: string, flag: string): number {
@@ -182,6 +197,7 @@ async function sendAll(outbox: Outbox, api: ApiClient, values: Values, io: CliIO
         concurrency,
         signal: controller.signal,
         onProgress: (e) => {
+          if (e.phase === 'started') io.err(`sending ${e.total} item(s)`);
           const now = Date.now();
           if (e.phase === 'item' && now - lastPrint < 1000) return;
           lastPrint = now;
@@ -211,7 +227,7 @@ const command: CommandModule = {
     const { values, positionals } = parseCommandArgs(argv, options, true);
     const [action, ...rest] = positionals;
     if (!action) throw new UsageError('give an action: add, import, list, show, send, reconcile, retry, discard or resolve');
-    const store = openStoreFrom(values);
+    const store = openStoreFrom(values, io);
     try {
       const outbox = openOutbox(store);
       const one = () => {

@@ -426,7 +426,9 @@ export const TEMPLATE_FIELDS: Record<string, FieldCheck> = {
   displayName: str,
   description: str,
   reviewInstructions: str,
-  accessReviewDuration: str,
+  accessReviewDuration: (v, p) => {
+    if (typeof v !== 'string' || !/^\d+(\.\d{1,9})?s$/.test(v)) throw new OutboxValidationError(p, `${p} must be a duration in seconds such as '1209600s' (14 days)`);
+  },
   annotations: freeObject,
   autoCloseCampaign: bool,
   autoGenerateReport: bool,
@@ -434,7 +436,7 @@ export const TEMPLATE_FIELDS: Record<string, FieldCheck> = {
   exemptCertifiedAccessConflicts: bool,
   isCampaignScheduleEnabled: bool,
   usePolicyOverride: bool,
-  columnConfig: message({ columns: enumList(ENUMS.AccessReviewTaskColumn) }),
+  columnConfig: message({ columns: enumList(ENUMS.AccessReviewTaskColumn), orderedColumns: freeObject }),
   inclusionScope: message({
     appUserStatuses: enumList(ENUMS.AppUserStatus),
     appUserTypes: enumList(ENUMS.AppUserType),
