@@ -6,6 +6,7 @@ import { processIO, UsageError, type CliIO, type CommandModule } from './io';
  * desktop app uses over IPC. Each command lives in commands/<name>.ts and is loaded on demand.
  */
 const commands: Record<string, () => Promise<{ default: CommandModule }>> = {
+  tenant: () => import('./commands/tenant'),
   'ui-host': () => import('./commands/ui-host'),
   queue: () => import('./commands/queue'),
   journal: () => import('./commands/journal'),

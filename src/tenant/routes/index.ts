@@ -1,0 +1,23 @@
+/** Every /api/v1 route of the reference tenant, one table per resource family. */
+import { automationRoutes } from './automations';
+import { campaignRoutes } from './campaigns';
+import type { Route } from './common';
+import { entitlementRoutes } from './entitlements';
+import { routingRuleRoutes } from './routing-rules';
+import { scopeRoutes } from './scopes';
+import { taskRoutes } from './tasks';
+import { templateRoutes } from './templates';
+import { toolsetRoutes } from './toolsets';
+
+export const apiRoutes: Route[] = [
+  ...scopeRoutes,
+  ...entitlementRoutes,
+  ...templateRoutes,
+  ...campaignRoutes,
+  ...automationRoutes,
+  ...taskRoutes,
+  ...toolsetRoutes,
+  ...routingRuleRoutes,
+];
+
+export type { Method, Operation, RequestContext, Route } from './common';
