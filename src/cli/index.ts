@@ -13,6 +13,9 @@ const commands: Record<string, () => Promise<{ default: CommandModule }>> = {
   connect: () => import('./commands/connect'),
   connections: () => import('./commands/connections'),
   disconnect: () => import('./commands/disconnect'),
+  export: () => import('./commands/export'),
+  verify: () => import('./commands/verify'),
+  demo: () => import('./commands/demo'),
 };
 
 function help(io: CliIO, loaded: Record<string, CommandModule>): void {

@@ -1,0 +1,126 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { getConnection } from '../../main/connections';
+import { defaultDataDir } from '../../main/data-dir';
+import { openOutbox } from '../../main/outbox/queue';
+import { exportReport, ExportCancelled, isReportKind, REPORT_KINDS, REPORTS, type ExportResult, type ReportStore } from '../../main/reports';
+import { openStore, type Store } from '../../main/store/db';
+import { EXIT } from '../exit-codes';
+import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
+
+const usage = `Usage: attest export REPORT --out FILE.xlsx [--as-of RUN] [--filter KEY=VALUE ...]
+                     [--from RUN --to RUN] [--connection NAME] [--data-dir DIR] [--json]
+
+Writes an Excel workbook from the local store (offline). Every workbook opens with an Evidence
+sheet: tenant, connection, when and by whom it was generated, app version, report and parameters,
+per collection the data-as-of time, completeness and row counts (sheet and store), and a SHA-256
+of each sheet's canonical content; \`attest verify FILE\` recomputes them.
+
+Reports:
+${REPORT_KINDS.map((k) => `  ${k.padEnd(14)} ${REPORTS[k].title}`).join('\n')}
+
+  --as-of RUN          the snapshot of a completed sync run (see \`attest runs\`)
+  --filter KEY=VALUE   a column of the collection (state, classification, enabled, app, id, ...);
+                       repeat a key for any of several values; COLLECTION.KEY=VALUE aims at one
+                       collection of the evidence report
+  --from/--to RUN      the runs a diff compares (default: the last two completed)`;
+
+/** The app version (package.json), stated on every Evidence sheet. */
+export function appVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? 'unknown';
+}
+
+const runArg = (value: string | undefined, flag: string): number | undefined => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} takes a sync run id, not '${value}'`);
+  return n;
+};
+
+/** Prints the one-screen summary of an export on stderr. */
+export function printExportSummary(io: CliIO, result: ExportResult): void {
+  const lines = [`wrote ${result.file} (${(result.bytes / 1024).toFixed(0)} KiB, ${result.ms} ms)`];
+  for (const s of result.sheets) lines.push(`  ${s.name.padEnd(18)} ${String(s.rows).padStart(8)} rows  sha256 ${s.sha256.slice(0, 16)}…`);
+  for (const c of result.collections) {
+    if (!c.complete) lines.push(`  ! ${c.collection}: NOT complete (${c.note})`);
+  }
+  lines.push(`  overall sha256 ${result.overallSha256}`);
+  io.err(lines.join('\n'));
+}
+
+const command: CommandModule = {
+  summary: 'write a verifiable Excel report from the local store',
+  usage,
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(
+      argv,
+      {
+        out: { type: 'string', short: 'o' },
+        'as-of': { type: 'string' },
+        filter: { type: 'string', multiple: true },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        connection: { type: 'string' },
+        'data-dir': { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+      true,
+    );
+    const kind = positionals[0];
+    if (!kind || positionals.length > 1) throw new UsageError('give one REPORT');
+    if (!isReportKind(kind)) throw new UsageError(`unknown report '${kind}' (one of: ${REPORT_KINDS.join(', ')})`);
+    if (!values.out) throw new UsageError('give --out FILE.xlsx');
+    if (!/\.xlsx$/i.test(values.out)) throw new UsageError('--out must name an .xlsx file');
+    const out = resolve(values.out);
+    const dataDir = resolve(values['data-dir'] ?? io.env.ATTEST_DATA_DIR ?? defaultDataDir(io.env));
+    const connection = getConnection(dataDir, values.connection);
+    if (!existsSync(connection.storeFile)) {
+      io.err(`attest export: nothing synced yet for '${connection.name}'; run \`attest sync\` first.`);
+      return EXIT.other;
+    }
+    const store: Store = openStore(connection.storeFile);
+    const controller = new AbortController();
+    const cancel = () => controller.abort();
+    process.once('SIGINT', cancel);
+    process.once('SIGTERM', cancel);
+    let lastSheet = '';
+    try {
+      const result = await exportReport({
+        kind,
+        out,
+        store: store as ReportStore,
+        journal: () => openOutbox(store).journal(),
+        connection: { name: connection.name, tenantHost: connection.tenantHost, clientId: connection.clientId, serverUrl: connection.serverUrl ?? null },
+        appVersion: appVersion(),
+        asOfRun: runArg(values['as-of'], '--as-of'),
+        fromRun: runArg(values.from, '--from'),
+        toRun: runArg(values.to, '--to'),
+        filters: values.filter ?? [],
+        signal: controller.signal,
+        onProgress: (p) => {
+          if (!io.isTTY) return;
+          if (p.sheet !== lastSheet || p.rows % 100_000 === 0) {
+            lastSheet = p.sheet;
+            io.err(`  [${p.sheetIndex + 1}/${p.sheetCount}] ${p.sheet}: ${p.rows}${p.total !== undefined ? `/${p.total}` : ''} rows`);
+          }
+        },
+      });
+      if (values.json) io.out(JSON.stringify(result, null, 2));
+      printExportSummary(io, result);
+      return EXIT.ok;
+    } catch (error) {
+      if (error instanceof ExportCancelled) {
+        io.err(`attest export: cancelled; nothing was written to ${out}`);
+        return EXIT.other;
+      }
+      throw error;
+    } finally {
+      process.off('SIGINT', cancel);
+      process.off('SIGTERM', cancel);
+      store.close();
+    }
+  },
+};
+
+export default command;
