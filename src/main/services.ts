@@ -152,11 +152,14 @@ export function createServices(options: ServicesOptions): Services {
     const name = workspace.connection.name;
     if (!workspace.api) return setState({ connection: name, online: false, checkedAt: now(), reason: 'The secret of this connection is not available.' });
     try {
-      await workspace.api.getToken(AbortSignal.timeout(8_000));
+      // Reachability, not authorization: any HTTP answer from the token endpoint means the tenant
+      // is there (a cached token would prove nothing). Credentials are checked by every sync.
+      await fetch(workspace.connection.tokenUrl, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(6_000) });
       return setState({ connection: name, online: true, checkedAt: now(), reason: null });
     } catch (error) {
-      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      return setState({ connection: name, online: false, checkedAt: now(), reason: message ?? null });
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      const reason = error instanceof Error && error.name === 'TimeoutError' ? 'the tenant did not answer in time' : cause === 'ECONNREFUSED' ? 'the tenant refused the connection' : 'the tenant cannot be reached';
+      return setState({ connection: name, online: false, checkedAt: now(), reason });
     }
   }
 

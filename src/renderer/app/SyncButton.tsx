@@ -66,7 +66,7 @@ export function SyncButton() {
                   <span className="grow">{COLLECTION_LABELS[id]}</span>
                   {live ? (
                     <span className="muted" data-state={live.state}>
-                      {live.state === 'failed' ? 'failed' : `${count(live.items)} items · ${live.pages} pages`}
+                      {live.state === 'failed' ? 'failed' : `${count(live.items)} items · ${live.pages} ${live.pages === 1 ? 'page' : 'pages'}`}
                       {live.state === 'done' && ' ✓'}
                     </span>
                   ) : (

@@ -34,10 +34,17 @@ function celExpressions(value: Json, path = ''): [string, string][] {
 
 function FlowNode({ kind, title, subtitle, body, testid }: { kind: 'trigger' | 'step'; title: string; subtitle?: string; body: JsonObject; testid: string }) {
   const cels = celExpressions(body);
+  // The plain settings (schedule, duration, ids…) read inline; nested ones stay under "All settings".
+  const plain = Object.entries(body).filter(([key, value]) => (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && !cels.some(([path]) => path === key)).slice(0, 6);
   return (
     <div className={`flow-node ${kind}`} data-testid={testid}>
       <div className="flow-kind">{subtitle}</div>
       <div style={{ fontWeight: 600, marginBottom: 6 }}>{title}</div>
+      {plain.length > 0 && (
+        <div style={{ marginBottom: 6 }}>
+          <Fields value={Object.fromEntries(plain)} />
+        </div>
+      )}
       {cels.length > 0 && (
         <div className="stack" style={{ gap: 6, marginBottom: 6 }}>
           {cels.map(([path, code]) => (
@@ -86,7 +93,7 @@ function AutomationView({ raw }: { raw: JsonObject }) {
                   kind="step"
                   subtitle={`Step ${index + 1} · ${humanizeKey(action)}`}
                   title={str(stepDisplayName) || str(stepName) || humanizeKey(action)}
-                  body={{ ...(skipIfTrueCel ? { skipIfTrueCel } : {}), ...rest }}
+                  body={{ ...(skipIfTrueCel ? { skipIfTrueCel } : {}), ...(found ? found[1] : rest) }}
                   testid="automation-step"
                 />
               </div>

@@ -31,7 +31,7 @@ function Chart({ title, data, enumName, kind = 'bar' }: { title: string; data: C
             ) : (
               <BarChart data={rows} layout="vertical" margin={{ left: 10, right: 20 }}>
                 <XAxis type="number" allowDecimals={false} stroke="var(--muted)" fontSize={11} />
-                <YAxis type="category" dataKey="label" width={140} stroke="var(--muted)" fontSize={11} tickFormatter={(v: string) => (v.length > 22 ? `${v.slice(0, 21)}…` : v)} />
+                <YAxis type="category" dataKey="label" interval={0} width={150} stroke="var(--muted)" fontSize={11} tickFormatter={(v: string) => (v.length > 22 ? `${v.slice(0, 21)}…` : v)} />
                 <Tooltip cursor={{ fill: 'var(--row-hover)' }} />
                 <Bar dataKey="count" isAnimationActive={false}>
                   {rows.map((row, i) => (
