@@ -174,6 +174,8 @@ describe('token: caching and minting', () => {
     expect(tokenCount).toBe(1);
     expect(tokenMints(api)).toBe(1);
     expect(new Set(seen.map((s) => s.headers.authorization))).toEqual(new Set(['Bearer tok-1']));
+    // Every logical request has its own id.
+    expect(new Set(seen.map((s) => s.headers['x-request-id'])).size).toBe(50);
   });
 
   it('re-mints 60 s before expires_in runs out', async () => {
@@ -319,9 +321,11 @@ describe('5xx, network failures and uncertain mutations', () => {
       else json(res, 200, { list: [] });
     };
     const events: ApiEvent[] = [];
-    const response = await get(client({ onEvent: (e) => events.push(e) }));
+    const response = await client({ onEvent: (e) => events.push(e) }).request({ method: 'GET', path: '/access_reviews', requestId: 'item-7' });
     expect(response.status).toBe(200);
     expect(calls).toBe(3);
+    // Retries carry the same request id.
+    expect(seen.map((s) => s.headers['x-request-id'])).toEqual(['item-7', 'item-7', 'item-7']);
     expect(events.filter((e) => e.type === 'retry')).toHaveLength(2);
     expect(JSON.stringify(events)).not.toContain('tok-');
   });

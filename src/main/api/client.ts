@@ -11,6 +11,7 @@
  * - A 2xx whose body is not JSON is an error; a redirect is an error (never followed).
  * Responses keep the raw text exactly as received, so unknown fields and enum values survive.
  */
+import { randomUUID } from 'node:crypto';
 import { parseClientId, type ParsedClientId } from './credentials';
 import { ApiError, kindForStatus, parseErrorBody, type ApiErrorKind, type ApiErrorOptions } from './errors';
 import type { ApiEvent } from './events';
@@ -34,6 +35,11 @@ export interface ApiRequest {
   signal?: AbortSignal;
   /** Whether the request changes server state. Default: true for every method but GET. */
   mutation?: boolean;
+  /**
+   * Sent as `X-Request-Id` on every attempt of this request (default: a fresh UUID), so the
+   * server's logs tie retries together and an outbox item can be found again by its own id.
+   */
+  requestId?: string;
 }
 
 export interface ApiResponse<T> {
@@ -126,6 +132,10 @@ class HttpApiClient implements ApiClient {
     const mutation = req.mutation ?? method !== 'GET';
     const url = apiUrl(this.apiRoot, path, req.query);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const requestId = req.requestId ?? randomUUID();
+    if (!/^[\x21-\x7e]{1,200}$/.test(requestId)) {
+      throw new ApiError('invalid_input', 'Refused before sending: the request id must be 1 to 200 visible ASCII characters', { method, path, attempts: 0 });
+    }
     const where = { method, path };
     let attempts = 0;
     let retries = 0;
@@ -157,6 +167,7 @@ class HttpApiClient implements ApiClient {
           authorization: `Bearer ${token}`,
           accept: 'application/json',
           'user-agent': USER_AGENT,
+          'x-request-id': requestId,
         };
         if (body !== undefined) headers['content-type'] = 'application/json';
         raw = await sendOnce(url, { method, headers, timeoutMs: this.#timeoutMs, signal, fetch: this.#fetch, ...(body === undefined ? {} : { body }) });
