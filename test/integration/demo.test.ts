@@ -1,0 +1,57 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openpyxlDump, openpyxlSetCell } from '../helpers/openpyxl';
+
+/** `attest demo` end to end through the real CLI, then `attest verify` on its workbook. */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const cli = join(root, 'bin', 'attest.mjs');
+const dir = mkdtempSync(join(tmpdir(), 'attest-demo-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function attest(args: string[], cwd = dir) {
+  const run = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, ATTEST_DATA_DIR: join(dir, 'data') } });
+  return { code: run.status, out: run.stdout, err: run.stderr };
+}
+
+describe('attest demo', () => {
+  const file = join(dir, 'attest-demo-evidence.xlsx');
+
+  it('syncs the demo tenant and writes ./attest-demo-evidence.xlsx by default; verify passes', () => {
+    const demo = attest(['demo']);
+    expect(demo.err).toMatch(/credentials: (the OS keychain|memory only)/);
+    expect(demo.code, demo.err).toBe(0);
+    expect(existsSync(file)).toBe(true);
+    expect(demo.err).toContain('verify: intact');
+    const py = openpyxlDump(file);
+    expect(py.sheets.map((s) => s.name)).toEqual(['Evidence', 'Campaigns', 'Templates', 'Automations', 'Automation steps', 'MCP toolsets', 'Routing rules', 'Scopes', 'Outbox journal', 'Diff']);
+    expect(py.sheets.find((s) => s.name === 'Scopes')!.rows).toBeGreaterThan(0);
+    const verify = attest(['verify', file]);
+    expect(verify.code, verify.err).toBe(0);
+    expect(verify.err).toMatch(/^intact/);
+  });
+
+  it('verify exits 1 naming the sheet after one cell is changed with openpyxl', () => {
+    const edited = join(dir, 'edited.xlsx');
+    expect(attest(['demo', '--out', edited]).code).toBe(0);
+    openpyxlSetCell(edited, 'Scopes', 'C2', 'edited by hand');
+    const verify = attest(['verify', edited, '--json']);
+    expect(verify.code).toBe(1);
+    expect(verify.err).toContain("sheet 'Scopes': content changed");
+    expect(verify.err).not.toContain("sheet 'Campaigns'");
+    const json = JSON.parse(verify.out) as { status: string; sheets: { name: string; status: string }[] };
+    expect(json.status).toBe('altered');
+    expect(json.sheets.filter((s) => s.status !== 'intact').map((s) => s.name)).toEqual(['Scopes']);
+  });
+
+  it('verify exits 2 for a file that is not an Attest workbook', () => {
+    const junk = join(dir, 'junk.xlsx');
+    writeFileSync(junk, 'PK not really');
+    const verify = attest(['verify', junk]);
+    expect(verify.code).toBe(2);
+    expect(verify.err).toContain('not an Attest workbook');
+  });
+});

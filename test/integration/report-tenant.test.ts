@@ -1,0 +1,123 @@
+import ExcelJS from 'exceljs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/main/api/client';
+import { openOutbox } from '../../src/main/outbox/queue';
+import { exportReport, verifyWorkbook, type ExportResult } from '../../src/main/reports';
+import { openStore, type Store } from '../../src/main/store/db';
+import { syncTenant } from '../../src/main/sync/engine';
+import { XAA_SCOPE_CLASSIFICATION_VALUES, XAA_SCOPE_SOURCE_VALUES, XAA_SCOPE_STATE_VALUES } from '../../src/shared/enums';
+import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
+import { openpyxlDump, SYSTEM_PYTHON } from '../helpers/openpyxl';
+
+/** The evidence workbook of a real sync of the reference tenant, read back by exceljs and openpyxl. */
+const dir = mkdtempSync(join(tmpdir(), 'attest-report-tenant-'));
+let tenant: ReferenceTenant;
+let store: Store;
+let result: ExportResult;
+const file = join(dir, 'evidence.xlsx');
+
+const SHEET_OF = {
+  campaigns: 'Campaigns',
+  templates: 'Templates',
+  automations: 'Automations',
+  toolsets: 'MCP toolsets',
+  'routing-rules': 'Routing rules',
+  scopes: 'Scopes',
+} as const;
+
+beforeAll(async () => {
+  tenant = await startTenant({ port: 0, seed: 7 });
+  store = openStore(join(dir, 'store.sqlite'));
+  const api = createApiClient({ clientId: tenant.clientId, clientSecret: tenant.clientSecret, serverUrl: tenant.url });
+  const sync = await syncTenant({ store, api });
+  expect(sync.status).toBe('completed');
+  result = await exportReport({
+    kind: 'evidence',
+    out: file,
+    store,
+    journal: () => openOutbox(store).journal(),
+    connection: { name: 'reference', tenantHost: new URL(tenant.url).host, clientId: tenant.clientId, serverUrl: tenant.url },
+    appVersion: '0.0.0-test',
+  });
+});
+
+afterAll(async () => {
+  store?.close();
+  await tenant?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('evidence workbook of a synced reference tenant', () => {
+  it('has every sheet, with row counts equal to the store, read by exceljs and openpyxl', async () => {
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    const py = openpyxlDump(file);
+    const names = ['Evidence', 'Campaigns', 'Templates', 'Automations', 'Automation steps', 'MCP toolsets', 'Routing rules', 'Scopes', 'Outbox journal', 'Diff'];
+    expect(wb.worksheets.map((w) => w.name)).toEqual(names);
+    expect(py.sheets.map((s) => s.name)).toEqual(names);
+    for (const [collection, sheet] of Object.entries(SHEET_OF)) {
+      const inStore = store.countObjects(collection as keyof typeof SHEET_OF);
+      expect(inStore, collection).toBeGreaterThan(0);
+      expect(wb.getWorksheet(sheet)!.actualRowCount - 1, sheet).toBe(inStore);
+      expect(py.sheets.find((s) => s.name === sheet)!.rows, sheet).toBe(inStore);
+      expect(py.sheets.find((s) => s.name === sheet)!.header).toEqual((wb.getWorksheet(sheet)!.getRow(1).values as unknown[]).slice(1));
+      const evidence = result.collections.find((c) => c.collection === collection)!;
+      expect(evidence).toMatchObject({ complete: true, rowsInStore: inStore, objectsInStore: inStore });
+    }
+    // one row per trigger and per step of every automation
+    let parts = 0;
+    for (const a of store.iterateObjects('automations')) {
+      const j = a.json as Record<string, unknown[] | undefined>;
+      parts += (j.triggers?.length ?? 0) + (j.automationSteps?.length ?? 0) + (j.draftTriggers?.length ?? 0) + (j.draftAutomationSteps?.length ?? 0);
+    }
+    expect(py.sheets.find((s) => s.name === 'Automation steps')!.rows).toBe(parts);
+    expect((await verifyWorkbook(file)).status).toBe('intact');
+  });
+
+  it('writes real UTC date cells equal to the API text, and unknown enum values as written', async () => {
+    const py = openpyxlDump(file, true);
+    const scopes = py.sheets.find((s) => s.name === 'Scopes')!;
+    const header = scopes.data![0]!.slice(1) as string[];
+    const createdAt = header.indexOf('Created (UTC)') + 1;
+    expect(createdAt).toBeGreaterThan(0);
+    let dates = 0;
+    for (const row of scopes.data!.slice(1)) {
+      const text = row[createdAt + 1];
+      if (typeof text !== 'string') continue;
+      expect((row[createdAt] as { d: string }).d).toBe(new Date(text).toISOString());
+      dates += 1;
+    }
+    expect(dates).toBeGreaterThan(0);
+
+    const known = new Set<string>([...XAA_SCOPE_STATE_VALUES, ...XAA_SCOPE_CLASSIFICATION_VALUES, ...XAA_SCOPE_SOURCE_VALUES]);
+    const unknown = new Set<string>();
+    for (const s of store.iterateObjects('scopes')) {
+      for (const k of ['state', 'classification', 'source']) {
+        const v = s.columns[k];
+        if (typeof v === 'string' && !known.has(v)) unknown.add(v);
+      }
+    }
+    expect(unknown.size, 'the reference tenant serves some enum values the spec does not list').toBeGreaterThan(0);
+    const cells = new Set(scopes.data!.flat().filter((v): v is string => typeof v === 'string'));
+    for (const v of unknown) expect(cells.has(v), v).toBe(true);
+  });
+
+  it('never carries the client secret or its private key', () => {
+    const xml = execFileSync(
+      SYSTEM_PYTHON,
+      ['-c', 'import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nsys.stdout.write("".join(z.read(n).decode("utf-8", "replace") for n in z.namelist()))', file],
+      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    );
+    expect(xml).toContain(tenant.clientId);
+    const jwkText = tenant.clientSecret.split(':').at(-1)!;
+    const jwk = JSON.parse(Buffer.from(jwkText, 'base64url').toString('utf8')) as { d: string };
+    expect(jwk.d.length).toBeGreaterThan(20);
+    expect(xml).not.toContain(tenant.clientSecret);
+    expect(xml).not.toContain(jwkText);
+    expect(xml).not.toContain(jwk.d);
+  });
+});
