@@ -1,0 +1,48 @@
+import { EXIT } from '../exit-codes';
+import { parseCommandArgs, type CommandModule } from '../io';
+import { openStoreFor, STORE_OPTIONS, STORE_USAGE, table } from './store-option';
+
+const usage = `Usage: attest runs [--connection NAME] [--data-dir DIR] [--store FILE] [--json]
+
+Lists the sync runs of a connection's local store, newest first, then the state of each
+collection: its last completed run ("data as of"), whether the data is a complete snapshot,
+whether a later walk was interrupted (the next \`attest sync\` resumes it), and its object count.
+${STORE_USAGE}
+  --json              print {runs, collections} as JSON on stdout`;
+
+const command: CommandModule = {
+  summary: 'sync runs and the state of each collection',
+  usage,
+  async run(argv, io) {
+    const { values } = parseCommandArgs(argv, STORE_OPTIONS);
+    const store = openStoreFor(values, io);
+    try {
+      const runs = store.runs();
+      const collections = store.collectionStatus();
+      if (values.json) {
+        io.out(JSON.stringify({ runs, collections }, null, 2));
+        return EXIT.ok;
+      }
+      if (runs.length === 0) io.err('No sync run yet.');
+      else io.out(table([['RUN', 'STATUS', 'STARTED', 'FINISHED', 'COLLECTIONS'], ...runs.map((r) => [String(r.id), r.status, r.startedAt, r.finishedAt ?? '', r.collections.join(',')])]));
+      io.out('');
+      io.out(
+        table([
+          ['COLLECTION', 'OBJECTS', 'AS OF RUN', 'DATA AS OF', 'STATE'],
+          ...collections.map((c) => [
+            c.collection,
+            String(c.objectCount),
+            c.lastCompletedRunId === null ? '-' : String(c.lastCompletedRunId),
+            c.dataAsOf ?? 'never synced',
+            c.error ? `failed: ${c.error}` : c.interrupted ? 'interrupted (resumable)' : c.complete ? 'complete' : 'incomplete',
+          ]),
+        ]),
+      );
+      return EXIT.ok;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+export default command;
