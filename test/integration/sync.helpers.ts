@@ -1,0 +1,81 @@
+/** Shared setup for the sync integration tests and benchmarks: temp folders, the tenant's expected store contents. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CliIO } from '../../src/cli/io';
+import { main } from '../../src/cli/index';
+import type { Store } from '../../src/main/store/db';
+import type { CollectionId } from '../../src/main/sync/collections';
+import type { TenantData } from '../../src/tenant/dataset';
+import { campaignView } from '../../src/tenant/routes/campaigns';
+
+export function tempDir(prefix = 'attest-sync-it-'): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Ids of the templates that the tenant's campaigns and automations name (and that exist): what a sync can reach. */
+export function referencedTemplateIds(data: TenantData): Set<string> {
+  const ids = new Set<string>();
+  for (const c of data.campaigns.values()) if (c.accessReviewTemplateId) ids.add(c.accessReviewTemplateId);
+  for (const a of data.automations.values()) {
+    for (const step of [...(a.automationSteps ?? []), ...(a.draftAutomationSteps ?? [])]) {
+      const id = step.createAccessReview?.accessReviewTemplateId;
+      if (id) ids.add(id);
+    }
+  }
+  return new Set([...ids].filter((id) => data.templates.has(id)));
+}
+
+/**
+ * What the store must hold for each collection: id -> the exact JSON text the tenant serves for it
+ * (list rows as the page serializes them; a campaign as its GET wrapper; a template as the member
+ * of its GET answer). Built from the tenant's own data, independently of the sync's scanner.
+ */
+export function expectedRaw(data: TenantData): Record<CollectionId, Map<string, string>> {
+  const map = <T extends { id?: string }>(items: Iterable<T>, raw: (item: T) => string) => new Map([...items].map((item) => [item.id!, raw(item)]));
+  const templates = referencedTemplateIds(data);
+  return {
+    campaigns: map(data.campaigns.values(), (c) => JSON.stringify({ accessReview: campaignView(c), expanded: [] })),
+    templates: map([...data.templates.values()].filter((t) => templates.has(t.id!)), (t) => JSON.stringify(t)),
+    automations: map(data.automations.values(), (a) => JSON.stringify(a)),
+    toolsets: map(data.toolsets.values(), (t) => JSON.stringify(t)),
+    'routing-rules': map(data.routingRules.values(), (r) => JSON.stringify(r)),
+    scopes: map(data.scopes.values(), (s) => JSON.stringify(s)),
+  };
+}
+
+/** The current objects of a collection in the store: id -> raw. */
+export function storedRaw(store: Store, collection: CollectionId): Map<string, string> {
+  return new Map([...store.iterateObjects(collection)].map((o) => [o.id, o.raw]));
+}
+
+/** Asserts (with a readable first difference) that every collection of the store equals the tenant's. */
+export function differences(store: Store, data: TenantData): string[] {
+  const problems: string[] = [];
+  for (const [collection, expected] of Object.entries(expectedRaw(data)) as [CollectionId, Map<string, string>][]) {
+    const actual = storedRaw(store, collection);
+    const missing = [...expected.keys()].filter((id) => !actual.has(id));
+    const extra = [...actual.keys()].filter((id) => !expected.has(id));
+    const different = [...expected].filter(([id, raw]) => actual.has(id) && actual.get(id) !== raw).map(([id]) => id);
+    if (missing.length) problems.push(`${collection}: ${missing.length} missing (${missing.slice(0, 3).join(', ')})`);
+    if (extra.length) problems.push(`${collection}: ${extra.length} not on the tenant (${extra.slice(0, 3).join(', ')})`);
+    if (different.length) problems.push(`${collection}: ${different.length} with other JSON (${different.slice(0, 3).join(', ')})`);
+  }
+  return problems;
+}
+
+/** Runs the attest CLI in this process and captures what it prints. */
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CliIO = {
+    out: (t) => void (out += t.endsWith('\n') ? t : `${t}\n`),
+    err: (t) => void (err += t.endsWith('\n') ? t : `${t}\n`),
+    readStdin: async () => '',
+    env: { ...process.env, ...env },
+    isTTY: false,
+  };
+  const code = await main(argv, io);
+  return { code, out, err };
+}

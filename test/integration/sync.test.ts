@@ -1,0 +1,220 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient, type ApiClient, type ApiRequest } from '../../src/main/api/client';
+import { openStore, type Store } from '../../src/main/store/db';
+import type { CollectionId } from '../../src/main/sync/collections';
+import { syncTenant, type SyncProgress } from '../../src/main/sync/engine';
+import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
+import { differences, expectedRaw, runCli, storedRaw, tempDir } from './sync.helpers';
+
+const clientFor = (tenant: ReferenceTenant, extra: { maxRetries?: number; backoffBaseMs?: number } = {}) =>
+  createApiClient({ clientId: tenant.clientId, clientSecret: tenant.clientSecret, serverUrl: tenant.url, ...extra });
+
+type Snapshot = Record<CollectionId, Map<string, string>>;
+
+/** The changes between two expected snapshots, computed from the tenant's data alone. */
+function expectedChanges(before: Snapshot, after: Snapshot): string[] {
+  const out: string[] = [];
+  for (const collection of Object.keys(after) as CollectionId[]) {
+    const a = before[collection];
+    const b = after[collection];
+    for (const [id, raw] of b) if (!a.has(id)) out.push(`${collection} ${id} added`);
+      else if (a.get(id) !== raw) out.push(`${collection} ${id} modified`);
+    for (const id of a.keys()) if (!b.has(id)) out.push(`${collection} ${id} removed`);
+  }
+  return out.sort();
+}
+
+describe('sync against the reference tenant', () => {
+  let tenant: ReferenceTenant;
+  let tmp: ReturnType<typeof tempDir>;
+  let store: Store;
+  let api: ApiClient;
+  let firstRun = 0;
+  let firstSnapshot: Snapshot;
+
+  beforeAll(async () => {
+    tenant = await startTenant({ port: 0, seed: 11, scale: 2 });
+    tmp = tempDir();
+    store = openStore(join(tmp.dir, 'store.sqlite'));
+    api = clientFor(tenant);
+  });
+  afterAll(async () => {
+    store?.close();
+    await tenant?.close();
+    tmp?.remove();
+  });
+
+  it('stores every collection exactly as the tenant serves it', async () => {
+    const events: SyncProgress[] = [];
+    const summary = await syncTenant({ store, api, onProgress: (e) => events.push(e) });
+    expect(summary.status).toBe('completed');
+    firstRun = summary.runId;
+    firstSnapshot = expectedRaw(tenant.data);
+    expect(differences(store, tenant.data)).toEqual([]);
+    for (const c of summary.collections) {
+      expect(c).toMatchObject({ complete: true, fetched: firstSnapshot[c.collection].size, upserted: firstSnapshot[c.collection].size, deleted: 0 });
+    }
+    // Automations come 10 to a page; the rest 100.
+    expect(summary.collections.find((c) => c.collection === 'automations')!.pages).toBe(Math.ceil(tenant.data.automations.size / 10));
+    expect(events.filter((e) => e.state === 'done' && e.phase === 'collection').map((e) => e.collection).sort()).toEqual(
+      ['automations', 'campaigns', 'routing-rules', 'scopes', 'templates', 'toolsets'],
+    );
+    // Enum values are kept as the tenant wrote them, unknown ones included, in the columns too.
+    for (const scope of tenant.data.scopes.values()) expect(store.getObject('scopes', scope.id!)!.columns.state).toBe(scope.state ?? null);
+    expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
+  });
+
+  it('stores exactly what changed on the tenant, and attest diff reports it', async () => {
+    const d = tenant.data;
+    const [s1, s2, s3] = [...d.scopes.values()];
+    d.scopes.set('scope-new-1', { ...s1!, id: 'scope-new-1', scopeValue: 'new:one', displayName: 'Brand new scope' });
+    d.scopes.set('scope-new-2', { ...s1!, id: 'scope-new-2', scopeValue: 'new:two' });
+    d.scopes.delete(s2!.id!);
+    d.touch('scopes', s3!.id!, { displayName: 'Renamed scope' });
+    const [a1, a2] = [...d.automations.values()];
+    d.touch('automations', a1!.id!, { displayName: 'Renamed automation' });
+    d.automations.delete(a2!.id!);
+    const [c1, c2] = [...d.campaigns.values()];
+    d.touch('campaigns', c1!.id!, { description: 'Now with a description' });
+    d.campaigns.set('campaign-new', { ...c2!, id: 'campaign-new', displayName: 'Copied campaign' });
+    const [r1] = [...d.routingRules.values()];
+    d.touch('routingRules', r1!.id!, { priority: 999 });
+    d.toolsets.delete([...d.toolsets.keys()][0]!);
+    const template = [...expectedRaw(d).templates.keys()][0]!;
+    d.touch('templates', template, { description: 'Edited template' });
+    const secondSnapshot = expectedRaw(d);
+    const expected = expectedChanges(firstSnapshot, secondSnapshot);
+    expect(expected, expected.join('\n')).toHaveLength(11);
+
+    const summary = await syncTenant({ store, api });
+    expect(summary.status).toBe('completed');
+    expect(differences(store, d)).toEqual([]);
+    for (const c of summary.collections) {
+      const mine = expected.filter((e) => e.startsWith(`${c.collection} `));
+      expect(c.upserted, c.collection).toBe(mine.filter((e) => !e.endsWith('removed')).length);
+      expect(c.deleted, c.collection).toBe(mine.filter((e) => e.endsWith('removed')).length);
+    }
+
+    const diff = store.diff(firstRun, summary.runId);
+    expect(diff.map((e) => `${e.collection} ${e.id} ${e.change}`).sort()).toEqual(expected);
+    expect(diff.find((e) => e.id === s3!.id)!.changedFields).toEqual(['displayName', 'updatedAt']);
+    expect(diff.find((e) => e.id === a1!.id)!.changedFields).toEqual(['currentVersion', 'displayName']);
+    expect(diff.find((e) => e.id === c1!.id)!.changedFields).toEqual(['description', 'updatedAt']);
+    expect(diff.find((e) => e.id === r1!.id)!.changedFields).toEqual(['priority', 'updatedAt']);
+
+    // The first run is still a snapshot of the tenant as it was.
+    for (const collection of Object.keys(firstSnapshot) as CollectionId[]) {
+      const asOf = new Map(store.listObjects(collection, { asOfRun: firstRun, limit: 100_000 }).rows.map((o) => [o.id, o.raw]));
+      expect(asOf, collection).toEqual(firstSnapshot[collection]);
+    }
+    expect(store.getObject('scopes', s2!.id!)).toMatchObject({ deleted: true, raw: firstSnapshot.scopes.get(s2!.id!) });
+    expect(store.listObjects('routing-rules', { limit: 1 }).rows[0]!.columns.priority).toBeLessThanOrEqual(999);
+
+    // The CLI reads the same store offline.
+    const json = await runCli(['diff', '--store', store.file, '--json']);
+    expect(json.code).toBe(0);
+    const printed = JSON.parse(json.out) as { from: number; to: number; changes: { collection: string; id: string; change: string }[] };
+    expect({ from: printed.from, to: printed.to }).toEqual({ from: firstRun, to: summary.runId });
+    expect(printed.changes.map((e) => `${e.collection} ${e.id} ${e.change}`).sort()).toEqual(expected);
+    const text = await runCli(['diff', '--store', store.file]);
+    expect(text.out).toContain(`+ scopes        scope-new-1  Brand new scope`);
+    expect(text.out).toContain(`- scopes        ${s2!.id}`);
+    expect(text.out).toContain(`~ scopes        ${s3!.id}  Renamed scope  (displayName, updatedAt)`);
+    expect(text.err).toContain(`${expected.filter((e) => e.endsWith('added')).length} added`);
+
+    const shown = await runCli(['show', 'campaigns', c1!.id!, '--store', store.file]);
+    expect(shown.out).toBe(`${secondSnapshot.campaigns.get(c1!.id!)}\n`);
+    const history = await runCli(['show', 'scopes', s3!.id!, '--history', '--store', store.file]);
+    expect(history.out).toMatch(new RegExp(`run ${firstRun} .* added\\nrun ${summary.runId} .* modified  displayName, updatedAt`));
+    const found = await runCli(['search', 'Renamed', '--store', store.file, '--json']);
+    expect((JSON.parse(found.out) as { hits: { id: string }[] }).hits.map((h) => h.id).sort()).toEqual([a1!.id, s3!.id].sort());
+    const runs = await runCli(['runs', '--store', store.file, '--json']);
+    expect((JSON.parse(runs.out) as { runs: { id: number; status: string }[] }).runs.map((r) => [r.id, r.status])).toEqual([[summary.runId, 'completed'], [firstRun, 'completed']]);
+  });
+});
+
+describe('sync through faults', () => {
+  it('ends equal to the tenant despite 5xx, 429 bursts, jittered latency, empty pages and early token expiry', async () => {
+    const tenant = await startTenant({
+      port: 0,
+      seed: 12,
+      scale: 2,
+      faults: 'latency=2,jitter=8,error5xx=0.1,rate429=0.05,retryAfter=1,emptyPages=0.2,tokenExpireEarly=0.2',
+    });
+    const tmp = tempDir();
+    const store = openStore(join(tmp.dir, 'store.sqlite'));
+    try {
+      const api = clientFor(tenant, { backoffBaseMs: 20, maxRetries: 6 });
+      const first = await syncTenant({ store, api });
+      expect(first.collections.filter((c) => !c.complete)).toEqual([]);
+      expect(differences(store, tenant.data)).toEqual([]);
+      // Empty pages with a live token were walked through, not taken for the end.
+      const pages = first.collections.find((c) => c.collection === 'automations')!.pages;
+      expect(pages).toBeGreaterThan(Math.ceil(tenant.data.automations.size / 10));
+
+      const [s1, s2] = [...tenant.data.scopes.values()];
+      tenant.data.scopes.delete(s1!.id!);
+      tenant.data.touch('scopes', s2!.id!, { description: 'changed under faults' });
+      const second = await syncTenant({ store, api });
+      expect(second.status).toBe('completed');
+      expect(differences(store, tenant.data)).toEqual([]);
+      expect(store.diff(first.runId, second.runId).map((e) => `${e.id} ${e.change}`).sort()).toEqual([`${s1!.id} removed`, `${s2!.id} modified`].sort());
+    } finally {
+      store.close();
+      await tenant.close();
+      tmp.remove();
+    }
+  });
+
+  for (const fault of ['truncate', 'html'] as const) {
+    it(`stops only the collection that got ${fault === 'html' ? 'an HTML' : 'a truncated'} page, commits nothing of it, and resumes there`, async () => {
+      const tenant = await startTenant({ port: 0, seed: 13, scale: 6 });
+      const tmp = tempDir();
+      const store = openStore(join(tmp.dir, 'store.sqlite'));
+      try {
+        const base = clientFor(tenant, { backoffBaseMs: 5, maxRetries: 1 });
+        let scopePages = 0;
+        let badToken = '';
+        // Only the third page of scopes is answered badly; everything else is served normally.
+        const api: ApiClient = {
+          ...base,
+          apiRoot: base.apiRoot,
+          clientId: base.clientId,
+          getToken: (signal) => base.getToken(signal),
+          async request<T>(req: ApiRequest) {
+            const third = req.path === '/search/xaa/scopes' && ++scopePages === 3;
+            if (third) {
+              badToken = (req.body as { pageToken?: string }).pageToken ?? '';
+              tenant.faults.set(`${fault}=1`);
+            }
+            try {
+              return await base.request<T>(req);
+            } finally {
+              if (third || scopePages === 4) tenant.faults.clear();
+            }
+          },
+        };
+        const summary = await syncTenant({ store, api, concurrency: 1 });
+        expect(summary.status).toBe('failed');
+        const scopes = summary.collections.find((c) => c.collection === 'scopes')!;
+        expect(scopes).toMatchObject({ complete: false, pages: 2, fetched: 200, errorKind: 'bad_response' });
+        expect(scopes.error).toMatch(fault === 'html' ? /scopes: POST \/search\/xaa\/scopes .*not JSON|text\/html/ : /scopes: POST \/search\/xaa\/scopes/);
+        expect(summary.collections.filter((c) => c.collection !== 'scopes').every((c) => c.complete)).toBe(true);
+        expect(store.countObjects('scopes')).toBe(200);
+        expect(store.sync.walk(summary.runId, 'scopes')).toMatchObject({ status: 'failed', checkpoint: badToken, pages: 2 });
+        expect(store.collectionStatus().find((c) => c.collection === 'scopes')).toMatchObject({ complete: false, interrupted: true, error: scopes.error });
+
+        const resumed = await syncTenant({ store, api: base });
+        expect(resumed).toMatchObject({ runId: summary.runId, resumed: true, status: 'completed' });
+        expect(resumed.collections.find((c) => c.collection === 'scopes')).toMatchObject({ resumed: true, fetched: tenant.data.scopes.size - 200 });
+        expect(differences(store, tenant.data)).toEqual([]);
+        expect(storedRaw(store, 'scopes').size).toBe(tenant.data.scopes.size);
+      } finally {
+        store.close();
+        await tenant.close();
+        tmp.remove();
+      }
+    });
+  }
+});
