@@ -2,7 +2,7 @@
 import type { Scope } from '../../shared/api-types';
 import { XAA_SCOPE_CLASSIFICATION_VALUES, XAA_SCOPE_SOURCE_VALUES, XAA_SCOPE_STATE_VALUES } from '../../shared/enums';
 import { validateScopeValue } from '../../shared/validate';
-import { alreadyExists, badField, notFound } from '../errors';
+import { alreadyExists, badField, invalidArgument, notFound } from '../errors';
 import { optEnum, optEnumArray, optRefIds, optString, optStringArray, requiredString, textMatcher } from '../input';
 import { getOr404, listPage, param, type RequestContext, type Route } from './common';
 
@@ -19,8 +19,10 @@ function createScope(ctx: RequestContext) {
   const body = ctx.body;
   const resourceServerId = requiredString(body, 'xaaResourceServerId');
   const scopeValue = body.scopeValue;
-  const problem = validateScopeValue(scopeValue === null ? undefined : scopeValue);
-  if (problem) throw badField('scopeValue', scopeValue === undefined || scopeValue === null ? 'is required' : problem.message);
+  if (scopeValue === undefined || scopeValue === null) throw badField('scopeValue', 'is required');
+  const problem = validateScopeValue(scopeValue);
+  // The shared rule's message already names the field and the offending character.
+  if (problem) throw invalidArgument(problem.message, [{ field: 'scopeValue', description: problem.message }]);
   const displayName = optString(body, 'displayName') ?? '';
   const description = optString(body, 'description') ?? '';
   const classification = optEnum(body, 'classification', XAA_SCOPE_CLASSIFICATION_VALUES) ?? 'XAA_SCOPE_CLASSIFICATION_UNSPECIFIED';
