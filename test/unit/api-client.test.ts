@@ -178,6 +178,14 @@ describe('token: caching and minting', () => {
     expect(new Set(seen.map((s) => s.headers['x-request-id'])).size).toBe(50);
   });
 
+  it('mints inside a full concurrency limiter without deadlock', async () => {
+    tokenHandler = (req, res) => void setTimeout(() => defaultToken(req, res), 20);
+    const api = client({ limiter: new RateLimiter({ maxConcurrent: 2 }) });
+    const results = await Promise.all(Array.from({ length: 10 }, () => get(api)));
+    expect(results).toHaveLength(10);
+    expect(tokenCount).toBe(1);
+  });
+
   it('re-mints 60 s before expires_in runs out', async () => {
     let now = 1_000_000_000_000;
     const api = client({ now: () => now });
@@ -236,6 +244,26 @@ describe('token: caching and minting', () => {
     expect(error.oauthError).toBe('invalid_client');
     expect(error.message).toContain('invalid_client');
     expect(error.message).not.toContain(creds.clientSecret);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('retries the token endpoint through 503 and 429 (minting is safe to repeat)', async () => {
+    let calls = 0;
+    tokenHandler = (req, res) => {
+      calls += 1;
+      if (calls === 1) json(res, 503, { code: 14, message: 'unavailable' });
+      else if (calls === 2) json(res, 429, { code: 8, message: 'slow' }, { 'retry-after': '0' });
+      else defaultToken(req, res);
+    };
+    expect((await get(client())).status).toBe(200);
+    expect(calls).toBe(3);
+  });
+
+  it('refuses a token answer without a usable token', async () => {
+    for (const body of [{ token_type: 'Bearer', expires_in: 60 }, { access_token: 't', token_type: 'MAC', expires_in: 60 }, { access_token: 't', token_type: 'Bearer', expires_in: 0 }]) {
+      tokenHandler = (_req, res) => json(res, 200, body);
+      expect((await failure(get(client()))).kind).toBe('bad_response');
+    }
     expect(seen).toHaveLength(0);
   });
 

@@ -67,6 +67,15 @@ export class RateLimiter {
     this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + ms);
   }
 
+  /** Waits until no pause is in force, without taking a slot (for token mints, which run inside a request's slot). */
+  async whenOpen(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const wait = this.#pausedUntil - this.#now();
+      if (wait <= 0) return;
+      await sleep(wait, signal);
+    }
+  }
+
   /**
    * Waits for the pause to end, a free slot and the rate, then takes the slot. Call the returned
    * function exactly once when the request is done.

@@ -135,7 +135,8 @@ export class TokenSource {
     const o = this.#options;
     let retries = 0;
     for (;;) {
-      const release = o.limiter ? await o.limiter.acquire() : () => undefined;
+      // Honour a Retry-After pause, but take no slot: the requests waiting for this token hold them.
+      await o.limiter?.whenOpen();
       const sentAt = this.#now();
       let status: number;
       let text: string | null;
@@ -159,7 +160,6 @@ export class TokenSource {
         text = decodeUtf8(response.bytes);
         retryAfter = response.headers.get('retry-after');
       } catch (error) {
-        release();
         if (error instanceof ApiError || !(error instanceof TransportFailure)) throw error;
         // Minting is safe to repeat: retry network trouble like any read.
         if (retries < o.maxRetries) {
@@ -176,8 +176,6 @@ export class TokenSource {
           attempts: retries + 1,
         });
       }
-      release();
-
       if (status >= 200 && status < 300) return this.#accept(status, text, sentAt);
 
       const parsed = text === null ? {} : parseErrorBody(text);
