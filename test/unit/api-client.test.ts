@@ -242,6 +242,7 @@ describe('token: caching and minting', () => {
     const error = await failure(get(client({ auth: 'secret' })));
     expect(error.kind).toBe('auth');
     expect(error.oauthError).toBe('invalid_client');
+    expect(error.notSent).toBe(true);
     expect(error.message).toContain('invalid_client');
     expect(error.message).not.toContain(creds.clientSecret);
     expect(seen).toHaveLength(0);
@@ -399,6 +400,7 @@ describe('5xx, network failures and uncertain mutations', () => {
     apiHandler = (_req, res) => void res.socket?.destroy();
     const error = await failure(post(client()));
     expect(error.kind).toBe('uncertain');
+    expect(error.notSent).toBe(false);
     expect(error.message).toMatch(/may have been applied/);
     expect(seen).toHaveLength(1);
   });
@@ -422,6 +424,7 @@ describe('5xx, network failures and uncertain mutations', () => {
     const api = createApiClient({ clientId: `a@127.0.0.1:${deadPort}/attest`, clientSecret: creds.clientSecret, backoffBaseMs: 1, maxRetries: 1 });
     const error = await failure(post(api));
     expect(error.kind).toBe('network');
+    expect(error.notSent).toBe(true);
     expect(error.message).toMatch(/refused/);
     expect(error.message).not.toContain(creds.jwk.d);
   });
@@ -538,6 +541,7 @@ describe('paths and cancellation', () => {
       const error = await failure(api.request({ method: 'GET', path }));
       expect(error.kind, path).toBe('invalid_input');
       expect(error.attempts).toBe(0);
+      expect(error.notSent).toBe(true);
     }
     for (const id of ['', '  ', '.', '..']) {
       await expect(getAccessReview(api, id)).rejects.toMatchObject({ kind: 'invalid_input' });

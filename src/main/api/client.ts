@@ -178,10 +178,10 @@ class HttpApiClient implements ApiClient {
           if (mutation && f.maybeSent) {
             fail('uncertain', `${method} ${path} was cancelled after it was sent: it may have been applied`, { status: f.status });
           }
-          fail('cancelled', `${method} ${path} was cancelled`);
+          fail('cancelled', `${method} ${path} was cancelled`, { notSent: !f.maybeSent });
         }
         if (mutation) {
-          if (f.kind === 'connect') fail('network', `${method} ${path} was not sent: ${f.message}`);
+          if (f.kind === 'connect') fail('network', `${method} ${path} was not sent: ${f.message}`, { notSent: true });
           if (f.kind === 'body' && f.status !== undefined && f.status >= 400 && f.status < 500 && f.status !== 408) {
             // The server refused it (4xx) even though the body was cut off: not applied.
             fail(kindForStatus(f.status), `${method} ${path} failed with HTTP ${f.status} (the error body was cut off)`, { status: f.status });
@@ -191,7 +191,7 @@ class HttpApiClient implements ApiClient {
         if (await retry(f.kind)) continue;
         if (f.kind === 'timeout') fail('timeout', `${method} ${path} timed out: ${f.message}`);
         if (f.kind === 'body') fail('bad_response', `${method} ${path}: ${f.message}`, f.status === undefined ? {} : { status: f.status });
-        fail('network', `${method} ${path} failed: ${f.message}`);
+        fail('network', `${method} ${path} failed: ${f.message}`, { notSent: f.kind === 'connect' });
       } finally {
         release();
       }

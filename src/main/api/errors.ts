@@ -45,6 +45,8 @@ export interface ApiErrorOptions {
   /** The request path relative to the API root (no query string, no host). */
   path?: string;
   attempts?: number;
+  /** The request certainly never reached the server (default: true when `attempts` is 0). */
+  notSent?: boolean;
   cause?: unknown;
 }
 
@@ -60,6 +62,11 @@ export class ApiError extends Error {
   readonly path?: string;
   /** How many times the request was sent (0 when it was refused before sending). */
   readonly attempts?: number;
+  /**
+   * True when the request certainly never reached the server: refused before sending, the
+   * connection could not be made, or no token could be had. Safe to send again later.
+   */
+  readonly notSent: boolean;
 
   constructor(kind: ApiErrorKind, message: string, options: ApiErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -72,6 +79,7 @@ export class ApiError extends Error {
     if (options.method !== undefined) this.method = options.method;
     if (options.path !== undefined) this.path = options.path;
     if (options.attempts !== undefined) this.attempts = options.attempts;
+    this.notSent = options.notSent ?? options.attempts === 0;
   }
 
   /** True when the change may have been applied by the server: reconcile, never resend blindly. */

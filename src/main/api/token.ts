@@ -173,6 +173,7 @@ export class TokenSource {
         throw new ApiError(kind, `Could not get an access token from ${o.id.tokenUrl}: ${error.message}`, {
           method: 'POST',
           path: '/auth/v1/token',
+          notSent: true,
           attempts: retries + 1,
         });
       }
@@ -186,6 +187,7 @@ export class TokenSource {
             status,
             retryAfterMs: wait,
             path: '/auth/v1/token',
+          notSent: true,
           });
         }
         if (retries < o.maxRetries) {
@@ -213,6 +215,7 @@ export class TokenSource {
         ...(parsed.oauthError !== undefined ? { oauthError: parsed.oauthError } : {}),
         method: 'POST',
         path: '/auth/v1/token',
+          notSent: true,
         attempts: retries + 1,
       });
     }
@@ -228,16 +231,16 @@ export class TokenSource {
     const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : undefined;
     const value = record?.access_token;
     if (typeof value !== 'string' || value === '') {
-      throw new ApiError('bad_response', `The token endpoint answered ${status} without an access token`, { status, path: '/auth/v1/token' });
+      throw new ApiError('bad_response', `The token endpoint answered ${status} without an access token`, { status, path: '/auth/v1/token', notSent: true });
     }
     const type = record?.token_type;
     if (type !== undefined && (typeof type !== 'string' || type.toLowerCase() !== 'bearer')) {
-      throw new ApiError('bad_response', 'The token endpoint answered with a token type other than Bearer', { status, path: '/auth/v1/token' });
+      throw new ApiError('bad_response', 'The token endpoint answered with a token type other than Bearer', { status, path: '/auth/v1/token', notSent: true });
     }
     const rawExpires = record?.expires_in;
     const expiresIn = typeof rawExpires === 'number' ? rawExpires : typeof rawExpires === 'string' ? Number(rawExpires) : NaN;
     if (!Number.isFinite(expiresIn) || expiresIn <= 0) {
-      throw new ApiError('bad_response', 'The token endpoint answered without a positive expires_in', { status, path: '/auth/v1/token' });
+      throw new ApiError('bad_response', 'The token endpoint answered without a positive expires_in', { status, path: '/auth/v1/token', notSent: true });
     }
     // Times count from when the request was sent: the server's clock started no earlier.
     const margin = Math.min(REFRESH_MARGIN_SECONDS, expiresIn / 2);
