@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ChannelArgs, ChannelResult, CollectionId, ConnectionInfo, ConnectionState, SyncProgress } from '../shared/contract';
+import type { ChannelArgs, ChannelResult, CollectionId, ConnectionInfo, ConnectionState, SendProgress as SendProgressEvent, SyncProgress } from '../shared/contract';
 import { createApiClient, type ApiClient } from './api/client';
 import { CredentialError, parseClientId, parseClientSecret } from './api/credentials';
 import {
@@ -16,6 +16,7 @@ import {
 import { startDemoTenant, type DemoTenant, type DemoTenantLaunch } from './demo-tenant';
 import { keychainAvailable, memorySecretStore, osKeychain, type SecretStore } from './keychain';
 import { openStore, type Store } from './store/db';
+import { openOutbox, type Outbox } from './outbox/queue';
 import { syncTenant } from './sync/engine';
 import type { EventBus } from './rpc/dispatch';
 import { RpcError } from './rpc/errors';
@@ -54,8 +55,10 @@ export const DEMO_CONNECTION = 'demo';
 export interface Workspace {
   connection: ConnectionInfo;
   store: Store;
+  outbox: Outbox;
   api: ApiClient | null;
   sync: AbortController | null;
+  send: AbortController | null;
 }
 
 export interface Services {
@@ -81,6 +84,10 @@ export interface Services {
   startSync(only: CollectionId[] | null): boolean;
   cancelSync(): boolean;
   syncing(): boolean;
+  /** Sends queued outbox items off the request path; progress comes as sendProgress events. */
+  startSend(ids: string[] | null): boolean;
+  cancelSend(): boolean;
+  sending(): boolean;
   /** Closes the open workspace. */
   close(): Promise<void>;
   /** Closes everything, and stops the demo tenant if this app started it. */
@@ -304,7 +311,10 @@ export function createServices(options: ServicesOptions): Services {
       current?.store.close();
       current = null;
       const store = openStore(storeFile ?? storeFileFor(options.dataDir, connection.name));
-      current = { connection, store, api, sync: null };
+      const outbox = openOutbox(store);
+      // Anything that was in flight when the app last stopped is uncertain now: never lost, never resent blindly.
+      outbox.recoverAfterCrash();
+      current = { connection, store, outbox, api, sync: null, send: null };
       // The first probe answers quickly; the app is usable offline either way.
       await probe(current);
       return current;
@@ -369,8 +379,49 @@ export function createServices(options: ServicesOptions): Services {
 
     syncing: () => Boolean(current?.sync),
 
+    startSend(ids) {
+      const workspace = services.workspace();
+      if (workspace.send) return false;
+      if (!workspace.api) throw new RpcError('auth', 'The secret of this connection is not available; add the connection again.');
+      const controller = new AbortController();
+      workspace.send = controller;
+      const api = workspace.api;
+      const emit = (p: Omit<SendProgressEvent, 'itemId' | 'state' | 'message'> & Partial<SendProgressEvent>) =>
+        events.emit('sendProgress', { itemId: null, state: null, message: null, ...p });
+      void (async () => {
+        try {
+          const summary = await workspace.outbox.send(api, {
+            ids: ids ?? undefined,
+            signal: controller.signal,
+            onProgress: (p) =>
+              p.phase !== 'finished' &&
+              emit({ phase: p.phase, itemId: p.itemId ?? null, state: p.state ?? null, message: p.message ?? null, done: p.done, total: p.total, succeeded: p.succeeded, failed: p.failed, uncertain: p.uncertain, ratePerSecond: p.ratePerSecond }),
+          });
+          emit({ phase: 'finished', message: summary.paused ? summary.paused.message : null, done: summary.succeeded + summary.failed + summary.uncertain, total: summary.total, succeeded: summary.succeeded, failed: summary.failed, uncertain: summary.uncertain, ratePerSecond: null });
+          if (summary.paused?.reason === 'network') void probe(workspace);
+        } catch (error) {
+          const message = error instanceof Error ? (error.message.split('\n')[0] ?? 'The send failed.') : String(error);
+          log(`send: ${message}`);
+          emit({ phase: 'finished', message, done: 0, total: 0, succeeded: 0, failed: 0, uncertain: 0, ratePerSecond: null });
+        } finally {
+          if (workspace.send === controller) workspace.send = null;
+        }
+      })();
+      return true;
+    },
+
+    cancelSend() {
+      const send = current?.send;
+      if (!send) return false;
+      send.abort();
+      return true;
+    },
+
+    sending: () => Boolean(current?.send),
+
     async close() {
       current?.sync?.abort();
+      current?.send?.abort();
       current?.store.close();
       current = null;
       state = { connection: null, online: false, checkedAt: null, reason: null };

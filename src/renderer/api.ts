@@ -6,6 +6,8 @@ export class AttestError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** For refused inputs: the field at fault. */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -19,7 +21,7 @@ export async function call<C extends ChannelName>(name: C, args?: ChannelArgs<C>
   const reply = await fn(args);
   if (!reply || typeof reply !== 'object') throw new AttestError('internal', 'The app core gave no answer.');
   if (reply.ok) return reply.value;
-  throw new AttestError(reply.error.code, reply.error.message);
+  throw new AttestError(reply.error.code, reply.error.message, reply.error.field);
 }
 
 /** Subscribes to one event of window.attest; returns the unsubscribe. */

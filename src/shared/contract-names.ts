@@ -23,13 +23,25 @@ export const CHANNEL_NAMES = [
   'objectHistory',
   'search',
   'overview',
+  'outboxList',
+  'outboxEnqueue',
+  'outboxEdit',
+  'outboxDiscard',
+  'outboxRetry',
+  'outboxResolve',
+  'outboxPreviewImport',
+  'outboxImport',
+  'outboxSend',
+  'outboxCancelSend',
+  'outboxReconcile',
+  'outboxJournal',
   'openExternal',
   'showOpenDialog',
   'showSaveDialog',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 
-export const EVENT_NAMES = ['syncProgress', 'connectionState'] as const;
+export const EVENT_NAMES = ['syncProgress', 'connectionState', 'sendProgress'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** The subscription function for an event: `syncProgress` -> `onSyncProgress`. */

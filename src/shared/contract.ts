@@ -137,6 +137,71 @@ const Sort = z.object({ key: z.string().max(100), dir: z.enum(['asc', 'desc']) }
 export const ChartDatum = z.object({ key: z.string(), count: z.number().int().nonnegative() });
 export type ChartDatum = z.infer<typeof ChartDatum>;
 
+export const MUTATION_KINDS = ['create-scope', 'remove-membership', 'escalate-task', 'update-template', 'create-campaign'] as const;
+export const MutationKind = z.enum(MUTATION_KINDS);
+export type MutationKind = z.infer<typeof MutationKind>;
+export const OUTBOX_STATES = ['queued', 'sending', 'succeeded', 'failed', 'uncertain', 'resolved', 'discarded'] as const;
+export const OutboxState = z.enum(OUTBOX_STATES);
+export type OutboxState = z.infer<typeof OutboxState>;
+export const ImportKind = z.enum(['remove-membership', 'create-scope']);
+
+const JsonRecord = z.record(z.string(), z.unknown());
+
+export const OutboxItemView = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  kind: MutationKind,
+  state: OutboxState,
+  summary: z.string(),
+  target: z.string(),
+  input: JsonRecord,
+  request: z.object({ method: z.string(), path: z.string(), body: JsonRecord }),
+  requestDigest: z.string(),
+  attempts: z.number().int(),
+  lastStatus: z.number().int().nullable(),
+  /** The server's reason, or what went wrong. */
+  lastError: z.string().nullable(),
+  result: JsonRecord.nullable(),
+  note: z.string().nullable(),
+  source: z.string().nullable(),
+  createdAt: IsoTime,
+  updatedAt: IsoTime,
+  lastSentAt: IsoTime.nullable(),
+});
+export type OutboxItemView = z.infer<typeof OutboxItemView>;
+
+const ImportRowError = z.object({ line: z.number().int(), column: z.number().int(), field: z.string(), message: z.string() });
+const ImportDuplicate = z.object({ line: z.number().int(), firstLine: z.number().int().optional(), itemId: z.string().optional(), itemState: z.string().optional(), key: z.string() });
+export const ImportPreview = z.object({
+  kind: MutationKind,
+  rows: z.number().int(),
+  valid: z.array(z.object({ line: z.number().int(), input: JsonRecord, summary: z.string() })),
+  errors: z.array(ImportRowError),
+  duplicatesInFile: z.array(ImportDuplicate),
+  duplicatesInQueue: z.array(ImportDuplicate),
+  warnings: z.array(z.string()),
+});
+export type ImportPreview = z.infer<typeof ImportPreview>;
+
+export const OutboxJournalEntry = z.object({
+  seq: z.number().int(),
+  itemId: z.string(),
+  kind: MutationKind,
+  target: z.string(),
+  attempt: z.number().int(),
+  event: z.string(),
+  requestDigest: z.string().nullable(),
+  method: z.string().nullable(),
+  path: z.string().nullable(),
+  httpStatus: z.number().int().nullable(),
+  outcome: z.string(),
+  answer: z.string().nullable(),
+  at: IsoTime,
+});
+export type OutboxJournalEntry = z.infer<typeof OutboxJournalEntry>;
+
+const CSV_MAX = 8 * 1024 * 1024;
+
 const DialogFilter = z.object({ name: z.string().max(100), extensions: z.array(z.string().max(20)).max(20) });
 
 // ---------------------------------------------------------------------------------------------
@@ -277,6 +342,48 @@ export const CHANNELS = {
     'Counts, charts and sync history for the Overview screen.',
   ),
 
+  // --- outbox (changes queued offline, sent later)
+  outboxList: channel(
+    z.object({ state: OutboxState.nullable().default(null), limit: z.number().int().min(1).max(5000).default(500) }).strict().default({ state: null, limit: 500 }),
+    z.object({ items: z.array(OutboxItemView), counts: z.record(z.string(), z.number().int()), pending: z.number().int(), sending: z.boolean() }),
+    'Outbox items (newest first), counts per state, and whether a send is running.',
+  ),
+  outboxEnqueue: channel(
+    z.object({ kind: MutationKind, input: JsonRecord }).strict(),
+    z.object({ item: OutboxItemView }),
+    'Validates a change by the spec rules and queues it (refused with the field named when invalid).',
+  ),
+  outboxEdit: channel(z.object({ id: Id, input: JsonRecord }).strict(), z.object({ item: OutboxItemView }), 'Edits a queued item (validated again).'),
+  outboxDiscard: channel(z.object({ id: Id }).strict(), done, 'Discards a queued, failed or uncertain item.'),
+  outboxRetry: channel(z.object({ id: Id }).strict(), done, 'Queues a failed or uncertain item again.'),
+  outboxResolve: channel(z.object({ id: Id, note: z.string().max(2000).nullable().default(null) }).strict(), done, 'Marks a failed or uncertain item resolved by hand.'),
+  outboxPreviewImport: channel(
+    z.object({ kind: ImportKind, csv: z.string().max(CSV_MAX) }).strict(),
+    ImportPreview,
+    'Validates a whole CSV: valid rows, line-numbered errors, duplicates; queues nothing.',
+  ),
+  outboxImport: channel(
+    z.object({ kind: ImportKind, csv: z.string().max(CSV_MAX), source: z.string().max(300).nullable().default(null) }).strict(),
+    ImportPreview.extend({ queued: z.number().int(), itemIds: z.array(z.string()) }),
+    'Queues every valid row of a CSV in one transaction, or nothing when any row has an error.',
+  ),
+  outboxSend: channel(
+    z.object({ ids: z.array(Id).max(100_000).nullable().default(null) }).strict().default({ ids: null }),
+    z.object({ started: z.boolean() }),
+    'Sends the queued items (or the given ones); progress comes as sendProgress events.',
+  ),
+  outboxCancelSend: channel(none, z.object({ cancelled: z.boolean() }), 'Stops starting new requests; those in flight finish and are recorded.'),
+  outboxReconcile: channel(
+    none,
+    z.object({ examined: z.number().int(), applied: z.number().int(), requeued: z.number().int(), unknown: z.number().int() }),
+    'Settles uncertain items by reading the server where a read exists.',
+  ),
+  outboxJournal: channel(
+    z.object({ itemId: Id.nullable().default(null), limit: z.number().int().min(1).max(10_000).default(500) }).strict().default({ itemId: null, limit: 500 }),
+    z.object({ entries: z.array(OutboxJournalEntry) }),
+    'Every attempt, with its request digest, status and answer: the change-log evidence.',
+  ),
+
   // --- desktop integration
   openExternal: channel(
     z.object({ url: z.string().url().max(2000) }).strict(),
@@ -318,9 +425,24 @@ export const SyncProgress = z.object({
 });
 export type SyncProgress = z.infer<typeof SyncProgress>;
 
+export const SendProgress = z.object({
+  phase: z.enum(['started', 'item', 'paused', 'finished']),
+  itemId: z.string().nullable(),
+  state: OutboxState.nullable(),
+  message: z.string().nullable(),
+  done: z.number().int(),
+  total: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  uncertain: z.number().int(),
+  ratePerSecond: z.number().nullable(),
+});
+export type SendProgress = z.infer<typeof SendProgress>;
+
 export const EVENTS = {
   syncProgress: SyncProgress,
   connectionState: ConnectionState,
+  sendProgress: SendProgress,
 } as const satisfies { [E in EventName]: z.ZodType };
 
 export type Events = typeof EVENTS;
@@ -346,7 +468,7 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export const ReplyError = z.object({ code: z.enum(ERROR_CODES), message: z.string() });
+export const ReplyError = z.object({ code: z.enum(ERROR_CODES), message: z.string(), field: z.string().optional() });
 export type ReplyError = z.infer<typeof ReplyError>;
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: ReplyError };
 

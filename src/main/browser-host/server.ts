@@ -45,7 +45,7 @@ export interface BrowserHost {
 }
 
 const BRIDGE_PATH = '/attest-bridge.js';
-const MAX_BODY = 1024 * 1024;
+const MAX_BODY = 10 * 1024 * 1024;
 
 function safeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);

@@ -24,6 +24,10 @@ const BY_NAME: Record<string, ErrorCode> = {
   KeychainUnavailableError: 'keychain',
   InvalidInputError: 'bad_request',
   ValidationError: 'bad_request',
+  OutboxValidationError: 'bad_request',
+  OutboxStateError: 'conflict',
+  StoreQueryError: 'bad_request',
+  ConnectionError: 'not_found',
 };
 
 /** Codes some core errors carry in a `kind` or `code` field. */
@@ -83,5 +87,9 @@ export function toReplyError(error: unknown): ReplyError {
     if (error.name === 'AbortError') code = 'busy';
   }
   const firstLine = redact(message).split('\n')[0] ?? '';
-  return { code, message: firstLine.length > MAX_MESSAGE ? `${firstLine.slice(0, MAX_MESSAGE)}…` : firstLine };
+  const reply: ReplyError = { code, message: firstLine.length > MAX_MESSAGE ? `${firstLine.slice(0, MAX_MESSAGE)}…` : firstLine };
+  // Validation errors name the field at fault, so forms can show the message next to it.
+  const field = (error as { field?: unknown } | null)?.field;
+  if (code === 'bad_request' && typeof field === 'string' && field.length <= 200) reply.field = field;
+  return reply;
 }

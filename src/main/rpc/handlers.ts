@@ -2,7 +2,8 @@ import { COLLECTION_IDS } from '../../shared/contract';
 import { isSafeExternalUrl } from '../shell/security';
 import type { Services } from '../services';
 import type { Handlers } from './dispatch';
-import { collectionInfos, detailOf, filtersOf, historyOf, hitOf, overviewCharts, rowOf, runOf, searchFacets, statusOf } from './read-models';
+import { withPending } from '../outbox/overlay';
+import { collectionInfos, detailOf, filtersOf, historyOf, hitOf, itemOf, journalOf, overviewCharts, previewOf, rowOf, runOf, searchFacets, statusOf } from './read-models';
 
 /** The contract's handlers: each one a thin call into the services of the composition root. */
 export function createHandlers(services: Services): Handlers {
@@ -60,11 +61,12 @@ export function createHandlers(services: Services): Handlers {
         limit,
         asOfRun: asOfRun ?? undefined,
       });
-      return { rows: result.rows.map(rowOf), total: result.total };
+      return { rows: withPending(services.workspace().outbox, collection, result.rows).map(rowOf), total: result.total };
     },
     getObject: ({ collection, id, asOfRun }) => {
       const object = store().getObject(collection, id, { asOfRun: asOfRun ?? undefined });
-      return { object: object ? detailOf(object) : null };
+      const [withOverlay] = object ? withPending(services.workspace().outbox, collection, [object]) : [];
+      return { object: withOverlay ? detailOf(withOverlay) : null };
     },
     objectHistory: ({ collection, id }) => ({ entries: historyOf(store().history(collection, id)) }),
     search: ({ query, collection, filters, limit, offset }) => {
@@ -80,6 +82,40 @@ export function createHandlers(services: Services): Handlers {
       const counts = Object.fromEntries(COLLECTION_IDS.map((id) => [id, status.find((x) => x.id === id)?.count ?? 0]));
       return { counts, charts: overviewCharts(s), runs: s.runs().slice(0, 20).map(runOf), status };
     },
+
+    outboxList: ({ state, limit }) => {
+      const { outbox } = services.workspace();
+      const items = outbox.list({ state: state ?? undefined, limit }).map(itemOf);
+      return { items, counts: outbox.counts(), pending: outbox.pendingCount(), sending: services.sending() };
+    },
+    outboxEnqueue: ({ kind, input }) => ({ item: itemOf(services.workspace().outbox.enqueue(kind, input, { source: 'app' })) }),
+    outboxEdit: ({ id, input }) => ({ item: itemOf(services.workspace().outbox.edit(id, input)) }),
+    outboxDiscard: ({ id }) => {
+      services.workspace().outbox.discard(id);
+      return {};
+    },
+    outboxRetry: ({ id }) => {
+      services.workspace().outbox.retry(id);
+      return {};
+    },
+    outboxResolve: ({ id, note }) => {
+      services.workspace().outbox.resolve(id, note ?? undefined);
+      return {};
+    },
+    outboxPreviewImport: ({ kind, csv }) => previewOf(services.workspace().outbox.previewImport(csv, kind)),
+    outboxImport: ({ kind, csv, source }) => {
+      const result = services.workspace().outbox.importCsv(csv, kind, { source: source ?? 'csv import' });
+      return { ...previewOf(result), queued: result.queued, itemIds: result.itemIds };
+    },
+    outboxSend: ({ ids }) => ({ started: services.startSend(ids) }),
+    outboxCancelSend: () => ({ cancelled: services.cancelSend() }),
+    outboxReconcile: async () => {
+      const workspace = services.workspace();
+      if (!workspace.api) return { examined: 0, applied: 0, requeued: 0, unknown: 0 };
+      const summary = await workspace.outbox.reconcile(workspace.api);
+      return { examined: summary.examined, applied: summary.applied, requeued: summary.requeued, unknown: summary.unknown };
+    },
+    outboxJournal: ({ itemId, limit }) => ({ entries: services.workspace().outbox.journal({ itemId: itemId ?? undefined, limit }).map(journalOf) }),
 
     openExternal: async ({ url }) => ({ opened: isSafeExternalUrl(url) ? await options.openExternal(url) : false }),
     showOpenDialog: async (args) => ({ path: await options.dialogs.open(args) }),

@@ -15,6 +15,8 @@ import { columnRef } from '../store/query';
 import { ftsQuery } from '../store/search';
 import type { Store } from '../store/db';
 import type * as StoreTypes from '../store/types';
+import type { OutboxItem, ImportPreview as OutboxImportPreview, JournalEntry } from '../outbox/types';
+import type { OutboxItemView, ImportPreview, OutboxJournalEntry } from '../../shared/contract';
 
 /**
  * The store's answers shaped as the contract's view models: list rows, details, facets and chart
@@ -133,4 +135,43 @@ export function overviewCharts(store: Store) {
     scopesByClassification: counts('scopes', 'classification'),
     scopesByState: counts('scopes', 'state'),
   };
+}
+
+export function itemOf(item: OutboxItem): OutboxItemView {
+  return {
+    id: item.id,
+    seq: item.seq,
+    kind: item.kind,
+    state: item.state,
+    summary: item.summary,
+    target: item.target,
+    input: item.input,
+    request: { method: item.request.method, path: item.request.path, body: item.request.body },
+    requestDigest: item.requestDigest,
+    attempts: item.attempts,
+    lastStatus: item.lastStatus,
+    lastError: item.lastError,
+    result: item.result,
+    note: item.note,
+    source: item.source,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+    lastSentAt: item.lastSentAt,
+  };
+}
+
+export function previewOf(preview: OutboxImportPreview): ImportPreview {
+  return {
+    kind: preview.kind,
+    rows: preview.rows,
+    valid: preview.valid,
+    errors: preview.errors,
+    duplicatesInFile: preview.duplicatesInFile,
+    duplicatesInQueue: preview.duplicatesInQueue,
+    warnings: preview.warnings,
+  };
+}
+
+export function journalOf(entry: JournalEntry): OutboxJournalEntry {
+  return { ...entry };
 }

@@ -22,6 +22,7 @@ function NavItem({ route, label, badge }: { route: Route; label: string; badge?:
 
 export function Frame({ children }: { children: ReactNode }) {
   const status = useApp((s) => s.status);
+  const outboxPending = useApp((s) => s.outboxPending);
   const connection = useApp((s) => s.connection);
   const setPalette = useApp((s) => s.setPalette);
   const recheck = useApp((s) => s.recheckConnection);
@@ -40,7 +41,7 @@ export function Frame({ children }: { children: ReactNode }) {
           return <NavItem key={id} route={{ view: 'list', collection: id }} label={COLLECTION_LABELS[id]} badge={stored?.asOf ? count(stored.count) : undefined} />;
         })}
         <div className="nav-sep" />
-        <NavItem route={{ view: 'outbox' }} label="Outbox" />
+        <NavItem route={{ view: 'outbox' }} label="Outbox" badge={outboxPending > 0 ? <span className="badge pending" data-testid="outbox-badge">{count(outboxPending)}</span> : undefined} />
         <NavItem route={{ view: 'reports' }} label="Reports" />
         <NavItem route={{ view: 'settings' }} label="Settings" />
       </nav>

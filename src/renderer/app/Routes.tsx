@@ -4,6 +4,7 @@ import { SearchView } from '../views/search/SearchView';
 import { CollectionList } from '../views/list/CollectionList';
 import { Detail } from '../views/detail/Detail';
 import { Settings } from '../views/settings/Settings';
+import { OutboxView } from '../views/outbox/OutboxView';
 import { Empty } from '../components/States';
 
 export function Routes() {
@@ -20,13 +21,7 @@ export function Routes() {
     case 'settings':
       return <Settings />;
     case 'outbox':
-      return (
-        <div className="content" data-screen="outbox">
-          <Empty title="Outbox">
-            <p>Queued changes will appear here once the outbox is part of this build.</p>
-          </Empty>
-        </div>
-      );
+      return <OutboxView />;
     case 'reports':
       return (
         <div className="content" data-screen="reports">

@@ -6,6 +6,7 @@ import type {
   CollectionStatus,
   ConnectionInfo,
   ConnectionState,
+  SendProgress,
   SyncProgress,
 } from '../../shared/contract';
 import { call, errorMessage, subscribe } from '../api';
@@ -47,6 +48,12 @@ export interface AppState {
   dataVersion: number;
   paletteOpen: boolean;
   addingConnection: boolean;
+  /** Outbox items not settled yet (queued, sending, failed, uncertain): the sidebar badge. */
+  outboxPending: number;
+  sending: boolean;
+  sendProgress: SendProgress | null;
+  /** Bumped when the outbox changed: its views refetch. */
+  outboxVersion: number;
 
   start(): Promise<void>;
   refreshConnections(): Promise<void>;
@@ -60,6 +67,8 @@ export interface AppState {
   cancelSync(): Promise<void>;
   setPalette(open: boolean): void;
   setAddingConnection(open: boolean): void;
+  refreshOutbox(): Promise<void>;
+  outboxChanged(): void;
 }
 
 const offline: ConnectionState = { connection: null, online: false, checkedAt: null, reason: null };
@@ -83,12 +92,19 @@ export const useApp = create<AppState>()((set, get) => ({
   dataVersion: 0,
   paletteOpen: false,
   addingConnection: false,
+  outboxPending: 0,
+  sending: false,
+  sendProgress: null,
+  outboxVersion: 0,
 
   async start() {
     try {
       const [info, list, state] = await Promise.all([call('appInfo'), call('listConnections'), call('connectionState')]);
       set({ info, connections: list.connections, active: list.active, connection: state });
-      if (list.active) await get().refreshStatus();
+      if (list.active) {
+        await get().refreshStatus();
+        await get().refreshOutbox();
+      }
       else if (list.lastUsed) {
         // Reopen the tenant used last; if that fails, the first-run screen lists the saved ones.
         await get()
@@ -115,6 +131,7 @@ export const useApp = create<AppState>()((set, get) => ({
     set({ active: connection.name, connection: state, route: { view: 'overview' }, backStack: [], progress: {}, syncError: null, addingConnection: false });
     await get().refreshConnections();
     await get().refreshStatus();
+    await get().refreshOutbox();
     set((s) => ({ dataVersion: s.dataVersion + 1 }));
   },
 
@@ -166,6 +183,20 @@ export const useApp = create<AppState>()((set, get) => ({
   setAddingConnection(open) {
     set({ addingConnection: open });
   },
+
+  async refreshOutbox() {
+    try {
+      const result = await call('outboxList', { state: null, limit: 1 });
+      set({ outboxPending: result.pending, sending: result.sending });
+    } catch {
+      // No workspace yet: nothing pending.
+    }
+  },
+
+  outboxChanged() {
+    set((s) => ({ outboxVersion: s.outboxVersion + 1 }));
+    void get().refreshOutbox();
+  },
 }));
 
 /** Wires core events into the store; returns the unsubscribe. */
@@ -196,8 +227,15 @@ export function listenToCore(): () => void {
     }
   });
   const stopConnection = subscribe('connectionState', (state) => useApp.setState({ connection: state }));
+  const stopSend = subscribe('sendProgress', (event) => {
+    useApp.setState({ sendProgress: event, sending: event.phase !== 'finished' });
+    if (event.phase === 'item' || event.phase === 'finished') useApp.getState().outboxChanged();
+    // A success may change objects: lists and details refetch (and show the pending marks gone).
+    if (event.phase === 'finished') useApp.setState((s) => ({ dataVersion: s.dataVersion + 1 }));
+  });
   return () => {
     stopProgress();
     stopConnection();
+    stopSend();
   };
 }

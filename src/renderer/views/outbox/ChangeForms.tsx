@@ -1,0 +1,218 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import type { MutationKind } from '../../../shared/contract';
+import { ENUMS } from '../../../shared/enums';
+import { validateScopeValue } from '../../../shared/validate';
+import { AttestError, call, errorMessage } from '../../api';
+import { useApp } from '../../stores/app';
+import { enumText } from '../../components/format';
+
+type Values = Record<string, string>;
+
+function Field({ id, label, value, onChange, error, hint, mono, required }: { id: string; label: string; value: string; onChange(v: string): void; error?: string | null; hint?: ReactNode; mono?: boolean; required?: boolean }) {
+  return (
+    <div>
+      <label className="label" htmlFor={id}>
+        {label}
+        {required ? ' *' : ''}
+      </label>
+      <input id={id} className={`field ${mono ? 'mono' : ''}`} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={Boolean(error)} spellCheck={false} autoComplete="off" />
+      {error ? <div className="field-error" data-testid={`error-${id}`}>{error}</div> : hint ? <div className="muted small">{hint}</div> : null}
+    </div>
+  );
+}
+
+function EnumSelect({ id, label, values, value, onChange }: { id: string; label: string; values: readonly string[]; value: string; onChange(v: string): void }) {
+  return (
+    <div>
+      <label className="label" htmlFor={id}>
+        {label}
+      </label>
+      <select id={id} className="field" value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">(not set)</option>
+        {values.map((v) => (
+          <option key={v} value={v}>
+            {enumText(null, v).label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
+
+/** The fields of each kind with a simple form; the others are edited as JSON. */
+const SIMPLE: Partial<Record<MutationKind, { key: string; label: string; required?: boolean; mono?: boolean }[]>> = {
+  'create-scope': [
+    { key: 'appId', label: 'App id', required: true, mono: true },
+    { key: 'xaaResourceServerId', label: 'Resource server id', required: true, mono: true },
+    { key: 'scopeValue', label: 'Scope value', required: true, mono: true },
+    { key: 'displayName', label: 'Display name' },
+    { key: 'description', label: 'Description' },
+  ],
+  'remove-membership': [
+    { key: 'appId', label: 'App id', required: true, mono: true },
+    { key: 'appEntitlementId', label: 'Entitlement id', required: true, mono: true },
+    { key: 'appUserId', label: 'App user id', required: true, mono: true },
+  ],
+  'escalate-task': [
+    { key: 'taskId', label: 'Task id', required: true, mono: true },
+    { key: 'policyStepId', label: 'Policy step id', required: true, mono: true },
+    { key: 'comment', label: 'Comment' },
+  ],
+};
+
+const JSON_EXAMPLES: Partial<Record<MutationKind, string>> = {
+  'create-campaign': JSON.stringify({ displayName: 'Q3 finance review', ownerIds: ['user-id'], description: '', policyId: '' }, null, 2),
+  'update-template': JSON.stringify({ templateId: 'template-id', changes: { displayName: 'New name' } }, null, 2),
+};
+
+export const KIND_LABELS: Record<MutationKind, string> = {
+  'create-scope': 'Create scope',
+  'remove-membership': 'Remove membership',
+  'escalate-task': 'Escalate task',
+  'update-template': 'Update template',
+  'create-campaign': 'Create campaign',
+};
+
+/** A form per mutation kind, validated as you type by the spec's rules, then checked again by the core. */
+export function ChangeForm({ onQueued }: { onQueued(): void }) {
+  const outboxChanged = useApp((s) => s.outboxChanged);
+  const [kind, setKind] = useState<MutationKind>('create-scope');
+  const [values, setValues] = useState<Values>({});
+  const [classification, setClassification] = useState('');
+  const [state, setState] = useState('');
+  const [json, setJson] = useState('');
+  const [serverError, setServerError] = useState<{ field?: string; message: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [queued, setQueued] = useState<string | null>(null);
+
+  const fields = SIMPLE[kind];
+  const set = (key: string, value: string) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setServerError(null);
+    setQueued(null);
+  };
+
+  // Inline checks: required fields, and the scope value's charset and byte length as you type.
+  const problems = useMemo(() => {
+    const out: Record<string, string> = {};
+    for (const field of fields ?? []) if (field.required && !(values[field.key] ?? '').trim()) out[field.key] = `${field.label} is required`;
+    if (kind === 'create-scope' && values.scopeValue) {
+      const problem = validateScopeValue(values.scopeValue);
+      if (problem) out.scopeValue = problem.message;
+    }
+    return out;
+  }, [fields, values, kind]);
+  const touched = (key: string) => values[key] !== undefined;
+
+  function input(): Record<string, unknown> {
+    if (!fields) return JSON.parse(json || '{}') as Record<string, unknown>;
+    const result: Record<string, unknown> = {};
+    for (const field of fields) if ((values[field.key] ?? '') !== '') result[field.key] = values[field.key];
+    if (kind === 'create-scope') {
+      if (classification) result.classification = classification;
+      if (state) result.state = state;
+    }
+    return result;
+  }
+
+  async function submit() {
+    setBusy(true);
+    setServerError(null);
+    try {
+      const { item } = await call('outboxEnqueue', { kind, input: input() });
+      setQueued(item.summary);
+      setValues({});
+      setJson('');
+      outboxChanged();
+      onQueued();
+    } catch (error) {
+      setServerError({ field: error instanceof AttestError ? error.field : undefined, message: errorMessage(error) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const blocked = fields ? Object.keys(problems).length > 0 : !json.trim();
+  const scopeValue = values.scopeValue ?? '';
+
+  return (
+    <form
+      className="card stack"
+      style={{ maxWidth: 720 }}
+      aria-label="New change"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!blocked) void submit();
+      }}
+    >
+      <div>
+        <label className="label" htmlFor="change-kind">
+          Change
+        </label>
+        <select
+          id="change-kind"
+          className="field"
+          value={kind}
+          onChange={(e) => {
+            setKind(e.target.value as MutationKind);
+            setValues({});
+            setServerError(null);
+            setJson(JSON_EXAMPLES[e.target.value as MutationKind] ?? '');
+          }}
+        >
+          {(Object.keys(KIND_LABELS) as MutationKind[]).map((k) => (
+            <option key={k} value={k}>
+              {KIND_LABELS[k]}
+            </option>
+          ))}
+        </select>
+      </div>
+      {fields ? (
+        fields.map((field) => (
+          <Field
+            key={`${kind}-${field.key}`}
+            id={field.key}
+            label={field.label}
+            mono={field.mono}
+            required={field.required}
+            value={values[field.key] ?? ''}
+            onChange={(v) => set(field.key, v)}
+            error={(touched(field.key) ? problems[field.key] : null) ?? (serverError?.field === field.key ? serverError.message : null)}
+            hint={field.key === 'scopeValue' ? `${utf8Bytes(scopeValue)} / 256 bytes · printable ASCII except space, " and \\` : undefined}
+          />
+        ))
+      ) : (
+        <div>
+          <label className="label" htmlFor="change-json">
+            Input (JSON)
+          </label>
+          <textarea id="change-json" className="field mono" rows={10} value={json} onChange={(e) => setJson(e.target.value)} spellCheck={false} />
+          <div className="muted small">Validated by the same rules as the CLI's `attest queue add {kind}`; the update mask of a template change is derived from the fields that really change.</div>
+        </div>
+      )}
+      {kind === 'create-scope' && (
+        <div className="grid cols-2">
+          <EnumSelect id="classification" label="Classification" values={ENUMS.XaaScopeClassification} value={classification} onChange={setClassification} />
+          <EnumSelect id="state" label="Initial state" values={ENUMS.XaaScopeState} value={state} onChange={setState} />
+        </div>
+      )}
+      {serverError && !fields?.some((f) => f.key === serverError.field) && (
+        <div className="field-error" role="alert">
+          {serverError.message}
+        </div>
+      )}
+      {queued && (
+        <div className="badge ok" role="status" style={{ alignSelf: 'flex-start' }}>
+          Queued: {queued}
+        </div>
+      )}
+      <div>
+        <button type="submit" className="btn primary" disabled={blocked || busy}>
+          {busy ? 'Queuing…' : 'Queue change'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,137 @@
+import { useState } from 'react';
+import type { ImportPreview } from '../../../shared/contract';
+import { call, errorMessage } from '../../api';
+import { useApp } from '../../stores/app';
+import { Badge } from '../../components/States';
+
+type Kind = 'create-scope' | 'remove-membership';
+
+const COLUMNS: Record<Kind, string> = {
+  'create-scope': 'app_id, xaa_resource_server_id, scope_value, display_name, description, classification, state',
+  'remove-membership': 'app_id, app_entitlement_id, app_user_id',
+};
+
+/** Bulk CSV: validated whole, previewed (valid rows, line-numbered errors, duplicates), queued in one go or not at all. */
+export function ImportCsv({ onImported }: { onImported(): void }) {
+  const outboxChanged = useApp((s) => s.outboxChanged);
+  const [kind, setKind] = useState<Kind>('create-scope');
+  const [csv, setCsv] = useState<string | null>(null);
+  const [fileName, setFileName] = useState('');
+  const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<string | null>(null);
+
+  async function load(file: File, chosenKind = kind) {
+    setError(null);
+    setResult(null);
+    const text = await file.text();
+    setCsv(text);
+    setFileName(file.name);
+    try {
+      setPreview(await call('outboxPreviewImport', { kind: chosenKind, csv: text }));
+    } catch (failure) {
+      setPreview(null);
+      setError(errorMessage(failure));
+    }
+  }
+
+  async function importAll() {
+    if (csv === null) return;
+    try {
+      const done = await call('outboxImport', { kind, csv, source: fileName || null });
+      setResult(`${done.queued} change${done.queued === 1 ? '' : 's'} queued from ${fileName}.`);
+      setPreview(null);
+      setCsv(null);
+      outboxChanged();
+      onImported();
+    } catch (failure) {
+      setError(errorMessage(failure));
+    }
+  }
+
+  const blocking = preview ? preview.errors.length > 0 : true;
+  return (
+    <div className="card stack" aria-label="Import CSV">
+      <div className="row wrap">
+        <div>
+          <label className="label" htmlFor="import-kind">
+            Kind
+          </label>
+          <select id="import-kind" className="field" value={kind} onChange={(e) => { setKind(e.target.value as Kind); setPreview(null); setCsv(null); }}>
+            <option value="create-scope">Create scopes</option>
+            <option value="remove-membership">Remove memberships</option>
+          </select>
+        </div>
+        <div className="grow">
+          <label className="label" htmlFor="import-file">
+            CSV file
+          </label>
+          <input id="import-file" type="file" accept=".csv,text/csv" onChange={(e) => { const f = e.target.files?.[0]; if (f) void load(f); }} />
+        </div>
+      </div>
+      <div className="muted small">
+        Columns: <code>{COLUMNS[kind]}</code>. The whole file is checked first; nothing is queued while any row has an error.
+      </div>
+      {error && <div className="field-error" role="alert">{error}</div>}
+      {result && <Badge tone="ok">{result}</Badge>}
+      {preview && (
+        <div className="stack" data-testid="import-preview">
+          <div className="row wrap">
+            <Badge tone="ok">{preview.valid.length} valid</Badge>
+            <Badge tone={preview.errors.length ? 'bad' : undefined}>{preview.errors.length} errors</Badge>
+            <Badge tone={preview.duplicatesInFile.length + preview.duplicatesInQueue.length ? 'warn' : undefined}>
+              {preview.duplicatesInFile.length + preview.duplicatesInQueue.length} duplicates skipped
+            </Badge>
+            <span className="muted small">{preview.rows} rows read</span>
+          </div>
+          {preview.errors.length > 0 && (
+            <table className="small" style={{ borderCollapse: 'collapse', width: '100%' }} data-testid="import-errors">
+              <thead>
+                <tr className="muted" style={{ textAlign: 'left' }}>
+                  <th>Line</th>
+                  <th>Field</th>
+                  <th>Problem</th>
+                </tr>
+              </thead>
+              <tbody>
+                {preview.errors.slice(0, 200).map((e, i) => (
+                  <tr key={i} style={{ borderTop: '1px solid var(--border)' }}>
+                    <td className="mono">{e.line}{e.column ? `:${e.column}` : ''}</td>
+                    <td className="mono">{e.field}</td>
+                    <td style={{ color: 'var(--bad)' }}>{e.message}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {preview.valid.length > 0 && (
+            <table className="small" style={{ borderCollapse: 'collapse', width: '100%' }} data-testid="import-valid">
+              <thead>
+                <tr className="muted" style={{ textAlign: 'left' }}>
+                  <th>Line</th>
+                  <th>Change</th>
+                </tr>
+              </thead>
+              <tbody>
+                {preview.valid.slice(0, 200).map((row) => (
+                  <tr key={row.line} style={{ borderTop: '1px solid var(--border)' }}>
+                    <td className="mono">{row.line}</td>
+                    <td>{row.summary}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {preview.warnings.map((w, i) => (
+            <div key={i} className="muted small">{w}</div>
+          ))}
+          <div>
+            <button className="btn primary" disabled={blocking || preview.valid.length === 0} onClick={() => void importAll()}>
+              {blocking ? 'Fix the errors to import' : `Queue ${preview.valid.length} change${preview.valid.length === 1 ? '' : 's'}`}
+            </button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
+import { MANAGED_ENTITLEMENT_KINDS } from '../../src/tenant/dataset';
+import { expect, screenshotDir, test } from './fixtures';
+
+// Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
+let tenant: ReferenceTenant;
+test.beforeAll(async () => {
+  tenant = await startTenant({ port: 0, scale: 'demo' });
+});
+test.afterAll(async () => {
+  await tenant?.close();
+});
+
+async function connectAndSync(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.getByLabel('Client ID').fill(tenant.clientId);
+  await page.getByLabel('Client secret').fill(tenant.clientSecret);
+  await page.getByRole('button', { name: 'Save and open' }).click();
+  await expect(page.locator('[data-screen="overview"]')).toBeVisible();
+  await page.getByRole('button', { name: 'Sync', exact: true }).click();
+  await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
+}
+
+test('queue a scope (bad value refused inline, then a good one), bulk-import a CSV, send the outbox and see the results', async ({ page, host }) => {
+  await connectAndSync(page, host.url);
+  const scope = [...tenant.data.scopes.values()][0]!;
+  const memberships = [...tenant.data.memberships.values()].filter((m) => MANAGED_ENTITLEMENT_KINDS.includes(tenant.data.entitlements.get(m.appEntitlementId)!.kind)).slice(0, 2);
+  expect(memberships).toHaveLength(2);
+
+  await page.getByRole('navigation').getByRole('button', { name: /^Outbox/ }).click();
+  await expect(page.getByRole('heading', { name: 'Nothing queued' })).toBeVisible();
+  await page.getByRole('tab', { name: 'New change' }).click();
+  await page.getByLabel('App id').fill(scope.appId ?? '');
+  await page.getByLabel('Resource server id').fill(scope.xaaResourceServerId ?? '');
+  await page.getByLabel(/^Scope value/).fill('files read');
+  await expect(page.getByTestId('error-scopeValue')).toContainText('a space');
+  await expect(page.getByRole('button', { name: 'Queue change' })).toBeDisabled();
+  await page.getByLabel(/^Scope value/).fill('x'.repeat(257));
+  await expect(page.getByTestId('error-scopeValue')).toContainText('257 bytes');
+  await page.screenshot({ path: join(screenshotDir, 'outbox-scope-refused.png') });
+  await page.getByLabel(/^Scope value/).fill('files:e2e.read');
+  await expect(page.getByTestId('error-scopeValue')).toHaveCount(0);
+  await page.getByLabel('Display name').fill('Read files (e2e)');
+  await page.getByRole('button', { name: 'Queue change' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Queued:' })).toBeVisible();
+  await expect(page.getByTestId('outbox-badge')).toHaveText('1');
+
+  // Bulk CSV: a file with a bad row is refused whole, with line numbers; a good one is queued.
+  await page.getByRole('tab', { name: 'Import CSV' }).click();
+  await page.getByLabel('Kind').selectOption('remove-membership');
+  const header = 'app_id,app_entitlement_id,app_user_id';
+  const rows = memberships.map((m) => `${m.appId},${m.appEntitlementId},${m.appUserId}`);
+  await page.getByLabel('CSV file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from([header, rows[0], `${memberships[1]!.appId},,someone`].join('\n')) });
+  await expect(page.getByTestId('import-errors')).toContainText('3');
+  await expect(page.getByRole('button', { name: 'Fix the errors to import' })).toBeDisabled();
+  await page.screenshot({ path: join(screenshotDir, 'outbox-import-errors.png') });
+  await page.getByLabel('CSV file').setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from([header, ...rows].join('\n')) });
+  await expect(page.getByTestId('import-valid')).toBeVisible();
+  await page.getByRole('button', { name: 'Queue 2 changes' }).click();
+  await expect(page.getByTestId('outbox-item')).toHaveCount(3);
+  await expect(page.getByTestId('outbox-badge')).toHaveText('3');
+  await page.screenshot({ path: join(screenshotDir, 'outbox-queued.png') });
+
+  // Send everything and see the results.
+  await page.getByRole('button', { name: /Send all queued/ }).click();
+  await expect(page.locator('[data-testid="outbox-item"][data-state="succeeded"]')).toHaveCount(3, { timeout: 60_000 });
+  await expect(page.getByTestId('send-progress')).toContainText('3 succeeded');
+  await expect(page.getByTestId('outbox-badge')).toHaveCount(0);
+  expect(tenant.journal().filter((e) => e.operation === 'createScope' || e.operation === 'removeMembership')).toHaveLength(3);
+  await page.screenshot({ path: join(screenshotDir, 'outbox-sent.png') });
+  await page.getByRole('tab', { name: 'Journal' }).click();
+  await expect(page.getByTestId('journal')).toContainText('/xaa/scopes');
+});
