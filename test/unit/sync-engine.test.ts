@@ -208,6 +208,17 @@ describe('sync engine', () => {
     expect(store.diff(1, 2).filter((d) => d.change === 'removed')).toHaveLength(100);
   });
 
+  it('fetches templates only once the walks that name them completed', async () => {
+    api.fail = (req) => (req.path === '/search/automations' ? new ApiError('server', 'HTTP 503', { status: 503 }) : null);
+    const first = await syncTenant({ store, api });
+    expect(first.collections.find((c) => c.collection === 'templates')).toMatchObject({ complete: false, errorKind: 'blocked', fetched: 0 });
+    expect(api.log.some((l) => l.startsWith('/access_review_template/'))).toBe(false);
+    api.fail = null;
+    const second = await syncTenant({ store, api });
+    expect(second).toMatchObject({ runId: first.runId, status: 'completed' });
+    expect(ids('templates')).toEqual(['tmpl-1', 'tmpl-auto']);
+  });
+
   it('cancels at a page boundary and leaves the run resumable', async () => {
     const controller = new AbortController();
     let pages = 0;

@@ -108,13 +108,34 @@ export async function syncTenant(opts: SyncOptions): Promise<SyncSummary> {
     const deps = (descriptor.byIds?.referencedBy ?? []).map((d) => done.get(d)).filter((p): p is Promise<CollectionSummary> => p !== undefined);
     done.set(
       walk.collection,
-      Promise.all(deps).then(() => limiter.run(() => walkCollection(store, api, runId, descriptor, walk, signal, emit))),
+      Promise.all(deps).then((before) => {
+        // Ids gathered from walks that did not complete would be a guess: wait for the next sync.
+        const blocked = before.filter((b) => !b.complete).map((b) => b.collection);
+        if (blocked.length > 0 && walk.status !== 'completed') return blockedWalk(store, runId, walk, blocked, signal, emit);
+        return limiter.run(() => walkCollection(store, api, runId, descriptor, walk, signal, emit));
+      }),
     );
   }
   const collections = await Promise.all(order.map((id) => done.get(id)!));
   const status = store.sync.finishRun(runId);
   emit({ phase: 'finished', collection: null, state: status === 'completed' ? 'done' : status === 'cancelled' ? 'cancelled' : 'failed', pages: 0, items: 0, ratePerSecond: null, error: null });
   return { runId, status, resumed: start.resumed, ms: Math.round(performance.now() - started), collections };
+}
+
+function blockedWalk(
+  store: Store,
+  runId: number,
+  recorded: RunCollection,
+  blockedBy: CollectionId[],
+  signal: AbortSignal | undefined,
+  emit: (event: Omit<SyncProgress, 'runId'>) => void,
+): CollectionSummary {
+  const id = recorded.collection;
+  const cancelled = signal?.aborted === true;
+  const error = cancelled ? 'cancelled' : `${id}: not fetched because ${blockedBy.join(' and ')} did not complete (the next sync resumes them)`;
+  store.sync.stopWalk(runId, id, cancelled ? 'cancelled' : 'failed', error);
+  emit({ phase: 'collection', collection: id, state: cancelled ? 'cancelled' : 'failed', pages: 0, items: 0, ratePerSecond: null, error });
+  return { collection: id, fetched: 0, pages: 0, upserted: 0, deleted: 0, complete: false, resumed: false, restarts: 0, ms: 0, error, errorKind: cancelled ? 'cancelled' : 'blocked' };
 }
 
 async function walkCollection(
