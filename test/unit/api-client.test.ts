@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createPublicKey } from 'node:crypto';
+import { inspect } from 'node:util';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, RateLimiter, tokenMints, type ApiClient, type ApiClientOptions, type ApiEvent } from '../../src/main/api/client';
@@ -134,6 +135,17 @@ describe('token: signed assertion (default)', () => {
     expect(form.body).not.toContain('secret-token');
     // The API call carries the token as a bearer.
     expect(seen[0]!.headers.authorization).toBe('Bearer tok-1');
+  });
+
+  it('shows no secret or key when the client is inspected, logged or serialised', async () => {
+    const api = client();
+    await get(api);
+    const views = [inspect(api, { showHidden: true, depth: 8 }), JSON.stringify(api), String(api), Object.keys(api).join()];
+    for (const view of views) {
+      expect(view).not.toContain(creds.jwk.d);
+      expect(view).not.toContain(creds.clientSecret.split(':v1:')[1]);
+      expect(view).not.toContain('tok-1');
+    }
   });
 
   it('signs a fresh nonce for every mint', async () => {

@@ -67,7 +67,7 @@ export async function signClientAssertion(clientId: string, audience: string, ke
 }
 
 export class TokenSource {
-  readonly #options: TokenSourceOptions;
+  readonly #options: Omit<TokenSourceOptions, 'clientSecret'>;
   readonly #now: () => number;
   /** The raw secret, kept only for the basic form; dropped after parsing for assertions. */
   #secret: string | undefined;
@@ -77,9 +77,11 @@ export class TokenSource {
   #mints = 0;
 
   constructor(options: TokenSourceOptions) {
-    this.#options = options;
+    // The raw secret is kept apart, so it can be dropped once the key is parsed.
+    const { clientSecret, ...rest } = options;
+    this.#options = rest;
     this.#now = options.now ?? Date.now;
-    this.#secret = options.clientSecret;
+    this.#secret = clientSecret;
   }
 
   /** How many tokens were minted so far (for diagnostics and tests). */
