@@ -9,7 +9,7 @@
  * - `/_tenant/...`: test hooks of the reference tenant only, bearer token required, no faults:
  *   `GET /_tenant/journal`, `GET|POST|DELETE /_tenant/faults` (POST body `{ "spec": "..." }`).
  */
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -132,9 +132,10 @@ export async function startTenant(options: TenantOptions = {}): Promise<Referenc
   if (options.faults !== undefined) faults.set(options.faults);
 
   const data = generateDataset(seed, options.scale ?? 'demo');
-  // Derived from the seed, so the same seed serves byte-identical pages (tokens included) and a
-  // restarted tenant still honours its checkpoints; a tenant with another seed refuses them.
-  const tokens = new PageTokens(createHash('sha256').update(`attest reference tenant page tokens\0${seed}`).digest());
+  // A secret per server: a page token from any other tenant (or an earlier run of this one) is
+  // refused, so clients prove they restart a walk when their checkpoint is no longer honoured.
+  // Everything else in an answer is the same for the same seed; the opaque token is not.
+  const tokens = new PageTokens(randomBytes(32));
   const router = new Router<Method, Route>(apiRoutes);
   const journal: JournalEntry[] = [];
   let hostPort = '';
