@@ -1,4 +1,4 @@
-import { app, BrowserWindow } from 'electron';
+import { app, BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
 import { createDispatcher, createEventBus } from './rpc/dispatch';
 import { createHandlers } from './rpc/handlers';
@@ -44,6 +44,10 @@ if (!app.requestSingleInstanceLock()) {
         events,
         dialogs: nativeDialogs(() => mainWindow),
         openExternal: openExternalSafely,
+        showInFolder: async (path) => {
+          shell.showItemInFolder(path);
+          return true;
+        },
         // Development builds only: packaged builds set the runAsNode fuse off and ship no reference tenant.
         demoTenant: app.isPackaged ? undefined : { execPath: process.execPath, cliPath: join(app.getAppPath(), 'bin', 'attest.mjs'), env: { ELECTRON_RUN_AS_NODE: '1' } },
         log,

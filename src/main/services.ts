@@ -17,6 +17,8 @@ import { startDemoTenant, type DemoTenant, type DemoTenantLaunch } from './demo-
 import { keychainAvailable, memorySecretStore, osKeychain, type SecretStore } from './keychain';
 import { openStore, type Store } from './store/db';
 import { openOutbox, type Outbox } from './outbox/queue';
+import { exportReport, verifyWorkbook, type ExportResult, type VerifyResult } from './reports';
+import { resolve as resolvePath } from 'node:path';
 import { syncTenant } from './sync/engine';
 import type { EventBus } from './rpc/dispatch';
 import { RpcError } from './rpc/errors';
@@ -41,6 +43,8 @@ export interface ServicesOptions {
   dialogs: Dialogs;
   /** Opens a validated https URL outside the app; false where the host cannot. */
   openExternal(url: string): Promise<boolean>;
+  /** Shows a file in the OS file manager; false where the host cannot. */
+  showInFolder?(path: string): Promise<boolean>;
   /** Where client secrets live (default: the OS keychain). */
   secrets?: SecretStore;
   /** How to start the reference tenant for "Open demo tenant"; absent where it cannot run. */
@@ -88,6 +92,12 @@ export interface Services {
   startSend(ids: string[] | null): boolean;
   cancelSend(): boolean;
   sending(): boolean;
+  /** Open/save dialogs; the paths they return are the only ones exports may write or verify may read. */
+  chooseFile(mode: 'open' | 'save', options: ChannelArgs<'showOpenDialog'> & ChannelArgs<'showSaveDialog'>): Promise<string | null>;
+  exportReport(args: { kind: string; path: string; asOfRun: number | null; filters: string[]; fromRun: number | null; toRun: number | null }): Promise<ExportResult>;
+  cancelExport(): boolean;
+  verifyWorkbook(path: string): Promise<VerifyResult>;
+  showInFolder(path: string): Promise<boolean>;
   /** Closes the open workspace. */
   close(): Promise<void>;
   /** Closes everything, and stops the demo tenant if this app started it. */
@@ -147,6 +157,14 @@ export function createServices(options: ServicesOptions): Services {
   const demoSecrets = memorySecretStore();
   let demo: DemoTenant | null = null;
   let keychain: Promise<boolean> | null = null;
+  const granted = new Set<string>();
+  let exporting: AbortController | null = null;
+
+  function mustBeGranted(path: string): string {
+    const full = resolvePath(path);
+    if (!granted.has(full)) throw new RpcError('forbidden', 'Choose the file in the dialog first: the app only writes and reads files you picked.');
+    return full;
+  }
 
   function setState(next: ConnectionState): ConnectionState {
     const changed = next.online !== state.online || next.connection !== state.connection || next.reason !== state.reason;
@@ -418,6 +436,62 @@ export function createServices(options: ServicesOptions): Services {
     },
 
     sending: () => Boolean(current?.send),
+
+    async chooseFile(mode, dialogOptions) {
+      const path = mode === 'open' ? await options.dialogs.open(dialogOptions) : await options.dialogs.save(dialogOptions);
+      if (path) granted.add(resolvePath(path));
+      return path;
+    },
+
+    async exportReport({ kind, path, asOfRun, filters, fromRun, toRun }) {
+      const out = mustBeGranted(path);
+      const workspace = services.workspace();
+      if (exporting) throw new RpcError('busy', 'An export is already running.');
+      const controller = new AbortController();
+      exporting = controller;
+      events.emit('exportProgress', { phase: 'started', sheet: null, sheetIndex: 0, sheetCount: 0, rows: 0, total: null, error: null });
+      try {
+        const result = await exportReport({
+          kind: kind as never,
+          out,
+          store: workspace.store,
+          journal: () => workspace.outbox.journal(),
+          connection: { name: workspace.connection.name, tenantHost: workspace.connection.hostname, clientId: workspace.connection.clientId, serverUrl: workspace.connection.serverUrl },
+          appVersion: options.version,
+          asOfRun: asOfRun ?? undefined,
+          filters,
+          fromRun: fromRun ?? undefined,
+          toRun: toRun ?? undefined,
+          signal: controller.signal,
+          onProgress: (p) => events.emit('exportProgress', { phase: 'sheet', sheet: p.sheet, sheetIndex: p.sheetIndex, sheetCount: p.sheetCount, rows: p.rows, total: p.total ?? null, error: null }),
+        });
+        events.emit('exportProgress', { phase: 'finished', sheet: null, sheetIndex: result.sheets.length, sheetCount: result.sheets.length, rows: result.sheets.reduce((a, sh) => a + sh.rows, 0), total: null, error: null });
+        // The written file may be verified or shown without another dialog.
+        granted.add(resolvePath(result.file));
+        return result;
+      } catch (error) {
+        const message = error instanceof Error ? (error.message.split('\n')[0] ?? 'The export failed.') : String(error);
+        events.emit('exportProgress', { phase: 'finished', sheet: null, sheetIndex: 0, sheetCount: 0, rows: 0, total: null, error: controller.signal.aborted ? 'cancelled' : message });
+        throw error;
+      } finally {
+        if (exporting === controller) exporting = null;
+      }
+    },
+
+    cancelExport() {
+      if (!exporting) return false;
+      exporting.abort();
+      return true;
+    },
+
+    async verifyWorkbook(path) {
+      return verifyWorkbook(mustBeGranted(path));
+    },
+
+    async showInFolder(path) {
+      const full = mustBeGranted(path);
+      return options.showInFolder ? options.showInFolder(full) : false;
+    },
 
     async close() {
       current?.sync?.abort();

@@ -35,13 +35,18 @@ export const CHANNEL_NAMES = [
   'outboxCancelSend',
   'outboxReconcile',
   'outboxJournal',
+  'reportCatalog',
+  'exportReport',
+  'cancelExport',
+  'verifyWorkbook',
   'openExternal',
+  'showInFolder',
   'showOpenDialog',
   'showSaveDialog',
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 
-export const EVENT_NAMES = ['syncProgress', 'connectionState', 'sendProgress'] as const;
+export const EVENT_NAMES = ['syncProgress', 'connectionState', 'sendProgress', 'exportProgress'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** The subscription function for an event: `syncProgress` -> `onSyncProgress`. */

@@ -384,6 +384,47 @@ export const CHANNELS = {
     'Every attempt, with its request digest, status and answer: the change-log evidence.',
   ),
 
+  // --- reports (Excel evidence)
+  reportCatalog: channel(
+    none,
+    z.object({ reports: z.array(z.object({ kind: z.string(), title: z.string(), collections: z.array(z.string()), filterKeys: z.array(z.string()) })) }),
+    'The reports that can be exported, with the filters each accepts.',
+  ),
+  exportReport: channel(
+    z.object({
+      kind: z.string().max(40),
+      /** A path the user chose in this session's save dialog (no other path is written). */
+      path: z.string().min(1).max(4096),
+      asOfRun: z.number().int().nullable().default(null),
+      filters: z.array(z.string().max(500)).max(50).default([]),
+      fromRun: z.number().int().nullable().default(null),
+      toRun: z.number().int().nullable().default(null),
+    }).strict(),
+    z.object({
+      file: z.string(),
+      kind: z.string(),
+      sheets: z.array(z.object({ name: z.string(), rows: z.number().int(), sha256: z.string() })),
+      overallSha256: z.string(),
+      bytes: z.number().int(),
+      complete: z.boolean(),
+      generatedAt: IsoTime,
+      ms: z.number(),
+    }),
+    'Writes a report workbook with its Evidence sheet; progress comes as exportProgress events.',
+  ),
+  cancelExport: channel(none, z.object({ cancelled: z.boolean() }), 'Cancels the running export (no partial file is left).'),
+  verifyWorkbook: channel(
+    z.object({ path: z.string().min(1).max(4096) }).strict(),
+    z.object({
+      file: z.string(),
+      status: z.enum(['intact', 'altered', 'not-attest']),
+      reason: z.string().nullable(),
+      sheets: z.array(z.object({ name: z.string(), status: z.string(), expectedRows: z.number().int().nullable(), actualRows: z.number().int().nullable() })),
+      manifest: z.record(z.string(), z.string()),
+    }),
+    'Recomputes every hash of a workbook the user chose and says whether it is intact.',
+  ),
+
   // --- desktop integration
   openExternal: channel(
     z.object({ url: z.string().url().max(2000) }).strict(),
@@ -399,6 +440,11 @@ export const CHANNELS = {
     z.object({ title: z.string().max(200).optional(), defaultName: z.string().max(300).optional(), filters: z.array(DialogFilter).max(10).optional() }).strict(),
     z.object({ path: z.string().nullable() }),
     'A native save dialog; null when cancelled.',
+  ),
+  showInFolder: channel(
+    z.object({ path: z.string().min(1).max(4096) }).strict(),
+    z.object({ shown: z.boolean() }),
+    'Shows a file the app wrote (or the user chose) in the file manager.',
   ),
 } as const satisfies { [C in ChannelName]: ChannelDef };
 
@@ -439,10 +485,22 @@ export const SendProgress = z.object({
 });
 export type SendProgress = z.infer<typeof SendProgress>;
 
+export const ExportProgress = z.object({
+  phase: z.enum(['started', 'sheet', 'finished']),
+  sheet: z.string().nullable(),
+  sheetIndex: z.number().int(),
+  sheetCount: z.number().int(),
+  rows: z.number().int(),
+  total: z.number().int().nullable(),
+  error: z.string().nullable(),
+});
+export type ExportProgress = z.infer<typeof ExportProgress>;
+
 export const EVENTS = {
   syncProgress: SyncProgress,
   connectionState: ConnectionState,
   sendProgress: SendProgress,
+  exportProgress: ExportProgress,
 } as const satisfies { [E in EventName]: z.ZodType };
 
 export type Events = typeof EVENTS;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -59,7 +59,7 @@ export interface TenantInfo {
 }
 
 /** Each test gets a fresh data folder and its own browser host over it. */
-export const test = base.extend<{ dataDir: string; host: { url: string; stop(): Promise<void> } }>({
+export const test = base.extend<{ dataDir: string; host: { url: string; dialogDir: string; stop(): Promise<void> } }>({
   // eslint-disable-next-line no-empty-pattern
   dataDir: async ({}, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'attest-e2e-'));
@@ -67,8 +67,11 @@ export const test = base.extend<{ dataDir: string; host: { url: string; stop(): 
     rmSync(dir, { recursive: true, force: true });
   },
   host: async ({ dataDir }, use) => {
-    const host = await spawnJsonLine<{ url: string }>(['ui-host', '--port', '0', '--data-dir', dataDir]);
-    await use({ url: host.info.url, stop: host.stop });
+    // The save/open dialogs answer from a folder of this test (there are no native dialogs in a browser).
+    const dialogDir = join(dataDir, 'dialogs');
+    mkdirSync(dialogDir, { recursive: true });
+    const host = await spawnJsonLine<{ url: string }>(['ui-host', '--port', '0', '--data-dir', dataDir, '--dialog-dir', dialogDir]);
+    await use({ url: host.info.url, dialogDir, stop: host.stop });
     await host.stop();
   },
 });

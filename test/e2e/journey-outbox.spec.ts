@@ -72,4 +72,18 @@ test('queue a scope (bad value refused inline, then a good one), bulk-import a C
   await page.screenshot({ path: join(screenshotDir, 'outbox-sent.png') });
   await page.getByRole('tab', { name: 'Journal' }).click();
   await expect(page.getByTestId('journal')).toContainText('/xaa/scopes');
+
+  // Export the evidence report (with the journal of these changes) and verify it.
+  await page.getByRole('navigation').getByRole('button', { name: 'Reports' }).click();
+  await expect(page.locator('[data-screen="reports"]')).toBeVisible();
+  await page.getByRole('radio', { name: 'Evidence: the whole tenant' }).check();
+  await page.getByRole('button', { name: 'Export…' }).click();
+  await expect(page.getByTestId('export-result')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('export-result')).toContainText(host.dialogDir);
+  await page.screenshot({ path: join(screenshotDir, 'reports-exported.png') });
+  await page.getByTestId('export-result').getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByTestId('verify-result')).toContainText('Intact');
+  await page.getByRole('button', { name: 'Choose a workbook…' }).click();
+  await expect(page.getByTestId('verify-result')).toContainText('Intact');
+  await page.screenshot({ path: join(screenshotDir, 'reports-verified.png') });
 });

@@ -82,6 +82,12 @@ describe('the contract over a stored workspace', () => {
     expect(overview.runs).toHaveLength(1);
   });
 
+  it('writes and reads only files the user chose in a dialog', async () => {
+    await expect(call('exportReport', { kind: 'scopes', path: join(dir, 'sneaky.xlsx') })).rejects.toThrow(/forbidden/);
+    await expect(call('verifyWorkbook', { path: '/etc/passwd' })).rejects.toThrow(/forbidden/);
+    await expect(call('showInFolder', { path: '/etc' })).rejects.toThrow(/forbidden/);
+  });
+
   it('keeps working with no tenant: offline state, and sync refused with a clear reason', async () => {
     const state = await call<ChannelResult<'connectionState'>>('connectionState');
     expect(state.online).toBe(false);

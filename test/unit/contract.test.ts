@@ -33,7 +33,7 @@ describe('the contract', () => {
   });
 
   it('names every window.attest function: channels then on<Event> subscriptions, no generic invoke', () => {
-    expect(API_NAMES).toEqual([...CHANNEL_NAMES, 'onSyncProgress', 'onConnectionState', 'onSendProgress']);
+    expect(API_NAMES).toEqual([...CHANNEL_NAMES, 'onSyncProgress', 'onConnectionState', 'onSendProgress', 'onExportProgress']);
     expect(API_NAMES).not.toContain('invoke');
     expect(API_NAMES).not.toContain('send');
     expect(subscriberName('syncProgress')).toBe('onSyncProgress');

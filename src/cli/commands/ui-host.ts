@@ -6,11 +6,12 @@ import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 import { defaultDataDir } from '../../main/data-dir';
 
-const usage = `Usage: attest ui-host [--port N] [--data-dir DIR] [--renderer DIR] [--store FILE]
+const usage = `Usage: attest ui-host [--port N] [--data-dir DIR] [--renderer DIR] [--store FILE] [--dialog-dir DIR]
 
 Serves the built renderer (run \`npx electron-vite build\` first) to a browser on 127.0.0.1, with the
 app's contract over HTTP: for tests and development only, never part of the packaged app.
 --store FILE opens that store file offline at start (no tenant), for benches and demos of big stores.
+--dialog-dir DIR stands in for the native dialogs (tests): saves go to DIR, opens take DIR's newest file.
 Prints one JSON line {"url": …} (the URL carries the per-run token) and runs until interrupted.`;
 
 const command: CommandModule = {
@@ -22,6 +23,7 @@ const command: CommandModule = {
       'data-dir': { type: 'string' },
       renderer: { type: 'string' },
       store: { type: 'string' },
+      'dialog-dir': { type: 'string' },
     });
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0 to 65535, not '${values.port}'`);
@@ -37,6 +39,7 @@ const command: CommandModule = {
       port,
       version: io.env.npm_package_version,
       storeFile: values.store ? resolve(values.store) : undefined,
+      dialogDir: values['dialog-dir'] ? resolve(values['dialog-dir']) : undefined,
       // "Open demo tenant" runs `attest tenant` with this same Node.
       demoTenant: { execPath: process.execPath, cliPath: fileURLToPath(new URL('../../../bin/attest.mjs', import.meta.url)) },
       log: (line) => io.err(line),

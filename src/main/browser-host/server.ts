@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDispatcher, createEventBus, type EventBus } from '../rpc/dispatch';
@@ -31,6 +32,11 @@ export interface BrowserHostOptions {
   storeFile?: string;
   /** Answers of the open/save dialogs (there is no native dialog in a browser); cancel by default. */
   dialogs?: Dialogs;
+  /**
+   * Stands in for the native dialogs (tests): a save dialog answers DIR/<suggested name>, an open
+   * dialog the newest file in DIR matching its filters. Without it (and without `dialogs`) both cancel.
+   */
+  dialogDir?: string;
   log?: (line: string) => void;
 }
 
@@ -73,6 +79,24 @@ async function readBody(request: IncomingMessage): Promise<string | null> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Dialog answers from one folder, for tests of exports and imports through the browser host. */
+export function folderDialogs(dir: string): Dialogs {
+  return {
+    async save(options) {
+      const name = basename(options.defaultName ?? 'export.xlsx') || 'export.xlsx';
+      return join(dir, name);
+    },
+    async open(options) {
+      const extensions = (options.filters ?? []).flatMap((f) => f.extensions.map((e) => `.${e.toLowerCase()}`));
+      const files = (await readdir(dir, { withFileTypes: true }))
+        .filter((entry) => entry.isFile() && (extensions.length === 0 || extensions.some((e) => entry.name.toLowerCase().endsWith(e))))
+        .map((entry) => join(dir, entry.name));
+      const dated = await Promise.all(files.map(async (file) => ({ file, at: (await stat(file)).mtimeMs })));
+      return dated.sort((a, b) => b.at - a.at)[0]?.file ?? null;
+    },
+  };
+}
+
 /** index.html with the bridge loaded first (a classic script runs before the renderer's module). */
 export function withBridge(html: string): string {
   const tag = `<script src="${BRIDGE_PATH}"></script>`;
@@ -91,7 +115,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     version: options.version ?? '0.0.0',
     platform: process.platform,
     events,
-    dialogs: options.dialogs ?? { open: async () => null, save: async () => null },
+    dialogs: options.dialogs ?? (options.dialogDir ? folderDialogs(options.dialogDir) : { open: async () => null, save: async () => null }),
     openExternal: async (url) => {
       log(`would open ${url} (the browser host opens no external links)`);
       return false;

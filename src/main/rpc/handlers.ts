@@ -1,6 +1,7 @@
 import { COLLECTION_IDS } from '../../shared/contract';
 import { isSafeExternalUrl } from '../shell/security';
 import type { Services } from '../services';
+import { REPORTS, REPORT_KINDS, collectionsOf, filterKeys } from '../reports/catalog';
 import type { Handlers } from './dispatch';
 import { withPending } from '../outbox/overlay';
 import { collectionInfos, detailOf, filtersOf, historyOf, hitOf, itemOf, journalOf, overviewCharts, previewOf, rowOf, runOf, searchFacets, statusOf } from './read-models';
@@ -117,8 +118,40 @@ export function createHandlers(services: Services): Handlers {
     },
     outboxJournal: ({ itemId, limit }) => ({ entries: services.workspace().outbox.journal({ itemId: itemId ?? undefined, limit }).map(journalOf) }),
 
+    reportCatalog: () => ({
+      reports: REPORT_KINDS.map((kind) => {
+        const collections = collectionsOf(kind);
+        return { kind, title: REPORTS[kind].title, collections, filterKeys: [...new Set(collections.flatMap((c) => filterKeys(c)))] };
+      }),
+    }),
+    exportReport: async (args) => {
+      const result = await services.exportReport(args);
+      return {
+        file: result.file,
+        kind: result.kind,
+        sheets: result.sheets.map((sheet) => ({ name: sheet.name, rows: sheet.rows, sha256: sheet.sha256 })),
+        overallSha256: result.overallSha256,
+        bytes: result.bytes,
+        complete: result.complete,
+        generatedAt: result.generatedAt,
+        ms: result.ms,
+      };
+    },
+    cancelExport: () => ({ cancelled: services.cancelExport() }),
+    verifyWorkbook: async ({ path }) => {
+      const result = await services.verifyWorkbook(path);
+      return {
+        file: result.file,
+        status: result.status,
+        reason: result.reason ?? null,
+        sheets: result.sheets.map((sheet) => ({ name: sheet.name, status: sheet.status, expectedRows: sheet.expectedRows ?? null, actualRows: sheet.actualRows ?? null })),
+        manifest: result.manifest,
+      };
+    },
+    showInFolder: async ({ path }) => ({ shown: await services.showInFolder(path) }),
+
     openExternal: async ({ url }) => ({ opened: isSafeExternalUrl(url) ? await options.openExternal(url) : false }),
-    showOpenDialog: async (args) => ({ path: await options.dialogs.open(args) }),
-    showSaveDialog: async (args) => ({ path: await options.dialogs.save(args) }),
+    showOpenDialog: async (args) => ({ path: await services.chooseFile('open', args) }),
+    showSaveDialog: async (args) => ({ path: await services.chooseFile('save', args) }),
   };
 }

@@ -5,7 +5,7 @@ import { CollectionList } from '../views/list/CollectionList';
 import { Detail } from '../views/detail/Detail';
 import { Settings } from '../views/settings/Settings';
 import { OutboxView } from '../views/outbox/OutboxView';
-import { Empty } from '../components/States';
+import { ReportsView } from '../views/reports/ReportsView';
 
 export function Routes() {
   const route = useApp((s) => s.route);
@@ -23,12 +23,6 @@ export function Routes() {
     case 'outbox':
       return <OutboxView />;
     case 'reports':
-      return (
-        <div className="content" data-screen="reports">
-          <Empty title="Reports">
-            <p>Evidence reports will appear here once reports are part of this build.</p>
-          </Empty>
-        </div>
-      );
+      return <ReportsView />;
   }
 }
