@@ -38,6 +38,8 @@ export interface FieldViolation {
 export class ApiError extends Error {
   override name = 'ApiError';
   readonly httpStatus: number;
+  /** Extra response headers (Retry-After, WWW-Authenticate, Allow). */
+  readonly headers: Record<string, string>;
 
   constructor(
     readonly code: RpcCode,
@@ -49,8 +51,6 @@ export class ApiError extends Error {
     this.httpStatus = options.httpStatus ?? HTTP_STATUS[code];
     this.headers = options.headers ?? {};
   }
-
-  readonly headers: Record<string, string>;
 
   body(): GoogleRpcStatus {
     return { code: this.code, message: this.message, details: this.details };

@@ -145,18 +145,15 @@ function sortedView<T extends object>(collection: Collection<T>, order: SortOrde
 
 function* walkSorted<T extends object>(collection: Collection<T>, order: SortOrder<T>, cursor: Cursor): Generator<[number, T, SortValue]> {
   const { entries } = sortedView(collection, order);
+  // The first entry after the cursor's (key, seq); no key means the start of the walk.
   let lo = 0;
   let hi = entries.length;
-  if (cursor.key !== undefined) {
-    const key = cursor.key;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const e = entries[mid] as SortedEntry;
-      if (compareEntries(order, e.key, e.seq, key, cursor.seq) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-  } else {
-    lo = 0;
+  const key = cursor.key;
+  while (key !== undefined && lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const e = entries[mid] as SortedEntry;
+    if (compareEntries(order, e.key, e.seq, key, cursor.seq) <= 0) lo = mid + 1;
+    else hi = mid;
   }
   for (let i = lo; i < entries.length; i += 1) {
     const e = entries[i] as SortedEntry;

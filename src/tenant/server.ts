@@ -240,11 +240,19 @@ export async function startTenant(options: TenantOptions = {}): Promise<Referenc
     throw notFound('path', url.pathname, `no such test hook: ${key}`);
   }
 
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://tenant.invalid');
+  async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Prefixing keeps `//x` a path: as a URL reference it would name host `x`.
+    const target = req.url ?? '/';
+    const url = target.startsWith('/') ? new URL(`http://tenant.invalid${target}`) : new URL(target);
     const path = url.pathname;
-    const handler = path === TOKEN_PATH ? token(req, res) : path.startsWith('/_tenant/') ? hooks(req, res, url) : path === API_PREFIX || path.startsWith(`${API_PREFIX}/`) ? api(req, res, url) : Promise.reject(notFound('path', path, `no such endpoint: ${req.method} ${path}`));
-    handler.catch((error: unknown) => sendError(res, error));
+    if (path === TOKEN_PATH) return token(req, res);
+    if (path.startsWith('/_tenant/')) return hooks(req, res, url);
+    if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) return api(req, res, url);
+    throw notFound('path', path, `no such endpoint: ${req.method} ${path}`);
+  }
+
+  const server = createServer((req, res) => {
+    dispatch(req, res).catch((error: unknown) => sendError(res, error));
   });
   server.keepAliveTimeout = 5_000;
 

@@ -2,6 +2,7 @@
  * Every /api/v1 endpoint of the reference tenant over real HTTP, with its errors; every answer is
  * checked against the vendor's OpenAPI document (google.rpc.Status for errors).
  */
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { AccessReviewResponse, AccessReviewTemplate, Automation, CreateScopeResponse, McpAccessProfile, Scope, Task, TaskViewResponse } from '../../src/shared/api-types';
 import type { Entitlement } from '../../src/tenant/dataset';
@@ -603,6 +604,18 @@ describe('paths, methods and bodies', () => {
     const r = await tenant().call('GET', '/');
     expectError(r, 404, NOT_FOUND);
     expectError(await tenant().call('GET', '/_tenant/nothing'), 404, NOT_FOUND);
+    // A request target starting with `//` is a path, not a host.
+    const raw = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${tenant().url}/`, { path: '//api/v1/access_reviews' }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(raw.status).toBe(404);
+    assertStatus(JSON.parse(raw.body), NOT_FOUND);
   });
 });
 
