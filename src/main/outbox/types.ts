@@ -136,6 +136,9 @@ export interface SendSummary {
   cancelled: boolean;
   elapsedMs: number;
   requests: number;
+  /** Group transactions written (each one disk flush), and the time they took. */
+  commits: number;
+  commitMs: number;
 }
 
 export type ReconcileOutcome = 'applied' | 'not-applied' | 'unknown';
