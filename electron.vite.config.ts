@@ -6,7 +6,8 @@ import react from '@vitejs/plugin-react';
 // preloads require), and the React renderer.
 export default defineConfig({
   main: {
-    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } } },
+    // The sync worker is its own entry: jobs/sync-job.ts starts it as ./sync-worker.js next to index.js.
+    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), 'sync-worker': resolve(__dirname, 'src/main/jobs/sync-worker.ts') } } },
   },
   preload: {
     build: {

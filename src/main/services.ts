@@ -7,7 +7,7 @@ import {
   getConnection,
   lastUsedConnection,
   listConnections as readConnections,
-  openApiForConnection,
+  markUsed,
   prepareConnection,
   removeConnection as forgetConnection,
   saveConnection as recordConnection,
@@ -19,7 +19,7 @@ import { openStore, type Store } from './store/db';
 import { openOutbox, type Outbox } from './outbox/queue';
 import { exportReport, verifyWorkbook, type ExportResult, type VerifyResult } from './reports';
 import { resolve as resolvePath } from 'node:path';
-import { syncTenant } from './sync/engine';
+import { runSyncJob } from './jobs/sync-job';
 import type { EventBus } from './rpc/dispatch';
 import { RpcError } from './rpc/errors';
 
@@ -56,11 +56,20 @@ export interface ServicesOptions {
 export const DEMO_CONNECTION = 'demo';
 
 /** An open connection: its store, its API client (null while its secret is unavailable), its sync job. */
+export interface Credentials {
+  clientId: string;
+  clientSecret: string;
+  serverUrl?: string;
+  auth: 'assertion' | 'secret';
+}
+
 export interface Workspace {
   connection: ConnectionInfo;
   store: Store;
   outbox: Outbox;
   api: ApiClient | null;
+  /** In the main process's memory only, for the sync worker; never sent to the renderer. */
+  credentials: Credentials | null;
   sync: AbortController | null;
   send: AbortController | null;
 }
@@ -81,7 +90,7 @@ export interface Services {
    * Opens (or re-opens) a workspace for a connection whose API client the caller built; its store
    * is the connection's file in the data folder unless `storeFile` names another.
    */
-  openWith(connection: ConnectionInfo, api: ApiClient | null, storeFile?: string): Promise<Workspace>;
+  openWith(connection: ConnectionInfo, credentials: Credentials | null, storeFile?: string): Promise<Workspace>;
   workspace(): Workspace;
   activeConnection(): ConnectionInfo | null;
   connectionState(recheck?: boolean): Promise<ConnectionState>;
@@ -256,15 +265,16 @@ export function createServices(options: ServicesOptions): Services {
       } catch (error) {
         return translate(error);
       }
-      let api: ApiClient | null = null;
+      let secret: string | null = null;
       try {
-        api = (await openApiForConnection(options.dataDir, name, { secrets, env: {} })).api;
+        secret = await secrets.get(connection.clientId);
       } catch (error) {
         // Without its secret the workspace still opens: the local copy can be browsed offline.
-        if (!(error instanceof ConnectionError)) throw error;
-        log(`open ${name}: ${error.message}`);
+        log(`open ${name}: ${error instanceof Error ? error.message : String(error)}`);
       }
-      return services.openWith(connectionInfo(connection), api, connection.storeFile);
+      markUsed(options.dataDir, connection.name);
+      const credentials = secret ? { clientId: connection.clientId, clientSecret: secret, serverUrl: connection.serverUrl, auth: connection.auth } : null;
+      return services.openWith(connectionInfo(connection), credentials, connection.storeFile);
     },
 
     async openDemoTenant() {
@@ -285,8 +295,7 @@ export function createServices(options: ServicesOptions): Services {
         return translate(error);
       }
       await demoSecrets.set(connection.clientId, info.clientSecret);
-      const api = createApiClient({ clientId: connection.clientId, clientSecret: info.clientSecret, serverUrl: info.url, auth: 'assertion' });
-      return services.openWith(connectionInfo(connection), api, connection.storeFile);
+      return services.openWith(connectionInfo(connection), { clientId: connection.clientId, clientSecret: info.clientSecret, serverUrl: info.url, auth: 'assertion' }, connection.storeFile);
     },
 
     async inspectCredentials({ clientId, serverUrl, clientSecret }) {
@@ -324,7 +333,8 @@ export function createServices(options: ServicesOptions): Services {
       return { ok: true, latencyMs: performance.now() - started, expiresIn: null };
     },
 
-    async openWith(connection, api, storeFile) {
+    async openWith(connection, credentials, storeFile) {
+      const api = credentials ? createApiClient({ ...credentials }) : null;
       if (current?.sync) current.sync.abort();
       current?.store.close();
       current = null;
@@ -332,7 +342,7 @@ export function createServices(options: ServicesOptions): Services {
       const outbox = openOutbox(store);
       // Anything that was in flight when the app last stopped is uncertain now: never lost, never resent blindly.
       outbox.recoverAfterCrash();
-      current = { connection, store, outbox, api, sync: null, send: null };
+      current = { connection, store, outbox, api, credentials, sync: null, send: null };
       // The first probe answers quickly; the app is usable offline either way.
       await probe(current);
       return current;
@@ -353,16 +363,20 @@ export function createServices(options: ServicesOptions): Services {
     startSync(only) {
       const workspace = services.workspace();
       if (workspace.sync) return false;
-      if (!workspace.api) throw new RpcError('auth', 'The secret of this connection is not available; add the connection again.');
+      const credentials = workspace.credentials;
+      if (!credentials) throw new RpcError('auth', 'The secret of this connection is not available; add the connection again.');
       const controller = new AbortController();
       workspace.sync = controller;
-      const api = workspace.api;
       void (async () => {
         let failed: string | null = null;
         let runId: number | null = null;
         try {
+          // In a worker thread with its own store connection: the main process stays responsive.
           // The engine's own 'finished' is replaced by the one below, which carries the reason of a failure.
-          const summary = await syncTenant({ store: workspace.store, api, only: only ?? undefined, signal: controller.signal, onProgress: (p) => p.phase !== 'finished' && emitProgress(p) });
+          const summary = await runSyncJob(
+            { storeFile: workspace.store.file, ...credentials, only: only ?? undefined },
+            { signal: controller.signal, onProgress: (p) => p.phase !== 'finished' && emitProgress(p) },
+          );
           runId = summary.runId;
           if (summary.status !== 'completed') failed = summary.collections.find((c) => c.error)?.error ?? `The sync ended ${summary.status}.`;
           setState({ connection: workspace.connection.name, online: true, checkedAt: now(), reason: null });
