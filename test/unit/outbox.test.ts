@@ -383,3 +383,20 @@ describe('crash recovery and reconciliation', () => {
     expect(t.outbox.overlays('campaigns')).toHaveLength(0);
   });
 });
+
+describe('overlays for views and search', () => {
+  it('marks synced rows with their pending change, lists pending creations, and searches them', async () => {
+    const { withPending, pendingCreations, searchPendingCreations, overlayLabel } = await import('../../src/main/outbox/overlay');
+    t.synced.set('templates/tp-1', { id: 'tp-1', displayName: 'A' });
+    const update = t.outbox.enqueue('update-template', { templateId: 'tp-1', changes: { displayName: 'B' } });
+    t.outbox.enqueue('create-scope', scope('files:read'));
+    const rows = withPending(t.outbox, 'templates', [{ id: 'tp-1' }, { id: 'tp-2' }]);
+    expect(rows[0]?.pending).toEqual([expect.objectContaining({ itemId: update.id, effect: 'pending-update', data: expect.objectContaining({ updateMask: 'displayName' }) })]);
+    expect(rows[1]?.pending).toBeUndefined();
+    expect(pendingCreations(t.outbox, 'scopes').map((o) => o.data.scopeValue)).toEqual(['files:read']);
+    expect(searchPendingCreations(t.outbox, 'scopes', 'FILES')).toHaveLength(1);
+    expect(searchPendingCreations(t.outbox, 'scopes', 'mail')).toHaveLength(0);
+    expect(overlayLabel({ effect: 'pending-removal', state: 'queued' })).toBe('pending removal');
+    expect(overlayLabel({ effect: 'pending-creation', state: 'uncertain' })).toBe('pending creation (uncertain)');
+  });
+});

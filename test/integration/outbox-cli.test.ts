@@ -1,0 +1,105 @@
+/** `attest queue` and `attest journal` end to end (in process) against the reference tenant. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/index';
+import type { CliIO } from '../../src/cli/io';
+import { startTenant } from '../../src/tenant/server';
+import { removableMemberships, removalsCsv, tempDir } from './outbox.helpers';
+
+type Tenant = Awaited<ReturnType<typeof startTenant>>;
+let tenant: Tenant;
+let tmp: ReturnType<typeof tempDir>;
+let store: string;
+
+function io(stdin = ''): CliIO & { stdout: string; stderr: string } {
+  const captured = {
+    stdout: '',
+    stderr: '',
+    out(text: string) {
+      captured.stdout += `${text}\n`;
+    },
+    err(text: string) {
+      captured.stderr += `${text}\n`;
+    },
+    readStdin: async () => stdin,
+    env: {} as NodeJS.ProcessEnv,
+    isTTY: false,
+  };
+  return captured;
+}
+
+beforeAll(async () => {
+  tenant = await startTenant({ port: 0, seed: 77 });
+  tmp = tempDir('attest-outbox-cli-');
+  store = join(tmp.dir, 'store.sqlite');
+});
+afterAll(async () => {
+  await tenant?.close();
+  tmp?.remove();
+});
+
+describe('attest queue', () => {
+  it('refuses an invalid change with exit 2, naming the field', async () => {
+    const out = io();
+    const code = await main(['queue', 'add', 'create-scope', '--store', store, '--app', 'a', '--resource-server', 'r', '--scope-value', 'x'.repeat(257)], out);
+    expect(code).toBe(2);
+    expect(out.stderr).toMatch(/scopeValue: scopeValue is 257 bytes long.*nothing was queued/);
+    const campaign = io();
+    expect(await main(['queue', 'add', 'create-campaign', '--store', store, '--name', 'No owner'], campaign)).toBe(2);
+    expect(campaign.stderr).toMatch(/ownerIds/);
+  });
+
+  it('imports a CSV (dry run first), lists, sends, and exits 5 while an item failed', async () => {
+    const rows = removableMemberships(tenant.data, 5);
+    const csv = join(tmp.dir, 'removals.csv');
+    writeFileSync(csv, `\uFEFF${removalsCsv(rows)}\r\napp-x,ent-x,user-x\r\n`);
+    const dry = io();
+    expect(await main(['queue', 'import', csv, '--kind', 'remove-membership', '--store', store, '--dry-run'], dry)).toBe(0);
+    expect(dry.stderr).toMatch(/dry run: 6 of 6 rows would be queued/);
+    expect(await main(['queue', 'import', csv, '--kind', 'remove-membership', '--store', store], io())).toBe(0);
+    const listed = io();
+    expect(await main(['queue', 'list', '--store', store, '--json'], listed)).toBe(0);
+    expect(JSON.parse(listed.stdout)).toHaveLength(6);
+
+    const sent = io(tenant.clientSecret);
+    const code = await main(['queue', 'send', '--store', store, '--client-id', tenant.clientId, '--server-url', tenant.url, '--json'], sent);
+    expect(code).toBe(5);
+    const result = JSON.parse(sent.stdout) as { counts: Record<string, number> };
+    expect(result.counts).toMatchObject({ succeeded: 5, failed: 1 });
+
+    const failed = io();
+    await main(['queue', 'list', '--store', store, '--state', 'failed', '--json'], failed);
+    const [item] = JSON.parse(failed.stdout) as { id: string; lastError: string }[];
+    expect(item?.lastError).toMatch(/app-x|not found/);
+    expect(await main(['queue', 'discard', item!.id.slice(0, 8), '--store', store], io())).toBe(0);
+
+    const again = io(tenant.clientSecret);
+    expect(await main(['queue', 'send', '--store', store, '--client-id', tenant.clientId, '--server-url', tenant.url], again)).toBe(0);
+
+    const journal = io();
+    expect(await main(['journal', '--store', store, '--json'], journal)).toBe(0);
+    const entries = JSON.parse(journal.stdout) as { event: string; httpStatus: number | null; requestDigest: string | null }[];
+    expect(entries.filter((e) => e.event === 'send' && e.httpStatus === 200)).toHaveLength(5);
+    expect(entries.filter((e) => e.event === 'send' && e.httpStatus === 404)).toHaveLength(1);
+    expect(entries.some((e) => e.event === 'discard')).toBe(true);
+    expect(tenant.journal()).toHaveLength(5);
+  });
+
+  it('exits 3 when the tenant refuses the credentials, and nothing is lost', async () => {
+    const rows = removableMemberships(tenant.data, 1);
+    const file = join(tmp.dir, 'auth.sqlite');
+    expect(await main(['queue', 'add', 'remove-membership', '--store', file, '--app', rows[0]!.appId, '--entitlement', rows[0]!.appEntitlementId, '--user', rows[0]!.appUserId], io())).toBe(0);
+    const other = await startTenant({ port: 0, seed: 78 });
+    try {
+      const out = io(other.clientSecret);
+      const code = await main(['queue', 'send', '--store', file, '--client-id', tenant.clientId, '--server-url', tenant.url], out);
+      expect(code).toBe(3);
+      const listed = io();
+      await main(['queue', 'list', '--store', file, '--json'], listed);
+      expect((JSON.parse(listed.stdout) as { state: string }[]).map((i) => i.state)).toEqual(['queued']);
+    } finally {
+      await other.close();
+    }
+  });
+});
