@@ -390,7 +390,7 @@ describe('overlays for views and search', () => {
     t.synced.set('templates/tp-1', { id: 'tp-1', displayName: 'A' });
     const update = t.outbox.enqueue('update-template', { templateId: 'tp-1', changes: { displayName: 'B' } });
     t.outbox.enqueue('create-scope', scope('files:read'));
-    const rows = withPending(t.outbox, 'templates', [{ id: 'tp-1' }, { id: 'tp-2' }]);
+    const rows = withPending<{ id: string; pending?: unknown }>(t.outbox, 'templates', [{ id: 'tp-1' }, { id: 'tp-2' }]);
     expect(rows[0]?.pending).toEqual([expect.objectContaining({ itemId: update.id, effect: 'pending-update', data: expect.objectContaining({ updateMask: 'displayName' }) })]);
     expect(rows[1]?.pending).toBeUndefined();
     expect(pendingCreations(t.outbox, 'scopes').map((o) => o.data.scopeValue)).toEqual(['files:read']);
