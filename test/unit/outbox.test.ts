@@ -400,3 +400,39 @@ describe('overlays for views and search', () => {
     expect(overlayLabel({ effect: 'pending-creation', state: 'uncertain' })).toBe('pending creation (uncertain)');
   });
 });
+
+describe('details that keep reconciliation honest', () => {
+  it('compares values as the server writes them back: zero values dropped, instants normalized', async () => {
+    const { sameValue } = await import('../../src/main/outbox/canonical');
+    expect(sameValue({ sendClose: false, sendKickoff: true }, { sendKickoff: true })).toBe(true);
+    expect(sameValue({ startDate: '2025-01-01T00:00:00Z' }, { startDate: '2025-01-01T00:00:00.000Z' })).toBe(true);
+    expect(sameValue({ startDate: '2025-01-01T00:00:00Z' }, { startDate: '2025-01-02T00:00:00Z' })).toBe(false);
+    expect(sameValue([], undefined)).toBe(true);
+  });
+
+  it('a scope selector is replaced whole, not merged into the synced one', () => {
+    t.synced.set('templates/tp-1', { id: 'tp-1', scope: { selectedUsers: { userIds: ['u1'] } }, notificationConfig: { sendKickoff: true } });
+    const item = t.outbox.enqueue('update-template', { templateId: 'tp-1', changes: { scope: { allUsers: {} } } });
+    expect(item.request.body).toEqual({ accessReviewTemplate: { id: 'tp-1', scope: { allUsers: {} } }, updateMask: 'scope' });
+  });
+
+  it('a scope that existed before the first attempt is not claimed as created: the user decides', async () => {
+    api.scopes.push({ id: 'sc-old', appId: 'app-1', xaaResourceServerId: 'rs-1', scopeValue: 'read:old', createdAt: '2020-01-01T00:00:00Z' });
+    const item = t.outbox.enqueue('create-scope', scope('read:old'));
+    api.fault = (c) => (c.mutation ? 'gateway-before' : null);
+    await t.outbox.send(api);
+    const rec = await t.outbox.reconcile(api);
+    expect(rec.unknown).toBe(1);
+    expect(t.outbox.get(item.id)?.note).toMatch(/already existed before the first attempt/);
+  });
+
+  it('the journal keeps every attempt, and an edit changes the recorded digest', () => {
+    const item = t.outbox.enqueue('escalate-task', { taskId: 't1', policyStepId: 'p1' });
+    const edited = t.outbox.edit(item.id, { taskId: 't1', policyStepId: 'p1', comment: 'now with a reason' });
+    expect(edited.requestDigest).not.toBe(item.requestDigest);
+    expect(t.outbox.journal({ itemId: item.id }).map((j) => [j.event, j.requestDigest])).toEqual([
+      ['queued', item.requestDigest],
+      ['edit', edited.requestDigest],
+    ]);
+  });
+});

@@ -20,8 +20,12 @@ export function requestDigest(request: OutboxRequest): string {
  * Drops the zero values the service leaves out of its answers (false, 0, '', [], {}, null), so a
  * value we sent and the value read back compare equal when they mean the same.
  */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+
 export function withoutZeroValues(value: unknown): unknown {
   if (value === null || value === undefined || value === false || value === 0 || value === '') return undefined;
+  // The same instant written two ways ('...:00Z' and '...:00.000Z') is the same value.
+  if (typeof value === 'string' && TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value))) return new Date(value).toISOString();
   if (Array.isArray(value)) return value.length === 0 ? undefined : value.map((v) => withoutZeroValues(v) ?? null);
   if (typeof value === 'object') {
     const out: Record<string, unknown> = {};

@@ -236,7 +236,7 @@ const createScope: KindDescriptor<CreateScopeInput> = {
     return scope && typeof scope.id === 'string' ? [{ collection: 'scopes', id: scope.id, json: scope }] : [];
   },
   reconcileHow: 'searches the server for a scope with the same scopeValue on the same resource server',
-  async reconcile({ api, input, signal }) {
+  async reconcile({ api, input, item, signal }) {
     const matches: Record<string, unknown>[] = [];
     await walkPages(
       api,
@@ -259,6 +259,14 @@ const createScope: KindDescriptor<CreateScopeInput> = {
     );
     const found = matches[0];
     if (!found) return { outcome: 'not-applied', note: `no scope '${input.scopeValue}' on resource server ${input.xaaResourceServerId}: it was not created` };
+    const created = typeof found.createdAt === 'string' ? Date.parse(found.createdAt) : NaN;
+    const firstSent = item.firstSentAt ? Date.parse(item.firstSentAt) : NaN;
+    if (!Number.isNaN(created) && !Number.isNaN(firstSent) && created < firstSent - 10 * 60_000) {
+      return {
+        outcome: 'unknown',
+        note: `scope ${text(found.id)} with this value already existed before the first attempt (created ${String(found.createdAt)}): this change did not create it; resolve or discard it`,
+      };
+    }
     return {
       outcome: 'applied',
       result: { scopeId: text(found.id), appEntitlementId: text(found.appEntitlementId), state: text(found.state) },
@@ -462,6 +470,9 @@ export const TEMPLATE_FIELDS: Record<string, FieldCheck> = {
   chatChannel: message({ channelId: str, description: str, name: str, isChannelId: bool }),
 };
 
+/** Fields set whole, never merged into the synced value: a selector names one way to scope; annotations are a map. */
+const REPLACED_WHOLE = ['scope', 'annotations'];
+
 export const TEMPLATE_RESPONSE_ONLY = ['id', 'accuracyIssueAction', 'autoCloseDecision', 'defaultView', 'scopeType', 'createdAt', 'updatedAt', 'deletedAt'];
 
 export interface UpdateTemplateInput extends Record<string, unknown> {
@@ -511,7 +522,7 @@ const updateTemplate: KindDescriptor<UpdateTemplateInput> = {
       const check = TEMPLATE_FIELDS[key];
       if (!check) throw new OutboxValidationError(key, `'${key}' is not a template field that can be updated (known: ${Object.keys(TEMPLATE_FIELDS).join(', ')})`);
       if (value !== null) check(value, key, stored);
-      const next = value === null ? null : mergeOver(stored, value);
+      const next = value === null ? null : REPLACED_WHOLE.includes(key) ? value : mergeOver(stored, value);
       if (sameValue(next, stored)) continue;
       changes[key] = next;
       before[key] = stored ?? null;
