@@ -176,7 +176,7 @@ describe('send', () => {
     const d = t.outbox.enqueue('create-campaign', { displayName: 'Q3', ownerIds: ['u9'] });
     const events: SendProgress[] = [];
     const summary = await t.outbox.send(api, { onProgress: (e) => events.push(e) });
-    expect(summary).toMatchObject({ total: 4, succeeded: 4, failed: 0, uncertain: 0, notSent: 0, paused: null });
+    expect(summary).toMatchObject({ total: 4, succeeded: 4, failed: 0, uncertain: 0, notSent: 0, paused: null, touched: ['campaigns', 'scopes'] });
     expect(t.outbox.get(a.id)?.result).toEqual({ revokeTaskId: expect.stringMatching(/^rt-/) });
     expect(t.outbox.get(b.id)?.result).toMatchObject({ scopeId: expect.stringMatching(/^sc-/), appEntitlementId: expect.stringMatching(/^ent-/) });
     expect(t.outbox.get(c.id)?.result).toMatchObject({ emergencyAccess: true });

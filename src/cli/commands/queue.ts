@@ -162,6 +162,7 @@ function printSummary(io: CliIO, s: SendSummary): void {
   if (s.blocked.length) io.err(`${s.blocked.length} item(s) wait behind an uncertain change to the same object: reconcile or decide it first`);
   if (s.paused) io.err(`paused: ${s.paused.message}`);
   if (s.cancelled) io.err('cancelled: the remaining items stay queued');
+  if (s.touched.length) io.err(`changed on the tenant: ${s.touched.join(', ')} (a sync brings them into the views)`);
 }
 
 async function sendAll(outbox: Outbox, api: ApiClient, values: Values, io: CliIO): Promise<number> {

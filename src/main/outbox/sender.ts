@@ -74,6 +74,7 @@ export function stateForError(e: ReadError): OutboxState | 'not-sent' {
 export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {}): Promise<SendSummary> {
   const started = performance.now();
   const concurrency = Math.max(1, Math.min(256, Math.floor(opts.concurrency ?? 8)));
+  const touched = new Set<string>();
   let commits = 0;
   let commitMs = 0;
   /**
@@ -105,12 +106,16 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
   }
 
   const total = candidates.length;
-  const summary: SendSummary = { total, succeeded: 0, failed: 0, uncertain: 0, notSent: 0, blocked: [], paused: null, cancelled: false, elapsedMs: 0, requests: 0, commits: 0, commitMs: 0 };
+  const summary: SendSummary = { total, succeeded: 0, failed: 0, uncertain: 0, notSent: 0, blocked: [], paused: null, cancelled: false, elapsedMs: 0, requests: 0, commits: 0, commitMs: 0, touched: [] };
   const progress = (e: Partial<SendProgress> & { phase: SendProgress['phase'] }) => {
     if (!opts.onProgress) return;
     const elapsed = (performance.now() - started) / 1000;
     const done = summary.succeeded + summary.failed + summary.uncertain;
-    opts.onProgress({ done, total, succeeded: summary.succeeded, failed: summary.failed, uncertain: summary.uncertain, ratePerSecond: elapsed > 0 ? done / elapsed : null, ...e });
+    try {
+      opts.onProgress({ done, total, succeeded: summary.succeeded, failed: summary.failed, uncertain: summary.uncertain, ratePerSecond: elapsed > 0 ? done / elapsed : null, ...e });
+    } catch {
+      // A listener's failure never stops the send: the outcomes are already recorded.
+    }
   };
   progress({ phase: 'started' });
 
@@ -264,7 +269,10 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
     commits += 1;
     commitMs += lastCommit - commitStarted;
     for (const out of settledNow) {
-      if (out.state === 'succeeded') o.refresh(out.refresh);
+      if (out.state === 'succeeded') {
+        o.refresh(out.refresh);
+        for (const r of out.refresh) touched.add(r.collection);
+      }
       progress({ phase: 'item', itemId: out.item.id, kind: out.item.kind as MutationKind, state: out.state, message: out.error ?? undefined });
     }
     return { claimed };
@@ -413,6 +421,7 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
   summary.paused = finalStop && finalStop.reason !== 'cancelled' ? finalStop : null;
   summary.cancelled = finalStop?.reason === 'cancelled';
   summary.elapsedMs = Math.round(performance.now() - started);
+  summary.touched = [...touched].sort();
   summary.commits = commits;
   summary.commitMs = Math.round(commitMs);
   progress({ phase: summary.paused ? 'paused' : 'finished', message: summary.paused?.message });

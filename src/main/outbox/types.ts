@@ -136,6 +136,8 @@ export interface SendSummary {
   cancelled: boolean;
   elapsedMs: number;
   requests: number;
+  /** Synced collections whose objects the sent changes created or changed: sync them to refresh the views. */
+  touched: string[];
   /** Group transactions written (each one disk flush), and the time they took. */
   commits: number;
   commitMs: number;
