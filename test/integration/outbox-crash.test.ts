@@ -109,7 +109,8 @@ describe('attest queue send survives SIGKILL', () => {
     const runs: Run[] = [];
     for (let i = 0; i < KILLS; i += 1) runs.push(await runSend(Math.floor(random() * 200)));
     const killedWhileWorking = runs.filter((r) => r.killed && r.signal === 'SIGKILL').length;
-    expect(killedWhileWorking).toBeGreaterThanOrEqual(KILLS - 2);
+    const story = runs.map((r, i) => `#${i + 1} ${r.killed ? 'killed' : `exit ${r.code}`}: ${r.stderr.split('\n').filter(Boolean).slice(-2).join(' | ')}`).join('\n');
+    expect(killedWhileWorking, story).toBeGreaterThanOrEqual(KILLS - 2);
     // Restart until done (a clean run reconciles what the last kill left, then sends the rest).
     let final = await runSend(null);
     for (let i = 0; i < 3 && final.code !== 0; i += 1) final = await runSend(null);

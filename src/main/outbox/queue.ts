@@ -31,7 +31,6 @@ import {
   type ReconcileSummary,
   type SendSummary,
 } from './types';
-import { up as createOutboxTables } from '../store/migrations/0100-outbox';
 
 export * from './types';
 export type { SendOptions } from './sender';
@@ -219,12 +218,8 @@ function ensureSchema(db: Database): void {
 }
 
 /** Opens the outbox of a store (its tables come with the store's migrations). */
-export function openOutbox(store: OutboxStore, opts: { createTables?: boolean } = {}): Outbox {
+export function openOutbox(store: OutboxStore): Outbox {
   const db = store.db;
-  if (opts.createTables) {
-    const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox_items'").get();
-    if (!exists) db.transaction(() => createOutboxTables(db))();
-  }
   ensureSchema(db);
   const o = new OutboxDb(db, store);
   let sendRunning = false;
