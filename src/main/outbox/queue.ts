@@ -152,11 +152,13 @@ export class OutboxDb {
     };
   }
 
-  durable<T>(fn: () => T): T {
+  /** `immediate`: take the write lock at the start (reads inside then see what the writes will be checked against). */
+  durable<T>(fn: () => T, immediate = false): T {
     const previous = this.db.pragma('synchronous', { simple: true }) as number;
     if (previous !== SYNC_FULL) this.db.pragma('synchronous = FULL');
     try {
-      return this.db.transaction(fn)();
+      const txn = this.db.transaction(fn);
+      return immediate ? txn.immediate() : txn();
     } finally {
       if (previous !== SYNC_FULL) this.db.pragma(`synchronous = ${previous}`);
     }
@@ -171,8 +173,8 @@ export class OutboxDb {
     return r ? rowToItem(r) : null;
   }
 
-  writeOverlays(itemId: string, d: KindDescriptor, input: Record<string, unknown>): void {
-    this.stmt.deleteOverlays.run(itemId);
+  writeOverlays(itemId: string, d: KindDescriptor, input: Record<string, unknown>, fresh = false): void {
+    if (!fresh) this.stmt.deleteOverlays.run(itemId);
     for (const o of d.overlay(input, itemId)) this.stmt.insertOverlay.run(itemId, o.collection, o.objectId, o.effect, JSON.stringify(o.data));
   }
 
@@ -192,7 +194,7 @@ export class OutboxDb {
       source,
       now,
     });
-    this.writeOverlays(id, descriptorOf(change.kind), change.input);
+    this.writeOverlays(id, descriptorOf(change.kind), change.input, true);
     this.journal.append({ itemId: id, kind: change.kind, target: change.target, attempt: 0, event: 'queued', requestDigest: change.digest, outcome: 'queued', at: now });
     return id;
   }
@@ -269,21 +271,18 @@ export function openOutbox(store: OutboxStore): Outbox {
     },
 
     importCsv(csvText, kind, opts = {}) {
-      const { preview, changes } = parseImport(csvText, kind, ctx, (k, key) => o.stmt.activeByKey.get(k, key) as { id: string; state: OutboxState } | undefined);
       const dryRun = opts.dryRun === true;
-      if (dryRun || preview.errors.length > 0 || changes.length === 0) return { ...preview, dryRun, queued: 0, itemIds: [] };
-      const itemIds = o.durable(() => {
+      const lookup = (k: MutationKind, key: string) => o.stmt.activeByKey.get(k, key) as { id: string; state: OutboxState } | undefined;
+      if (dryRun) return { ...parseImport(csvText, kind, ctx, lookup).preview, dryRun, queued: 0, itemIds: [] };
+      // Validated and written in one write transaction: the duplicate checks against the queue
+      // hold for the rows written, and the rows are all written or none.
+      return o.durable(() => {
+        const { preview, changes } = parseImport(csvText, kind, ctx, lookup);
+        if (preview.errors.length > 0 || changes.length === 0) return { ...preview, dryRun, queued: 0, itemIds: [] };
         const now = new Date().toISOString();
-        const ids: string[] = [];
-        for (const c of changes) {
-          // Checked again inside the transaction: the queue may have changed since the preview.
-          const existing = o.stmt.activeByKey.get(c.change.kind, c.change.dedupeKey) as { id: string } | undefined;
-          if (existing) throw new OutboxValidationError('input', `line ${c.line}: the same change was queued meanwhile as item ${existing.id}; nothing was imported`);
-          ids.push(o.insert(c.change, `${opts.source ?? 'csv'}:${c.line}`, now));
-        }
-        return ids;
-      });
-      return { ...preview, dryRun, queued: itemIds.length, itemIds };
+        const itemIds = changes.map((c) => o.insert(c.change, `${opts.source ?? 'csv'}:${c.line}`, now));
+        return { ...preview, dryRun, queued: itemIds.length, itemIds };
+      }, true);
     },
 
     list(filter = {}) {
