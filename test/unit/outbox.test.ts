@@ -436,3 +436,18 @@ describe('details that keep reconciliation honest', () => {
     ]);
   });
 });
+
+describe('a creation answered "already exists" on a later attempt', () => {
+  it('is left uncertain for reconciliation, which finds it: not failed, not sent a third time', async () => {
+    const item = t.outbox.enqueue('create-scope', scope('read:again'));
+    api.fault = (c, i) => (c.mutation && i === 0 ? 'drop-after-apply' : null);
+    await t.outbox.send(api);
+    // Pretend reconciliation could not see it yet and the user retried.
+    t.outbox.retry(item.id);
+    const second = await t.outbox.send(api);
+    expect(second).toMatchObject({ failed: 0, uncertain: 1 });
+    await t.outbox.reconcile(api);
+    expect(t.outbox.get(item.id)).toMatchObject({ state: 'succeeded', result: expect.objectContaining({ scopeId: expect.stringMatching(/^sc-/) }) });
+    expect(api.applied).toHaveLength(1);
+  });
+});

@@ -300,8 +300,11 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
         }),
         (error: unknown): Done => {
           const e = readApiError(error);
-          const state = stateForError(e);
+          let state = stateForError(e);
           if (state === 'not-sent') return { type: 'not-sent', item, attempt, error: e };
+          // "Already exists" on a later attempt of a creation is most likely our own earlier
+          // attempt, applied: leave it to reconciliation to find it rather than call it failed.
+          if (state === 'failed' && e.kind === 'conflict' && attempt > 1 && item.kind === 'create-scope') state = 'uncertain';
           return {
             type: 'settled',
             outcome: { item, attempt, state, httpStatus: e.status, answer: { kind: e.kind, grpcCode: e.grpcCode, message: e.message }, error: e.message, result: null, refresh: [] },
