@@ -4,7 +4,7 @@ import type { Services } from '../services';
 import { REPORTS, REPORT_KINDS, collectionsOf, filterKeys } from '../reports/catalog';
 import type { Handlers } from './dispatch';
 import { withPending } from '../outbox/overlay';
-import { collectionInfos, detailOf, filtersOf, historyOf, hitOf, itemOf, journalOf, overviewCharts, previewOf, rowOf, runOf, searchFacets, statusOf } from './read-models';
+import { collectionInfos, detailOf, listWindow, filtersOf, historyOf, hitOf, itemOf, journalOf, overviewCharts, previewOf, rowOf, runOf, searchFacets, statusOf } from './read-models';
 
 /** The contract's handlers: each one a thin call into the services of the composition root. */
 export function createHandlers(services: Services): Handlers {
@@ -55,13 +55,12 @@ export function createHandlers(services: Services): Handlers {
     listRuns: () => ({ runs: services.activeConnection() ? store().runs().map(runOf) : [] }),
 
     listObjects: ({ collection, filters, sort, offset, limit, asOfRun }) => {
-      const result = store().listObjects(collection, {
-        filters: filtersOf(filters),
-        sort: sort ? { column: sort.key, dir: sort.dir } : undefined,
-        offset,
-        limit,
-        asOfRun: asOfRun ?? undefined,
-      });
+      const workspace = services.workspace();
+      const result = listWindow(
+        workspace.store,
+        collection,
+        { filters: filtersOf(filters), sort: sort ? { column: sort.key, dir: sort.dir } : undefined, offset, limit, asOfRun: asOfRun ?? undefined },
+      );
       return { rows: withPending(services.workspace().outbox, collection, result.rows).map(rowOf), total: result.total };
     },
     getObject: ({ collection, id, asOfRun }) => {

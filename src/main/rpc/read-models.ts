@@ -11,7 +11,8 @@ import type {
   SyncRun,
 } from '../../shared/contract';
 import { COLLECTIONS, collection as descriptorOf, type ColumnDef } from '../sync/collections';
-import { columnRef } from '../store/query';
+import { columnRef, filterSql } from '../store/query';
+import { OBJECT_COLUMNS, toStoredObject, type ObjectRow as StoredRow } from '../store/objects';
 import { ftsQuery } from '../store/search';
 import type { Store } from '../store/db';
 import type * as StoreTypes from '../store/types';
@@ -37,6 +38,55 @@ export function columnsOf(id: CollectionId): ColumnInfo[] {
   }));
 }
 
+/**
+ * Results that scan a whole collection (totals, filter values, chart counts) are kept per store
+ * until the next sync run starts or ends, so a million-row list does not recount on every page.
+ */
+const memos = new WeakMap<Store, { stamp: string; values: Map<string, unknown> }>();
+
+function stampOf(store: Store): string {
+  const latest = store.runs()[0];
+  return latest ? `${latest.id}:${latest.status}:${latest.finishedAt ?? ''}` : 'none';
+}
+
+export function memo<T>(store: Store, key: string, compute: () => T, extraStamp = ''): T {
+  const stamp = `${stampOf(store)}|${extraStamp}`;
+  let entry = memos.get(store);
+  if (!entry || entry.stamp !== stamp) {
+    entry = { stamp, values: new Map() };
+    memos.set(store, entry);
+  }
+  if (!entry.values.has(key)) entry.values.set(key, compute());
+  return entry.values.get(key) as T;
+}
+
+/**
+ * A window of a collection for the virtualized table. Without a chosen sort (or an as-of run),
+ * rows come in id order straight off the (collection, id) index, so any offset of a million rows
+ * is cheap; a chosen sort goes through the store's general listing.
+ */
+export function listWindow(
+  store: Store,
+  id: CollectionId,
+  opts: { filters: StoreTypes.Filters; sort?: { column: string; dir: 'asc' | 'desc' }; offset: number; limit: number; asOfRun?: number },
+  extraStamp = '',
+): { rows: StoreTypes.StoredObject[]; total: number } {
+  const filterKey = JSON.stringify(opts.filters);
+  if (opts.sort || opts.asOfRun !== undefined) {
+    const rows = store.listObjects(id, { filters: opts.filters, sort: opts.sort, offset: opts.offset, limit: opts.limit, asOfRun: opts.asOfRun }).rows;
+    const total = memo(store, `count:${id}:${opts.asOfRun ?? ''}:${filterKey}`, () => store.countObjects(id, { filters: opts.filters, asOfRun: opts.asOfRun }), extraStamp);
+    return { rows, total };
+  }
+  const params: unknown[] = [id];
+  const where = ['o.collection = ?', ...filterSql(descriptorOf(id), opts.filters, params)];
+  params.push(opts.limit, opts.offset);
+  const rows = store.db
+    .prepare(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE ${where.join(' AND ')} ORDER BY o.id LIMIT ? OFFSET ?`)
+    .all(...params) as StoredRow[];
+  const total = memo(store, `count:${id}::${filterKey}`, () => store.countObjects(id, { filters: opts.filters }), extraStamp);
+  return { rows: rows.map((row) => toStoredObject(row, undefined)), total };
+}
+
 /** Values of one column among the current objects of a collection, most frequent first. */
 export function groupCounts(store: Store, id: CollectionId, column: string, limit = 50): ChartDatum[] {
   const ref = columnRef(descriptorOf(id), column);
@@ -50,6 +100,10 @@ export function groupCounts(store: Store, id: CollectionId, column: string, limi
 }
 
 export function collectionInfos(store: Store | null): CollectionInfo[] {
+  return store ? memo(store, 'collectionInfos', () => computeCollectionInfos(store)) : computeCollectionInfos(null);
+}
+
+function computeCollectionInfos(store: Store | null): CollectionInfo[] {
   return COLLECTIONS.map((descriptor) => {
     const columns = columnsOf(descriptor.id);
     const filterValues: Record<string, string[]> = {};
@@ -126,6 +180,10 @@ export function searchFacets(store: Store, query: string): Record<string, number
 
 /** Routing rules by the kind of their action (acceptRisk, createTask, snooze, suppress). */
 export function overviewCharts(store: Store) {
+  return memo(store, 'overviewCharts', () => computeOverviewCharts(store));
+}
+
+function computeOverviewCharts(store: Store) {
   const has = (id: CollectionId, column: string) => descriptorOf(id).columns.some((c) => c.name === column);
   const counts = (id: CollectionId, column: string) => (has(id, column) ? groupCounts(store, id, column, 20) : []);
   return {

@@ -182,6 +182,8 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
                 role="row"
                 tabIndex={0}
                 data-testid="list-row"
+                data-index={item.index}
+                data-loaded={row ? 'true' : 'false'}
                 onClick={() => row && navigate({ view: 'detail', collection, id: row.id })}
                 onKeyDown={(event) => event.key === 'Enter' && row && navigate({ view: 'detail', collection, id: row.id })}
               >

@@ -8,7 +8,7 @@ import { Highlight } from '../../components/Highlight';
 import { useDebounced, useQuery } from '../../components/useQuery';
 import { count } from '../../components/format';
 
-const PAGE = 100;
+const PAGE = 50;
 
 /** Global offline search: as you type, across collections, with facets per collection. */
 export function SearchView({ initialQuery }: { initialQuery: string }) {
@@ -17,13 +17,14 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
   const [query, setQuery] = useState(initialQuery);
   const [collection, setCollection] = useState<CollectionId | null>(null);
   const [limit, setLimit] = useState(PAGE);
-  const debounced = useDebounced(query, 40);
+  const debounced = useDebounced(query, 25);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
   useEffect(() => setLimit(PAGE), [debounced, collection]);
 
   const result = useQuery(
-    () => (debounced.trim() ? call('search', { query: debounced, collection, limit }) : Promise.resolve(null)),
+    // Each answer carries the query it answers, so the screen says which one it shows.
+    () => (debounced.trim() ? call('search', { query: debounced, collection, limit }).then((r) => ({ ...r, query: debounced })) : Promise.resolve(null)),
     [debounced, collection, limit, dataVersion],
   );
   // Facets always count every collection, whichever one is selected.
@@ -71,11 +72,13 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
         ) : !data ? (
           <Loading label="Searching…" />
         ) : data.hits.length === 0 ? (
+          <div data-results-for={data.query}>
           <Empty title="No match">
-            <p>Nothing in the local copy matches “{debounced}”.</p>
+            <p>Nothing in the local copy matches “{data.query}”.</p>
           </Empty>
+          </div>
         ) : (
-          <div className="card" style={{ padding: 0 }}>
+          <div className="card" style={{ padding: 0 }} data-results-for={data.query}>
             <div className="muted small" style={{ padding: '8px 16px', borderBottom: '1px solid var(--border)' }} data-testid="search-summary">
               {count(data.total)} results · {data.tookMs.toFixed(0)} ms {result.loading && '· updating…'}
             </div>

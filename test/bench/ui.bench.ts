@@ -1,0 +1,141 @@
+/**
+ * UI bench, through Playwright in the system Chromium and the browser host, over a store of
+ * 1,000,000 objects generated directly into SQLite (ATTEST_BENCH_UI_N to change the size):
+ * (a) typing in Search: from the keystroke to the results on screen, p50/p95 (target p95 < 100 ms,
+ *     the 25 ms as-you-type debounce included), next to the core's own search time for the same queries;
+ * (b) the Scopes list: DOM rows after opening it and after jumping to its middle (target: a few hundred
+ *     at most), and the time until the rows of the new position are on screen.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import { chromiumLaunchOptions } from '../helpers/chromium';
+
+const N = Number(process.env.ATTEST_BENCH_UI_N ?? 1_000_000);
+const CLASSES = ['XAA_SCOPE_CLASSIFICATION_READ', 'XAA_SCOPE_CLASSIFICATION_WRITE', 'XAA_SCOPE_CLASSIFICATION_DESTRUCTIVE', 'XAA_SCOPE_CLASSIFICATION_SENSITIVE'];
+const STATES = ['XAA_SCOPE_STATE_PENDING_REVIEW', 'XAA_SCOPE_STATE_ENABLED', 'XAA_SCOPE_STATE_DISABLED'];
+const WORDS = ['payroll', 'ledger', 'invoice', 'calendar', 'repository', 'pipeline', 'warehouse', 'ticket', 'vault', 'roster', 'billing', 'metrics'];
+
+function scope(i: number): Record<string, unknown> {
+  const word = WORDS[i % WORDS.length]!;
+  return {
+    id: `scope-${String(i).padStart(8, '0')}`,
+    appId: `app-${i % 97}`,
+    xaaResourceServerId: `rs-${i % 13}`,
+    scopeValue: `${word}:resource-${i % 1000}:action-${i}`,
+    displayName: `${word[0]!.toUpperCase()}${word.slice(1)} scope ${i}`,
+    description: `Grants ${word} access to resource ${i % 1000}.`,
+    classification: CLASSES[i % CLASSES.length],
+    state: STATES[i % STATES.length],
+    source: 'XAA_SCOPE_SOURCE_DISCOVERED',
+    appEntitlementId: `ent-${i}`,
+    createdAt: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
+  };
+}
+
+const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+};
+
+export async function benchUiSearchAndList(): Promise<Record<string, unknown>> {
+  const rendererRoot = new URL('../../out/renderer', import.meta.url).pathname;
+  if (!existsSync(join(rendererRoot, 'index.html'))) throw new Error('build the renderer first: npx electron-vite build');
+  const { openStore } = await import('../../src/main/store/db');
+  const { storeRun } = await import('../helpers/report-fixtures');
+  const { startBrowserHost } = await import('../../src/main/browser-host/server');
+  const dir = mkdtempSync(join(tmpdir(), 'attest-bench-ui-'));
+  const storeFile = join(dir, 'bench.sqlite');
+  const seedStarted = performance.now();
+  const store = openStore(storeFile);
+  storeRun(store, { scopes: (function* generate() { for (let i = 0; i < N; i += 1) yield scope(i); })() }, 10_000);
+  store.db.pragma('wal_checkpoint(TRUNCATE)');
+  store.close();
+  const seedMs = performance.now() - seedStarted;
+
+  const phase = (label: string) => process.stderr.write(`ui bench: ${label} at ${((performance.now() - seedStarted) / 1000).toFixed(1)} s\n`);
+  phase('seeded');
+  const host = await startBrowserHost({ rendererRoot, dataDir: join(dir, 'data'), storeFile });
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    phase('host and browser up');
+    await page.goto(host.url);
+    await page.getByRole('navigation').getByRole('button', { name: 'Search' }).click();
+    phase('app open');
+    const box = page.getByRole('textbox', { name: 'Search' });
+
+    // (a) Queries a person types: prefixes of words, numbers, two-word queries.
+    const queries: string[] = [];
+    for (let i = 0; i < 40; i += 1) {
+      const word = WORDS[i % WORDS.length]!;
+      queries.push([word.slice(0, 3), word, `${word} ${i * 7}`, `resource-${(i * 37) % 1000}`, `action-${i * 9973}`][i % 5]!);
+    }
+    const uiMs: number[] = [];
+    const coreMs: number[] = [];
+    for (const query of queries) {
+      await box.fill('');
+      // Measured in the page: from the input event of the keystroke to the next frame after the
+      // results for this query are in the DOM (Playwright's own polling would round it up).
+      await page.evaluate((q) => {
+        const input = document.querySelector('input[aria-label="Search"]')!;
+        (window as unknown as { benchDone: Promise<number> }).benchDone = new Promise<number>((resolve) => {
+          let start = 0;
+          input.addEventListener('input', () => (start = performance.now()), { once: true });
+          const observer = new MutationObserver(() => {
+            if (!start || !document.querySelector(`[data-results-for="${CSS.escape(q)}"]`)) return;
+            observer.disconnect();
+            requestAnimationFrame(() => resolve(performance.now() - start));
+          });
+          observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+        });
+      }, query);
+      await box.fill(query);
+      uiMs.push(await page.evaluate(() => (window as unknown as { benchDone: Promise<number> }).benchDone));
+      const summary = page.getByTestId('search-summary');
+      const took = (await summary.count()) > 0 ? await summary.textContent() : null;
+      const match = /·\s*(\d+) ms/.exec(took ?? '');
+      if (match) coreMs.push(Number(match[1]));
+    }
+
+    phase('searched');
+    // (b) The Scopes list: DOM rows, and a jump to the middle.
+    await page.getByRole('navigation').getByRole('button', { name: /^Scopes/ }).click();
+    await page.getByTestId('list-row').first().waitFor();
+    const rowsAtTop = await page.getByTestId('list-row').count();
+    const jumps: number[] = [];
+    let rowsAfterJump = 0;
+    for (const fraction of [0.5, 0.9, 0.1, 0.75, 0.25]) {
+      const started = performance.now();
+      const target = await page.getByTestId('virtual-scroller').evaluate((el, f) => {
+        el.scrollTop = Math.floor(el.scrollHeight * f);
+        return Math.floor(el.scrollTop / 36);
+      }, fraction);
+      // The rows of the new position are on screen and filled in (not placeholders).
+      await page.waitForFunction((first) => {
+        const rows = [...document.querySelectorAll('[data-testid="list-row"]')];
+        return rows.some((r) => Math.abs(Number(r.getAttribute('data-index')) - first) < 40) && rows.every((r) => r.getAttribute('data-loaded') === 'true');
+      }, target);
+      jumps.push(performance.now() - started);
+      rowsAfterJump = Math.max(rowsAfterJump, await page.getByTestId('list-row').count());
+    }
+    phase('listed');
+    return {
+      objects: N,
+      seed_s: seedMs / 1000,
+      search_ui_p50_ms: percentile(uiMs, 50),
+      search_ui_p95_ms: percentile(uiMs, 95),
+      search_core_p50_ms: percentile(coreMs, 50),
+      search_core_p95_ms: percentile(coreMs, 95),
+      list_dom_rows_top: rowsAtTop,
+      list_dom_rows_max_after_jumps: rowsAfterJump,
+      list_jump_to_rows_p50_ms: percentile(jumps, 50),
+      list_jump_to_rows_max_ms: Math.max(...jumps),
+    };
+  } finally {
+    await browser.close();
+    await host.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
