@@ -321,8 +321,10 @@ export const CHANNELS = {
       filters: Filters,
       limit: z.number().int().min(1).max(500).default(50),
       offset: z.number().int().nonnegative().default(0),
+      /** Also count the hits per collection (a second pass over the matches; ask for it separately to show hits first). */
+      facets: z.boolean().default(false),
     }).strict(),
-    z.object({ hits: z.array(SearchHit), total: z.number().int().nonnegative(), facets: z.record(z.string(), z.number().int().nonnegative()), tookMs: z.number() }),
+    z.object({ hits: z.array(SearchHit), total: z.number().int().nonnegative(), facets: z.record(z.string(), z.number().int().nonnegative()).nullable(), tookMs: z.number() }),
     'Offline full-text search across collections, with per-collection facets.',
   ),
   overview: channel(

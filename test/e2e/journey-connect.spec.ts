@@ -125,3 +125,26 @@ test('work offline with the tenant unreachable, then sync again when it is back'
     await relay.close();
   }
 });
+
+test('remove a connection in Settings: its keychain entry is deleted and the app is back to first run', async ({ page, host }) => {
+  const { osKeychain } = await import('../../src/main/keychain');
+  const credential = tenant.issueCredentials({ useCase: 'removal' });
+  await page.goto(host.url);
+  await page.getByLabel('Client ID').fill(credential.clientId);
+  await page.getByLabel('Client secret').fill(credential.clientSecret);
+  await page.getByRole('button', { name: 'Save and open' }).click();
+  await expect(page.locator('[data-screen="overview"]')).toBeVisible();
+  expect(await osKeychain().get(credential.clientId)).toBe(credential.clientSecret);
+
+  // Reopening the app opens the tenant used last, with its secret from the keychain.
+  await page.reload();
+  await expect(page.locator('[data-screen="overview"]')).toBeVisible();
+  await expect(page.getByTestId('online-indicator')).toHaveAttribute('data-online', 'true');
+
+  await page.getByRole('navigation').getByRole('button', { name: 'Settings' }).click();
+  await page.screenshot({ path: join(screenshotDir, 'settings.png') });
+  await page.getByRole('button', { name: 'Remove…' }).click();
+  await page.getByRole('button', { name: 'Remove', exact: true }).click();
+  await expect(page.locator('[data-screen="first-run"]')).toBeVisible();
+  expect(await osKeychain().get(credential.clientId)).toBeNull();
+});

@@ -66,10 +66,11 @@ describe('the contract over a stored workspace', () => {
   });
 
   it('searches with prefixes, marks matches, and counts facets per collection', async () => {
-    const result = await call<ChannelResult<'search'>>('search', { query: 'payr' });
+    const result = await call<ChannelResult<'search'>>('search', { query: 'payr', facets: true });
     expect(result.total).toBeGreaterThan(0);
     expect(result.hits[0]?.snippet).toContain('[[');
-    expect(result.facets.scopes).toBeGreaterThan(0);
+    expect(result.facets?.scopes).toBeGreaterThan(0);
+    expect((await call<ChannelResult<'search'>>('search', { query: 'payr' })).facets).toBeNull();
     const extra = await call<ChannelResult<'search'>>('search', { query: 'extra', collection: 'scopes', limit: 5 });
     expect(extra.total).toBe(30);
     expect(extra.hits).toHaveLength(5);

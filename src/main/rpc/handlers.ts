@@ -69,11 +69,11 @@ export function createHandlers(services: Services): Handlers {
       return { object: withOverlay ? detailOf(withOverlay) : null };
     },
     objectHistory: ({ collection, id }) => ({ entries: historyOf(store().history(collection, id)) }),
-    search: ({ query, collection, filters, limit, offset }) => {
+    search: ({ query, collection, filters, limit, offset, facets: withFacets }) => {
       const started = performance.now();
       const s = store();
       const result = s.search(query, { collection: collection ?? undefined, filters: filtersOf(filters), limit, offset, highlight: ['[[', ']]'] });
-      const facets = searchFacets(s, query);
+      const facets = withFacets ? searchFacets(s, query) : null;
       return { hits: result.hits.map(hitOf), total: result.total, facets, tookMs: performance.now() - started };
     },
     overview: () => {

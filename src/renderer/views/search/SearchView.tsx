@@ -27,13 +27,15 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
     () => (debounced.trim() ? call('search', { query: debounced, collection, limit }).then((r) => ({ ...r, query: debounced })) : Promise.resolve(null)),
     [debounced, collection, limit, dataVersion],
   );
-  // Facets always count every collection, whichever one is selected.
+  // Facets count every collection, whichever one is selected: asked for after the hits, so the
+  // hits are on screen first.
+  const facetQuery = useDebounced(debounced, 120);
   const facets = useQuery(
-    () => (debounced.trim() && collection ? call('search', { query: debounced, limit: 1 }).then((r) => r.facets) : Promise.resolve(null)),
-    [debounced, collection, dataVersion],
+    () => (facetQuery.trim() ? call('search', { query: facetQuery, limit: 1, facets: true }).then((r) => r.facets) : Promise.resolve(null)),
+    [facetQuery, dataVersion],
   );
   const data = result.data;
-  const facetCounts = (collection ? facets.data : data?.facets) ?? {};
+  const facetCounts = facets.data ?? {};
   const allCount = Object.values(facetCounts).reduce((a, b) => a + b, 0);
 
   return (
