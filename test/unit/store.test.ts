@@ -203,6 +203,12 @@ describe('store', () => {
     expect(store.search('payroll', { collection: 'scopes' }).hits.map((h) => h.id).sort()).toEqual(['s1', 's2']);
     expect(store.search('payroll', { collection: 'scopes', filters: { classification: 'XAA_SCOPE_CLASSIFICATION_SENSITIVE' } })).toMatchObject({ total: 1, hits: [{ id: 's1' }] });
     expect(store.search('payroll', { collection: 'scopes', limit: 1, offset: 1 }).hits).toHaveLength(1);
+    // Filters on non-facet columns (a join) and on several values of one facet.
+    expect(store.search('payroll', { filters: { scopeValue: 'files:s2' } }).hits.map((h) => h.id)).toEqual(['s2']);
+    expect(store.search('payroll', { filters: { classification: ['XAA_SCOPE_CLASSIFICATION_SENSITIVE', 'XAA_SCOPE_CLASSIFICATION_READ'] } }).total).toBe(2);
+    expect(store.search('payroll', { filters: { enabled: false } }).hits.map((h) => h.id)).toEqual(['r1']);
+    // Words never reach the facets: searching a collection's name or an enum value finds nothing extra.
+    expect(store.search('collectionscopes').total).toBe(0);
     expect(store.search('payroll', { collection: 'scopes', sort: { column: 'scopeValue', dir: 'desc' } }).hits.map((h) => h.id)).toEqual(['s2', 's1']);
     expect(store.search('"payroll calendar"').hits.map((h) => h.id)).toEqual(['s2']);
     expect(store.search('deja').hits.map((h) => h.id)).toEqual(['s3']);

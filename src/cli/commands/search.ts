@@ -7,7 +7,7 @@ const usage = `Usage: attest search QUERY [--collection C] [--filter COLUMN=VALU
 
 Searches the local store offline: names, descriptions, scope values, conditions and every CEL
 expression. Each word matches as a prefix ("adm" finds "admin"); "quoted words" match as a phrase.
-Best matches first.
+Best matches first (bm25); for very broad queries, matches in names first, then the newest.
   --collection C      only campaigns, templates, automations, toolsets, routing-rules or scopes
   --filter COL=VALUE  only objects whose column equals the value (repeat for more columns; e.g.
                       state=XAA_SCOPE_STATE_ENABLED, classification=..., primaryTriggerType=...,
@@ -15,7 +15,8 @@ Best matches first.
   --limit N           at most N hits (default 20)
   --offset N          skip the first N hits
 ${STORE_USAGE}
-  --json              print {total, hits: [{collection, id, title, snippet, rank, columns}]} as JSON`;
+  --json              print {total, capped, order, hits: [{collection, id, title, snippet, rank, columns}]}
+                      as JSON (matches are counted up to 10,000: capped says there were more)`;
 
 const command: CommandModule = {
   summary: 'offline full-text search across the synced collections',
@@ -48,13 +49,14 @@ const command: CommandModule = {
       });
       const ms = performance.now() - started;
       if (values.json) {
-        io.out(JSON.stringify({ total: result.total, hits: result.hits }, null, 2));
+        io.out(JSON.stringify({ total: result.total, capped: result.capped, order: result.order, hits: result.hits }, null, 2));
         return EXIT.ok;
       }
       if (result.hits.length > 0) {
         io.out(table([['COLLECTION', 'ID', 'TITLE', 'MATCH'], ...result.hits.map((h) => [h.collection, h.id, h.title, h.snippet.replace(/\s+/g, ' ')])]));
       }
-      io.err(`${result.total} match${result.total === 1 ? '' : 'es'}${result.total > result.hits.length ? `, ${result.hits.length} shown` : ''} (${ms.toFixed(1)} ms)`);
+      const total = `${result.total.toLocaleString('en-US')}${result.capped ? '+' : ''}`;
+      io.err(`${total} match${result.total === 1 && !result.capped ? '' : 'es'}${result.total > result.hits.length ? `, ${result.hits.length} shown` : ''} (${ms.toFixed(1)} ms)`);
       return EXIT.ok;
     } finally {
       store.close();

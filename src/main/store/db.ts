@@ -5,7 +5,7 @@ import type { CollectionId } from '../sync/collections';
 import { migrate, MigrationError, pendingMigrations } from './migrate';
 import { MIGRATIONS } from './migrations';
 import { ObjectReader } from './objects';
-import { ensureSearchIndex, searchObjects } from './search';
+import { ensureSearchIndex, searchObjects, type SearchResult } from './search';
 import { SyncWriter } from './sync-writer';
 import type {
   AutomationRow,
@@ -13,13 +13,13 @@ import type {
   DiffEntry,
   ListOptions,
   ObjectVersion,
-  SearchHit,
   SearchOptions,
   StoredObject,
   SyncRun,
 } from './types';
 
 export type * from './types';
+export type { SearchResult } from './search';
 export { StoreQueryError } from './query';
 export { MigrationError } from './migrate';
 
@@ -43,7 +43,8 @@ export interface Store {
   /** Streams (for exports of millions of rows). The connection cannot write until the iteration ends. */
   iterateObjects(collection: CollectionId, opts?: Pick<ListOptions, 'asOfRun' | 'filters'>): IterableIterator<StoredObject>;
   countObjects(collection: CollectionId, opts?: Pick<ListOptions, 'asOfRun' | 'filters'>): number;
-  search(query: string, opts?: SearchOptions): { hits: SearchHit[]; total: number };
+  /** `total` counts matches up to a cap (10,000; SEARCH_LIMITS); `capped` says there were more. */
+  search(query: string, opts?: SearchOptions): SearchResult;
   diff(fromRun: number, toRun: number, opts?: { collection?: CollectionId }): DiffEntry[];
   history(collection: CollectionId, id: string): ObjectVersion[];
   automationRows(opts?: { automationId?: string; asOfRun?: number }): AutomationRow[];

@@ -1,82 +1,292 @@
 import type { Database } from 'better-sqlite3';
-import { collection as descriptorOf, SEARCH_TEXT_REVISION, type CollectionId } from '../sync/collections';
-import { filterSql, pageSql, sortSql } from './query';
-import type { ColumnValue, SearchHit, SearchOptions } from './types';
+import { COLLECTIONS, collection as descriptorOf, extractColumns, SEARCH_TEXT_REVISION, type CollectionId } from '../sync/collections';
+import { columnRef, filterSql, pageSql } from './query';
+import type { ColumnValue, Filters, FilterValue, SearchHit, SearchOptions } from './types';
 
 /**
- * Turns what a person types into an FTS5 query: every word is a prefix (`adm` finds `admin`),
- * all words must match, "quoted words" match as a phrase. Operators and column filters are not
- * passed through, so no input can make the query invalid. Null when there is nothing to search.
+ * Offline search. The index (FTS5, rowid = objects.oid, current objects only) has three columns:
+ * `title` and `body`, the text people search (each descriptor's searchText), and `facets`: one
+ * token per value of a filterable column (`filter: true` in the descriptors: states,
+ * classifications, trigger types, action kinds, enabled) and one for the collection. Facet tokens
+ * start with a private-use character that typed queries never carry, so no word or prefix a person
+ * types can match them, and filters on them are index lookups intersected with the words.
+ *
+ * The cost stays bounded on a million objects, whatever is typed:
+ * - every statement streams the index: a typed prefix is expanded through `search_terms` into an
+ *   OR of the words it starts (only prefixes of up to four letters use FTS5's prefix index, which
+ *   streams too), where FTS5's own prefix search would first merge every matching posting list;
+ * - matches are counted up to a cap (SEARCH_LIMITS);
+ * - bm25 ranks the matches when the words and filters are selective enough (bm25 reads the whole
+ *   posting list of each of them, which `search_terms` tells the size of); otherwise, and for
+ *   any query matching more than the rank window, hits come names first, then newest first;
+ * - objects and snippets are read for the returned hits only.
  */
-export function ftsQuery(input: string): string | null {
-  const parts: string[] = [];
-  const re = /"([^"]*)"|([^\s"]+)/g;
-  for (const m of input.matchAll(re)) {
-    const words = (m[1] ?? m[2] ?? '').match(/[\p{L}\p{N}]+/gu) ?? [];
-    if (words.length === 0) continue;
-    if (m[1] !== undefined) parts.push(`"${words.join(' ')}"`);
-    else for (const w of words) parts.push(`"${w}"*`);
-  }
-  return parts.length === 0 ? null : parts.join(' AND ');
+
+export interface SearchLimits {
+  /** Matches are counted up to this many; above it the total says "at least this many". */
+  countCap: number;
+  /** At most this many matches are ordered by relevance or by a column (the newest, when more match). */
+  rankWindow: number;
+  /** bm25 is used when the posting lists of all the query's words and filters hold at most this many entries together. */
+  bm25Budget: number;
 }
 
-interface HitRow {
+export const SEARCH_LIMITS: SearchLimits = { countCap: 10_000, rankWindow: 10_000, bm25Budget: 60_000 };
+/** A typed prefix is expanded into at most this many words; more, and FTS5's own prefix search is used. */
+const EXPANSION_LIMIT = 64;
+/** FTS5 keeps a prefix index for these lengths (see the migration): those prefixes stream as they are. */
+const INDEXED_PREFIX_MAX = 4;
+
+const FACET_MARK = '\uE000';
+
+/** The facet token of a column value: a private-use mark, then name and value lowercased, letters and digits only. */
+export function facetToken(name: string, value: FilterValue): string {
+  return `${FACET_MARK}${`${name}${String(value)}`.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+}
+
+const FACET_COLUMNS = new Set(COLLECTIONS.flatMap((d) => d.columns.filter((c) => c.filter).map((c) => c.name)));
+
+/** The `facets` text of an object: its collection and the values of its filterable columns. */
+export function facetsText(collection: CollectionId, columns: Record<string, ColumnValue>): string {
+  const d = descriptorOf(collection);
+  const tokens = [facetToken('collection', collection)];
+  for (const c of d.columns) {
+    const value = columns[c.name];
+    if (c.filter && value !== null && value !== undefined && value !== '') tokens.push(facetToken(c.name, value));
+  }
+  return tokens.join(' ');
+}
+
+/** Case- and accent-folded like the index's tokenizer (unicode61, remove_diacritics 2). */
+function fold(word: string): string {
+  return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** What the index knows of its tokens: the words a prefix starts, and how many objects hold a token. */
+export interface TermLookup {
+  /** The indexed words starting with `prefix` with their object counts; null when more than the limit. */
+  expand(prefix: string): { term: string; docs: number }[] | null;
+  /** Objects holding `term` (0 when unknown). */
+  docs(term: string): number;
+}
+
+export function termLookup(db: Database): TermLookup {
+  const range = db.prepare('SELECT term, docs FROM search_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?');
+  const one = db.prepare('SELECT docs FROM search_terms WHERE term = ?').pluck();
+  return {
+    expand: (prefix) => {
+      const rows = range.all(prefix, `${prefix}\u{10FFFF}`, EXPANSION_LIMIT + 1) as { term: string; docs: number }[];
+      return rows.length > EXPANSION_LIMIT ? null : rows;
+    },
+    docs: (term) => (one.get(term) as number | undefined) ?? 0,
+  };
+}
+
+/** A query for the index: the FTS5 expression of the words, and the posting entries bm25 would read for them. */
+export interface WordsQuery {
+  match: string;
+  postings: number;
+}
+
+/**
+ * Turns what a person types into an FTS5 query: every word also matches as a prefix (`adm` finds
+ * `admin`), all words must match, "quoted words" match as a phrase. Operators, column filters and
+ * facet tokens are never passed through, so no input can make the query invalid. With `terms`,
+ * prefixes are expanded into the words they start; without, FTS5 prefix queries are used and the
+ * posting count is unknown (Infinity). Null when there is nothing to search.
+ */
+export function wordsQuery(input: string, terms?: TermLookup): WordsQuery | null {
+  const parts: string[] = [];
+  let postings = 0;
+  for (const m of input.matchAll(/"([^"]*)"|([^\s"]+)/g)) {
+    const words = (m[1] ?? m[2] ?? '').match(/[\p{L}\p{N}]+/gu) ?? [];
+    if (words.length === 0) continue;
+    if (m[1] !== undefined) {
+      parts.push(`"${words.join(' ')}"`);
+      postings += terms ? words.reduce((sum, w) => sum + terms.docs(fold(w)), 0) : Infinity;
+      continue;
+    }
+    for (const w of words) {
+      const folded = fold(w);
+      const expansion = terms?.expand(folded) ?? null;
+      const known = expansion?.reduce((sum, t) => sum + t.docs, 0) ?? Infinity;
+      if (expansion === null || expansion.length === 0 || (folded.length <= INDEXED_PREFIX_MAX && expansion.length > 1)) {
+        // Many words start with it (FTS5's prefix index streams short prefixes), or none is known
+        // yet (the list of words is refreshed after each sync): FTS5's own prefix query.
+        parts.push(`"${w}"*`);
+        postings += known;
+      } else {
+        // The word itself, or any indexed word it starts.
+        const others = expansion.filter((t) => t.term !== folded);
+        parts.push(others.length === 0 ? `"${w}"` : `("${w}" OR ${others.map((t) => `"${t.term}"`).join(' OR ')})`);
+        postings += known;
+      }
+    }
+  }
+  return parts.length === 0 ? null : { match: parts.join(' AND '), postings };
+}
+
+/** The FTS5 expression of typed words (prefix queries; for callers that count or group matches themselves). */
+export function ftsQuery(input: string): string | null {
+  return wordsQuery(input)?.match ?? null;
+}
+
+/** Splits filters into facet lookups (added to the MATCH) and the rest (a join). */
+function splitFilters(filters: Filters | undefined, terms: TermLookup): { facets: string[]; postings: number; rest: Filters } {
+  const facets: string[] = [];
+  let postings = 0;
+  const rest: Filters = {};
+  for (const [name, raw] of Object.entries(filters ?? {})) {
+    const values = (Array.isArray(raw) ? raw : [raw]) as FilterValue[];
+    if (values.length === 0) continue;
+    if (!FACET_COLUMNS.has(name)) {
+      rest[name] = raw;
+      continue;
+    }
+    const tokens = values.map((v) => facetToken(name, v === 1 || v === '1' ? 'true' : v === 0 || v === '0' ? 'false' : v));
+    facets.push(`(${tokens.map((t) => `"${t}"`).join(' OR ')})`);
+    postings += tokens.reduce((sum, t) => sum + terms.docs(t), 0);
+  }
+  return { facets, postings, rest };
+}
+
+interface ObjectRow {
   collection: CollectionId;
   id: string;
   title: string;
   cols: string;
-  snippet: string;
-  rank: number;
+}
+
+/** bm25 with names weighing eight times the rest; facets do not count. Lower is better. */
+const BM25 = 'bm25(search_index, 8.0, 1.0, 0.0)';
+
+export interface SearchResult {
+  hits: SearchHit[];
+  /** Matches, counted up to the count cap (10,000). */
+  total: number;
+  /** More matched than the cap: `total` is a lower bound ("10,000+"). */
+  capped: boolean;
+  /** How the hits are ordered: bm25, names first then newest, or the requested column. */
+  order: 'bm25' | 'names-first' | 'column';
 }
 
 /**
- * Offline search over the current objects: FTS5 with prefix matching, bm25 ranking (names weigh
- * more than the rest), optionally one collection and column filters, a snippet per hit.
+ * Offline search over the current objects: FTS5 with prefix matching, ranking, optionally one
+ * collection and column filters, a snippet per hit, and the number of matches. `rank` of a hit is
+ * its bm25 score, or 0 for a match in the name and 1 for one elsewhere (lower is better).
  */
-export function searchObjects(db: Database, query: string, opts: SearchOptions = {}): { hits: SearchHit[]; total: number } {
-  const match = ftsQuery(query);
-  if (match === null) return { hits: [], total: 0 };
+export function searchObjects(db: Database, query: string, opts: SearchOptions = {}, limits: SearchLimits = SEARCH_LIMITS): SearchResult {
+  const { countCap, rankWindow, bm25Budget } = limits;
+  const terms = termLookup(db);
+  const words = wordsQuery(query, terms);
+  if (words === null) return { hits: [], total: 0, capped: false, order: 'bm25' };
   const d = opts.collection ? descriptorOf(opts.collection) : null;
-  const [open, close] = opts.highlight ?? ['«', '»'];
-  const where: string[] = ['search_index MATCH ?'];
-  const whereParams: unknown[] = [match];
+  const { facets, postings: facetPostings, rest } = splitFilters(opts.filters, terms);
   if (d) {
-    where.push('o.collection = ?');
-    whereParams.push(d.id);
+    facets.unshift(`"${facetToken('collection', d.id)}"`);
   }
-  where.push(...filterSql(d, opts.filters, whereParams));
-  const from = 'FROM search_index s JOIN objects o ON o.oid = s.rowid JOIN object_versions v ON v.vid = o.current_vid';
-  const params: unknown[] = [open, close, ...whereParams];
-  const order = opts.sort ? `${sortSql(d, opts.sort)}s.rank` : 's.rank';
-  const rows = db
-    .prepare(
-      `SELECT o.collection, o.id, v.title, v.cols, snippet(search_index, -1, ?, ?, '…', 16) AS snippet, s.rank
-       ${from} WHERE ${where.join(' AND ')} ORDER BY ${order} ${pageSql(opts.limit ?? 50, opts.offset, params)}`,
-    )
-    .all(...params) as HitRow[];
-  const total = (
-    where.length === 1
-      ? db.prepare('SELECT count(*) FROM search_index WHERE search_index MATCH ?').pluck().get(match)
-      : db.prepare(`SELECT count(*) ${from} WHERE ${where.join(' AND ')}`).pluck().get(...whereParams)
-  ) as number;
-  return {
-    hits: rows.map((r) => ({
-      collection: r.collection,
-      id: r.id,
-      title: r.title,
-      snippet: r.snippet,
+  const filtersMatch = facets.map((f) => ` AND ${f}`).join('');
+  const match = `(${words.match})${filtersMatch}`;
+  const [open, close] = opts.highlight ?? ['«', '»'];
+
+  // Filters on columns that are not facets, and sorting by a column, need the objects: a join.
+  const joinParams: unknown[] = [];
+  const joinWhere = filterSql(d, rest, joinParams);
+  const needsJoin = joinWhere.length > 0 || opts.sort !== undefined;
+  const from = needsJoin ? 'FROM search_index s JOIN objects o ON o.oid = s.rowid JOIN object_versions v ON v.vid = o.current_vid' : 'FROM search_index s';
+  const where = ['search_index MATCH ?', ...joinWhere].join(' AND ');
+  const select = (fts: string, tail: string, extra: unknown[] = []) => db.prepare(`SELECT s.rowid ${from} WHERE ${where}${tail}`).pluck().all(fts, ...joinParams, ...extra) as number[];
+
+  const counted = db.prepare(`SELECT count(*) FROM (SELECT s.rowid ${from} WHERE ${where} LIMIT ${countCap + 1})`).pluck().get(match, ...joinParams) as number;
+  const capped = counted > countCap;
+  const total = Math.min(counted, countCap);
+  const limit = Math.max(0, Math.floor(opts.limit ?? 50));
+  const offset = Math.max(0, Math.floor(opts.offset ?? 0));
+  const collectionPostings = d ? terms.docs(facetToken('collection', d.id)) : 0;
+  const useBm25 = counted <= rankWindow && words.postings + facetPostings + collectionPostings <= bm25Budget;
+  const order: SearchResult['order'] = opts.sort ? 'column' : useBm25 ? 'bm25' : 'names-first';
+  if (total === 0 || limit === 0) return { hits: [], total, capped, order };
+
+  let ranked: { oid: number; rank: number }[];
+  if (opts.sort) {
+    // By a column: the newest rank-window matches (all, when fewer), sorted.
+    const pageParams: unknown[] = [];
+    const page = pageSql(limit, offset, pageParams);
+    const key = columnRef(d, opts.sort.column).sql;
+    const dir = opts.sort.dir === 'desc' ? 'DESC' : 'ASC';
+    ranked = db
+      .prepare(
+        `SELECT oid, 0 AS rank FROM (SELECT s.rowid AS oid, ${key} AS k ${from} WHERE ${where} ORDER BY s.rowid DESC LIMIT ${rankWindow})
+         ORDER BY k IS NULL, k ${dir}, oid DESC ${page}`,
+      )
+      .all(match, ...joinParams, ...pageParams) as { oid: number; rank: number }[];
+  } else if (useBm25) {
+    // All the matches (at most the rank window) by bm25.
+    const pageParams: unknown[] = [];
+    const page = pageSql(limit, offset, pageParams);
+    ranked = db
+      .prepare(`SELECT s.rowid AS oid, ${BM25} AS rank ${from} WHERE ${where} ORDER BY rank ${page}`)
+      .all(match, ...joinParams, ...pageParams) as { oid: number; rank: number }[];
+  } else {
+    // Names first, then the rest; newest first within each. Every statement streams and stops early.
+    const inTitle = `({title} : (${words.match}))${filtersMatch}`;
+    const elsewhere = `(${words.match})${filtersMatch} NOT {title} : (${words.match})`;
+    const named = db.prepare(`SELECT count(*) FROM (SELECT s.rowid ${from} WHERE ${where} LIMIT ${offset + limit})`).pluck().get(inTitle, ...joinParams) as number;
+    const first = offset < named ? select(inTitle, ' ORDER BY s.rowid DESC LIMIT ? OFFSET ?', [limit, offset]) : [];
+    const rest = first.length < limit ? select(elsewhere, ' ORDER BY s.rowid DESC LIMIT ? OFFSET ?', [limit - first.length, Math.max(0, offset - named)]) : [];
+    ranked = [...first.map((oid) => ({ oid, rank: 0 })), ...rest.map((oid) => ({ oid, rank: 1 }))];
+  }
+  if (ranked.length === 0) return { hits: [], total, capped, order };
+
+  // Snippets (of the body: the title is shown whole) need the match: one more pass of it, newest
+  // first, down to the oldest hit only, making a snippet for the hits alone (FTS5 reads a rowid
+  // range of a long posting list whole, and one lookup per hit would set the query up again each time).
+  const wanted = new Set(ranked.map((r) => r.oid));
+  const oldest = Math.min(...wanted);
+  const snippets = new Map<number, string>();
+  const pass = db.prepare(
+    `SELECT rowid AS oid, CASE WHEN rowid IN (SELECT value FROM json_each(?)) THEN snippet(search_index, 1, ?, ?, '…', 16) END AS snippet
+     FROM search_index WHERE search_index MATCH ? ORDER BY rowid DESC`,
+  );
+  for (const row of pass.iterate(JSON.stringify([...wanted]), open, close, match) as IterableIterator<{ oid: number; snippet: string | null }>) {
+    if (row.snippet !== null) snippets.set(row.oid, row.snippet);
+    if (row.oid <= oldest || snippets.size === wanted.size) break;
+  }
+  const object = db.prepare('SELECT o.collection, o.id, v.title, v.cols FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE o.oid = ?');
+  const hits: SearchHit[] = [];
+  for (const r of ranked) {
+    const o = object.get(r.oid) as ObjectRow | undefined;
+    if (!o) continue;
+    hits.push({
+      collection: o.collection,
+      id: o.id,
+      title: o.title,
+      snippet: snippets.get(r.oid) ?? '',
       rank: r.rank,
-      columns: JSON.parse(r.cols) as Record<string, ColumnValue>,
-    })),
-    total,
-  };
+      columns: JSON.parse(o.cols) as Record<string, ColumnValue>,
+    });
+  }
+  return { hits, total, capped, order };
+}
+
+/**
+ * Refreshes the list of indexed tokens and their object counts from the index itself (exactly as
+ * its tokenizer made them). Run after a sync; until then, new words still match whole, and as
+ * prefixes of at most four letters or that no known word starts.
+ */
+export function refreshSearchTerms(db: Database): void {
+  db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocab USING fts5vocab(main, search_index, 'row')");
+  db.transaction(() => {
+    db.exec('DELETE FROM search_terms');
+    db.exec('INSERT INTO search_terms (term, docs) SELECT term, doc FROM temp.search_vocab');
+  })();
 }
 
 const REVISION_KEY = 'search_text_revision';
 
 /**
- * Rebuilds the index from the stored raw JSON when the descriptors index different text than the
- * index was built with (and after the migration that created it). A no-op otherwise.
+ * Rebuilds the index from the stored raw JSON when the descriptors index other text than the
+ * index was built with (and after a migration that recreated it). A no-op otherwise.
  */
 export function ensureSearchIndex(db: Database): boolean {
   const current = db.prepare('SELECT value FROM store_meta WHERE key = ?').pluck().get(REVISION_KEY) as string | undefined;
@@ -88,18 +298,21 @@ export function ensureSearchIndex(db: Database): boolean {
 export function rebuildSearchIndex(db: Database): void {
   db.transaction(() => {
     db.exec('DELETE FROM search_index');
-    const insert = db.prepare('INSERT INTO search_index (rowid, title, body) VALUES (?, ?, ?)');
+    const insert = db.prepare('INSERT INTO search_index (rowid, title, body, facets) VALUES (?, ?, ?, ?)');
     // In batches: a write cannot run while a read is still iterating on the same connection.
     const batch = db.prepare('SELECT o.oid, o.collection, v.raw FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE o.oid > ? ORDER BY o.oid LIMIT 2000');
     for (let after = 0; ; ) {
-      const rows = batch.all(after) as { oid: number; collection: string; raw: string }[];
+      const rows = batch.all(after) as { oid: number; collection: CollectionId; raw: string }[];
       if (rows.length === 0) break;
       for (const r of rows) {
-        const text = descriptorOf(r.collection).searchText(JSON.parse(r.raw));
-        insert.run(r.oid, text.title, text.body);
+        const d = descriptorOf(r.collection);
+        const json = JSON.parse(r.raw) as unknown;
+        const text = d.searchText(json);
+        insert.run(r.oid, text.title, text.body, facetsText(d.id, extractColumns(d, json)));
       }
       after = rows[rows.length - 1]!.oid;
     }
     db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(REVISION_KEY, String(SEARCH_TEXT_REVISION));
   })();
+  refreshSearchTerms(db);
 }

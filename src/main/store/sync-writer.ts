@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { CollectionId } from '../sync/collections';
-import type { RunCollection, RunStatus, WalkStatus } from './types';
+import { facetsText, refreshSearchTerms } from './search';
+import type { ColumnValue, RunCollection, RunStatus, WalkStatus } from './types';
 
 /** One object of a page, ready to store (parsed, hashed and extracted outside the transaction). */
 export interface PreparedObject {
@@ -14,6 +15,8 @@ export interface PreparedObject {
   cols: string;
   /** Search body text. */
   body: string;
+  /** Search facet tokens (collection and filterable column values); derived from `cols` when absent. */
+  facets?: string;
   /** JSON `{collection: [ids]}` or null. */
   refs: string | null;
 }
@@ -97,7 +100,7 @@ export class SyncWriter {
       dropVersion: p('DELETE FROM object_versions WHERE vid = ?'),
       dropObjectIfEmpty: p('DELETE FROM objects WHERE oid = ? AND NOT EXISTS (SELECT 1 FROM object_versions WHERE oid = ?)'),
       indexDelete: p('DELETE FROM search_index WHERE rowid = ?'),
-      indexInsert: p('INSERT INTO search_index (rowid, title, body) VALUES (?, ?, ?)'),
+      indexInsert: p('INSERT INTO search_index (rowid, title, body, facets) VALUES (?, ?, ?, ?)'),
       unseen: p(`SELECT o.oid, o.current_vid AS vid, v.valid_from FROM objects o JOIN object_versions v ON v.vid = o.current_vid
                  WHERE o.collection = ? AND NOT (o.last_seen_run = ? AND o.last_seen_walk = ?)`),
     };
@@ -189,7 +192,7 @@ export class SyncWriter {
       s.setCurrent!.run(vid, runId, walk, oid);
     }
     if (found && found.vid !== null) s.indexDelete!.run(oid);
-    s.indexInsert!.run(oid, obj.title, obj.body);
+    s.indexInsert!.run(oid, obj.title, obj.body, obj.facets ?? facetsText(collection, JSON.parse(obj.cols) as Record<string, ColumnValue>));
     return true;
   }
 
@@ -230,6 +233,11 @@ export class SyncWriter {
       this.s.finishRun!.run(status, now(), runId);
       return status;
     })();
+  }
+
+  /** Refreshes the search's list of indexed words (after a sync stored pages). */
+  refreshSearchTerms(): void {
+    refreshSearchTerms(this.db);
   }
 
   /** The ids the current objects of `from` point at in `target` (templates from campaigns and automations). */

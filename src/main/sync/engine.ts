@@ -118,6 +118,7 @@ export async function syncTenant(opts: SyncOptions): Promise<SyncSummary> {
   }
   const collections = await Promise.all(order.map((id) => done.get(id)!));
   const status = store.sync.finishRun(runId);
+  if (collections.some((c) => c.pages > 0)) store.sync.refreshSearchTerms();
   emit({ phase: 'finished', collection: null, state: status === 'completed' ? 'done' : status === 'cancelled' ? 'cancelled' : 'failed', pages: 0, items: 0, ratePerSecond: null, error: null });
   return { runId, status, resumed: start.resumed, ms: Math.round(performance.now() - started), collections };
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ApiClient, ApiResponse } from '../api/client';
 import { ApiError, isApiError } from '../api/errors';
 import { paginate } from '../api/paginate';
+import { facetsText } from '../store/search';
 import type { PreparedObject } from '../store/sync-writer';
 import { extractColumns, type CollectionDescriptor } from './collections';
 import { isRecord } from './extract';
@@ -154,13 +155,15 @@ export function prepareObject(descriptor: CollectionDescriptor, obj: ReceivedObj
   const text = descriptor.searchText(obj.json);
   const refs = descriptor.references?.(obj.json);
   const hasRefs = refs !== undefined && Object.values(refs).some((ids) => ids !== undefined && ids.length > 0);
+  const columns = extractColumns(descriptor, obj.json);
   return {
     id,
     raw: obj.raw,
     hash: createHash('sha1').update(obj.raw).digest(),
     title: text.title,
-    cols: JSON.stringify(extractColumns(descriptor, obj.json)),
+    cols: JSON.stringify(columns),
     body: text.body,
+    facets: facetsText(descriptor.id, columns),
     refs: hasRefs ? JSON.stringify(refs) : null,
   };
 }

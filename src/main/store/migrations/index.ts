@@ -2,6 +2,7 @@ import type { Migration } from '../migrate';
 import m0001 from './0001-sync-runs';
 import m0002 from './0002-object-versions';
 import m0003 from './0003-search-index';
+import m0004 from './0004-search-facets';
 import m0100 from './0100-outbox';
 
 /**
@@ -9,4 +10,4 @@ import m0100 from './0100-outbox';
  * exporting `{ version: NNNN, name, up(db) }`; add its line here (a unit test checks that every
  * file is listed). Versions only grow; a shipped migration is never edited.
  */
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0100];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0100];

@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../../src/main/store/db';
+import { searchObjects, wordsQuery, termLookup } from '../../src/main/store/search';
+import { collection, type CollectionId } from '../../src/main/sync/collections';
+import { prepareObject } from '../../src/main/sync/pages';
+
+let dir: string;
+let store: Store;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'attest-search-'));
+  store = openStore(join(dir, 'store.sqlite'));
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** One completed run storing these objects (in this order: later ones are newer). */
+function put(objects: [CollectionId, object][], refresh = true): void {
+  const ids = [...new Set(objects.map(([c]) => c))];
+  const { runId } = store.sync.beginRun(ids);
+  for (const c of ids) {
+    store.sync.startWalk(runId, c);
+    const prepared = objects.filter(([x]) => x === c).map(([, o]) => {
+      const raw = JSON.stringify(o);
+      return prepareObject(collection(c), { raw, json: JSON.parse(raw) });
+    });
+    store.sync.commitPage(runId, c, 1, prepared, '', new Date().toISOString());
+  }
+  store.sync.finishRun(runId);
+  if (refresh) store.sync.refreshSearchTerms();
+}
+
+const scope = (id: string, displayName: string, description: string, fields: object = {}) =>
+  ['scopes', { id, displayName, description, scopeValue: `v:${id}`, state: 'XAA_SCOPE_STATE_ENABLED', classification: 'XAA_SCOPE_CLASSIFICATION_READ', ...fields }] as [CollectionId, object];
+
+describe('store search', () => {
+  it('expands a typed prefix into the indexed words it starts, and still finds words indexed since', () => {
+    put([scope('s1', 'Payroll export', 'payrolls and payrollers'), scope('s2', 'Ledger', 'nothing here')]);
+    expect(wordsQuery('payro', termLookup(store.db))!.match).toBe('("payro" OR "payroll" OR "payrollers" OR "payrolls")');
+    expect(wordsQuery('pay', termLookup(store.db))!.match).toBe('"pay"*'); // short: FTS5's prefix index
+    expect(store.search('payro').hits.map((h) => h.id)).toEqual(['s1']);
+    // Stored after the last refresh of the word list: found whole and by prefix all the same.
+    put([scope('s3', 'Payslips', 'monthly payslips')], false);
+    expect(store.search('payslips').hits.map((h) => h.id)).toEqual(['s3']);
+    expect(store.search('paysl').hits.map((h) => h.id)).toEqual(['s3']);
+    expect(store.search('Déjà').total).toBe(0);
+  });
+
+  it('keeps facet tokens out of reach of typed words, and filters on them', () => {
+    put([scope('s1', 'Alpha', 'one'), scope('s2', 'Beta', 'two', { classification: 'XAA_SCOPE_CLASSIFICATION_DANGEROUS' }), ['toolsets', { id: 't1', displayName: 'Alpha tools' }]]);
+    for (const q of ['collection', 'scopes', 'xaa', 'classification', 'enabled', 'collectionscopes']) expect(store.search(q).total, q).toBe(0);
+    expect(store.search('alpha').total).toBe(2);
+    expect(store.search('alpha', { collection: 'toolsets' }).hits.map((h) => h.id)).toEqual(['t1']);
+    expect(store.search('beta', { filters: { classification: 'XAA_SCOPE_CLASSIFICATION_DANGEROUS' } }).hits.map((h) => h.id)).toEqual(['s2']);
+    expect(store.search('alpha', { filters: { classification: 'XAA_SCOPE_CLASSIFICATION_DANGEROUS' } }).total).toBe(0);
+  });
+
+  it('ranks by bm25 when the words are selective, names first', () => {
+    put([scope('s1', 'Ledger', 'mentions vault once'), scope('s2', 'Vault keys', 'rotation of vault keys'), scope('s3', 'Other', 'nothing')]);
+    const result = store.search('vault');
+    expect(result).toMatchObject({ total: 2, capped: false, order: 'bm25' });
+    expect(result.hits.map((h) => h.id)).toEqual(['s2', 's1']);
+    expect(result.hits[0]!.rank).toBeLessThan(result.hits[1]!.rank);
+    expect(result.hits[1]!.snippet).toContain('mentions «vault» once');
+  });
+
+  it('on broad queries counts up to a cap and orders names first, then newest first', () => {
+    const objects: [CollectionId, object][] = [];
+    for (let i = 0; i < 8; i += 1) objects.push(i % 3 === 0 ? scope(`n${i}`, `Access ${i}`, 'named') : scope(`b${i}`, `Thing ${i}`, 'body says access'));
+    put(objects);
+    const limits = { countCap: 5, rankWindow: 4, bm25Budget: 0 };
+    const first = searchObjects(store.db, 'access', { limit: 4 }, limits);
+    expect(first).toMatchObject({ total: 5, capped: true, order: 'names-first' });
+    // Names (n6, n3, n0: newest first), then the rest newest first.
+    expect(first.hits.map((h) => [h.id, h.rank])).toEqual([['n6', 0], ['n3', 0], ['n0', 0], ['b7', 1]]);
+    const next = searchObjects(store.db, 'access', { limit: 4, offset: 4 }, limits);
+    expect(next.hits.map((h) => h.id)).toEqual(['b5', 'b4', 'b2', 'b1']);
+    expect(next.hits[0]!.snippet).toContain('body says «access»');
+    expect(searchObjects(store.db, 'access', { limit: 2, offset: 2 }, limits).hits.map((h) => h.id)).toEqual(['n0', 'b7']);
+    // Sorting by a column sorts the newest rank-window matches.
+    const sorted = searchObjects(store.db, 'access', { sort: { column: 'scopeValue', dir: 'asc' } }, limits);
+    expect(sorted.order).toBe('column');
+    expect(sorted.hits.map((h) => h.id)).toEqual(['b4', 'b5', 'b7', 'n6']);
+  });
+
+  it('filters on other columns through the objects, with the same ordering rules', () => {
+    put([scope('s1', 'Alpha', 'x', { appId: 'app-1' }), scope('s2', 'Alpha', 'x', { appId: 'app-2' }), scope('s3', 'Alpha', 'x', { appId: 'app-1' })]);
+    expect(store.search('alpha', { filters: { appId: 'app-1' } }).hits.map((h) => h.id).sort()).toEqual(['s1', 's3']);
+    const broad = searchObjects(store.db, 'alpha', { filters: { appId: 'app-1' } }, { countCap: 1, rankWindow: 1, bm25Budget: 0 });
+    // The total stops at the cap; the hits go on (newest first).
+    expect(broad).toMatchObject({ total: 1, capped: true, order: 'names-first' });
+    expect(broad.hits.map((h) => h.id)).toEqual(['s3', 's1']);
+  });
+});
