@@ -27,11 +27,14 @@ test('browse a stored workspace offline: overview, lists, automation steps, sear
     expect(rendered).toBeLessThan(80);
     await page.screenshot({ path: join(screenshotDir, 'list-scopes.png') });
 
-    // Sorting by a column header changes the first row.
-    const first = await page.getByTestId('list-row').first().textContent();
+    // Rows come in id order until a header is clicked: then ascending, then descending.
+    await expect(page.getByTestId('list-row').first()).toContainText('payroll');
     await page.getByRole('columnheader', { name: 'Scope' }).click();
+    await expect(page.getByRole('columnheader', { name: /Scope/ }).first()).toHaveAttribute('aria-sort', 'ascending');
+    await expect(page.getByTestId('list-row').first()).toContainText('extra:scope-0');
     await page.getByRole('columnheader', { name: /Scope/ }).first().click();
-    await expect(page.getByTestId('list-row').first()).not.toHaveText(first ?? '');
+    await expect(page.getByRole('columnheader', { name: /Scope/ }).first()).toHaveAttribute('aria-sort', 'descending');
+    await expect(page.getByTestId('list-row').first()).not.toContainText('extra:scope-0');
 
     // An automation's triggers and steps with their CEL.
     await page.getByRole('navigation').getByRole('button', { name: /^Automations/ }).click();
