@@ -51,6 +51,42 @@ describe('store search', () => {
     expect(store.search('Déjà').total).toBe(0);
   });
 
+  it('writes search entries in batches, and after a crash indexes what was stored but not yet indexed', () => {
+    const { runId } = store.sync.beginRun(['scopes']);
+    store.sync.startWalk(runId, 'scopes');
+    const page = (ids: string[], next: string) =>
+      store.sync.commitPage(runId, 'scopes', 1, ids.map((id) => {
+        const raw = JSON.stringify({ id, displayName: `Quartz ${id}`, scopeValue: `q:${id}` });
+        return prepareObject(collection('scopes'), { raw, json: JSON.parse(raw) });
+      }), next, 'now');
+    page(['q1', 'q2'], 'next');
+    // Stored and queued, not yet in the index.
+    expect(store.getObject('scopes', 'q1')).not.toBeNull();
+    expect(store.sync.searchBacklog).toBe(2);
+    expect(store.db.prepare('SELECT count(*) FROM search_queue').pluck().get()).toBe(2);
+    expect(store.search('quartz').total).toBe(0);
+    store.sync.flushSearch();
+    expect(store.search('quartz').total).toBe(2);
+    expect(store.db.prepare('SELECT count(*) FROM search_queue').pluck().get()).toBe(0);
+    // The process dies after the next page: its entries are only in the queue.
+    page(['q3'], 'next-2');
+    store.close();
+    store = openStore(join(dir, 'store.sqlite'));
+    expect(store.search('quartz').hits.map((h) => h.id).sort()).toEqual(['q1', 'q2', 'q3']);
+    expect(store.db.prepare('SELECT count(*) FROM search_queue').pluck().get()).toBe(0);
+    expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
+  });
+
+  it('forgets the search entries of a page that rolled back', () => {
+    const { runId } = store.sync.beginRun(['scopes']);
+    store.sync.startWalk(runId, 'scopes');
+    const raw = JSON.stringify({ id: 'r1', displayName: 'Rollback' });
+    const obj = prepareObject(collection('scopes'), { raw, json: JSON.parse(raw) });
+    expect(() => store.sync.commitPage(runId, 'scopes', 99, [obj], '', 'now')).toThrow(/no running walk 99/);
+    expect(store.sync.searchBacklog).toBe(0);
+    expect(store.getObject('scopes', 'r1')).toBeNull();
+  });
+
   it('keeps facet tokens out of reach of typed words, and filters on them', () => {
     put([scope('s1', 'Alpha', 'one'), scope('s2', 'Beta', 'two', { classification: 'XAA_SCOPE_CLASSIFICATION_DANGEROUS' }), ['toolsets', { id: 't1', displayName: 'Alpha tools' }]]);
     for (const q of ['collection', 'scopes', 'xaa', 'classification', 'enabled', 'collectionscopes']) expect(store.search(q).total, q).toBe(0);

@@ -40,8 +40,11 @@ class FakeApi implements ApiClient {
     return { body: { [key]: items, nextPageToken: next }, token };
   }
 
+  /** Milliseconds each answer takes, by path. */
+  delay: (path: string) => number = () => 1;
+
   async request<T>(req: ApiRequest): Promise<ApiResponse<T>> {
-    await new Promise((r) => setTimeout(r, 1));
+    await new Promise((r) => setTimeout(r, this.delay(req.path)));
     const { path } = req;
     const asked = String((req.query?.page_token ?? (req.body as { pageToken?: string } | undefined)?.pageToken) ?? '');
     this.log.push(`${path} ${asked}`.trim());
@@ -115,6 +118,8 @@ const ids = (c: CollectionId) => store.listObjects(c, { sort: { column: 'id', di
 describe('sync engine', () => {
   it('walks every collection to its end and stores what the tenant sent', async () => {
     api.text = (path, json) => (path === '/search/xaa/scopes' ? json.replace(/,"/g, ', "') : json);
+    // Automations answer slowly: templates must still wait for them (they name a template too).
+    api.delay = (path) => (path === '/search/automations' ? 15 : 1);
     const events: SyncProgress[] = [];
     const summary = await syncTenant({ store, api, onProgress: (e) => events.push(e) });
     expect(summary.status).toBe('completed');

@@ -5,7 +5,7 @@ import type { CollectionId } from '../sync/collections';
 import { migrate, MigrationError, pendingMigrations } from './migrate';
 import { MIGRATIONS } from './migrations';
 import { ObjectReader } from './objects';
-import { ensureSearchIndex, searchObjects, type SearchResult } from './search';
+import { ensureSearchIndex, recoverSearchQueue, searchObjects, type SearchResult } from './search';
 import { SyncWriter } from './sync-writer';
 import type {
   AutomationRow,
@@ -70,8 +70,10 @@ export function openStore(file: string, opts: OpenStoreOptions = {}): Store {
       db.pragma('journal_mode = WAL');
       // WAL + NORMAL: a crash of the process never loses a committed transaction.
       db.pragma('synchronous = NORMAL');
+      // A larger WAL between checkpoints: a sync rewrites the same index pages page after page.
+      db.pragma('wal_autocheckpoint = 10000');
       migrate(db, MIGRATIONS);
-      ensureSearchIndex(db);
+      if (!ensureSearchIndex(db)) recoverSearchQueue(db);
     } else if (pendingMigrations(db, MIGRATIONS).length > 0) {
       throw new MigrationError('this store needs an update that a read-only open cannot make; open it once for writing');
     }

@@ -295,9 +295,44 @@ export function ensureSearchIndex(db: Database): boolean {
   return true;
 }
 
+/**
+ * Writes the search entries a crashed sync had noted but not written yet (from the stored
+ * objects). Run when the store is opened for writing; a no-op when the queue is empty.
+ */
+export function recoverSearchQueue(db: Database): number {
+  const batch = db.prepare(
+    `SELECT q.oid, o.collection, v.raw FROM search_queue q LEFT JOIN objects o ON o.oid = q.oid LEFT JOIN object_versions v ON v.vid = o.current_vid
+     WHERE q.oid > ? ORDER BY q.oid LIMIT 2000`,
+  );
+  const remove = db.prepare('DELETE FROM search_index WHERE rowid = ?');
+  const insert = db.prepare('INSERT INTO search_index (rowid, title, body, facets) VALUES (?, ?, ?, ?)');
+  const dequeue = db.prepare('DELETE FROM search_queue WHERE oid = ?');
+  let done = 0;
+  for (let after = 0; ; ) {
+    const rows = batch.all(after) as { oid: number; collection: CollectionId | null; raw: string | null }[];
+    if (rows.length === 0) break;
+    db.transaction(() => {
+      for (const r of rows) {
+        remove.run(r.oid);
+        if (r.collection !== null && r.raw !== null) {
+          const d = descriptorOf(r.collection);
+          const json = JSON.parse(r.raw) as unknown;
+          const text = d.searchText(json);
+          insert.run(r.oid, text.title, text.body, facetsText(d.id, extractColumns(d, json)));
+        }
+        dequeue.run(r.oid);
+      }
+    })();
+    done += rows.length;
+    after = rows[rows.length - 1]!.oid;
+  }
+  return done;
+}
+
 export function rebuildSearchIndex(db: Database): void {
   db.transaction(() => {
     db.exec('DELETE FROM search_index');
+    db.exec('DELETE FROM search_queue');
     const insert = db.prepare('INSERT INTO search_index (rowid, title, body, facets) VALUES (?, ?, ?, ?)');
     // In batches: a write cannot run while a read is still iterating on the same connection.
     const batch = db.prepare('SELECT o.oid, o.collection, v.raw FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE o.oid > ? ORDER BY o.oid LIMIT 2000');

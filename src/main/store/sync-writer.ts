@@ -69,8 +69,22 @@ const now = (): string => new Date().toISOString();
  * its checkpoint commit in one transaction; a walk's end (marking what it did not see as deleted)
  * is one transaction too. Nothing here talks to the network.
  */
+/** The search entry of an object (null: it has none any more). */
+interface SearchDoc {
+  title: string;
+  body: string;
+  facets: string;
+}
+
 export class SyncWriter {
   private readonly s: Record<string, Statement>;
+  /**
+   * Search entries to write, by oid, with whether the index holds an entry for it now. Noted in
+   * `search_queue` in each page's transaction; written in batches by flushSearch.
+   */
+  private readonly pendingSearch = new Map<number, { doc: SearchDoc | null; indexed: boolean }>();
+  /** Pending search entries past which commitPage writes them out. */
+  searchBatch = 2_000;
 
   constructor(private readonly db: Database) {
     const p = (sql: string) => db.prepare(sql);
@@ -101,6 +115,8 @@ export class SyncWriter {
       dropObjectIfEmpty: p('DELETE FROM objects WHERE oid = ? AND NOT EXISTS (SELECT 1 FROM object_versions WHERE oid = ?)'),
       indexDelete: p('DELETE FROM search_index WHERE rowid = ?'),
       indexInsert: p('INSERT INTO search_index (rowid, title, body, facets) VALUES (?, ?, ?, ?)'),
+      enqueue: p('INSERT OR IGNORE INTO search_queue (oid) VALUES (?)'),
+      dequeue: p('DELETE FROM search_queue WHERE oid = ?'),
       unseen: p(`SELECT o.oid, o.current_vid AS vid, v.valid_from FROM objects o JOIN object_versions v ON v.vid = o.current_vid
                  WHERE o.collection = ? AND NOT (o.last_seen_run = ? AND o.last_seen_walk = ?)`),
     };
@@ -164,14 +180,33 @@ export class SyncWriter {
     next: string,
     fetchedAt: string,
   ): { upserted: number; deleted: number; completed: boolean } {
-    return this.db.transaction(() => {
+    const result = this.db.transaction(() => {
       let upserted = 0;
       for (const obj of objects) if (this.upsert(runId, collection, walk, obj, fetchedAt)) upserted += 1;
       const moved = this.s.checkpoint!.run(next, objects.length, upserted, runId, collection, walk).changes;
       if (moved !== 1) throw new Error(`no running walk ${walk} of ${collection} in run ${runId}`);
       const deleted = next === '' ? this.completeWalk(runId, collection, walk) : 0;
       return { upserted, deleted, completed: next === '' };
-    })();
+    });
+    const undo: NonNullable<typeof this.undoSearch> = [];
+    this.undoSearch = undo;
+    let completed = false;
+    try {
+      const done = result();
+      completed = done.completed;
+      return done;
+    } catch (error) {
+      // The page was rolled back, its queue rows with it: forget its search entries too.
+      for (const [oid, earlier] of undo.reverse()) {
+        if (earlier) this.pendingSearch.set(oid, earlier);
+        else this.pendingSearch.delete(oid);
+      }
+      throw error;
+    } finally {
+      this.undoSearch = null;
+      // A completed walk leaves its collection searchable as it now is.
+      if (completed || this.pendingSearch.size >= this.searchBatch) this.flushSearch();
+    }
   }
 
   private upsert(runId: number, collection: CollectionId, walk: number, obj: PreparedObject, fetchedAt: string): boolean {
@@ -191,8 +226,11 @@ export class SyncWriter {
       const vid = Number(s.newVersion!.run(oid, runId, obj.hash, obj.title, obj.cols, obj.raw, obj.refs, fetchedAt).lastInsertRowid);
       s.setCurrent!.run(vid, runId, walk, oid);
     }
-    if (found && found.vid !== null) s.indexDelete!.run(oid);
-    s.indexInsert!.run(oid, obj.title, obj.body, obj.facets ?? facetsText(collection, JSON.parse(obj.cols) as Record<string, ColumnValue>));
+    this.queueSearch(oid, found !== undefined && found.vid !== null, {
+      title: obj.title,
+      body: obj.body,
+      facets: obj.facets ?? facetsText(collection, JSON.parse(obj.cols) as Record<string, ColumnValue>),
+    });
     return true;
   }
 
@@ -212,7 +250,7 @@ export class SyncWriter {
           s.dropVersion!.run(g.vid);
           s.dropObjectIfEmpty!.run(g.oid, g.oid);
         } else s.closeVersion!.run(runId, g.vid);
-        s.indexDelete!.run(g.oid);
+        this.queueSearch(g.oid, true, null);
       }
       s.endWalk!.run('completed', null, now(), gone.length, runId, collection);
       return gone.length;
@@ -233,6 +271,35 @@ export class SyncWriter {
       this.s.finishRun!.run(status, now(), runId);
       return status;
     })();
+  }
+
+  /** While a page is being written: what its search entries replaced, to put back if it rolls back. */
+  private undoSearch: [number, { doc: SearchDoc | null; indexed: boolean } | undefined][] | null = null;
+
+  private queueSearch(oid: number, indexedNow: boolean, doc: SearchDoc | null): void {
+    const earlier = this.pendingSearch.get(oid);
+    this.undoSearch?.push([oid, earlier]);
+    this.pendingSearch.set(oid, { doc, indexed: earlier ? earlier.indexed : indexedNow });
+    this.s.enqueue!.run(oid);
+  }
+
+  /** Objects whose search entry is not written yet. */
+  get searchBacklog(): number {
+    return this.pendingSearch.size;
+  }
+
+  /** Writes the pending search entries in one transaction (their queue rows go with them). */
+  flushSearch(): void {
+    if (this.pendingSearch.size === 0) return;
+    const s = this.s;
+    this.db.transaction(() => {
+      for (const [oid, { doc, indexed }] of this.pendingSearch) {
+        if (indexed) s.indexDelete!.run(oid);
+        if (doc) s.indexInsert!.run(oid, doc.title, doc.body, doc.facets);
+        s.dequeue!.run(oid);
+      }
+    })();
+    this.pendingSearch.clear();
   }
 
   /** Refreshes the search's list of indexed words (after a sync stored pages). */

@@ -101,22 +101,34 @@ export async function syncTenant(opts: SyncOptions): Promise<SyncSummary> {
   emit({ phase: 'started', collection: null, state: 'running', pages: 0, items: 0, ratePerSecond: null, error: null });
 
   const limiter = new Limiter(Math.max(1, opts.concurrency ?? 3));
+  const walks = new Map(start.walks.map((w) => [w.collection, w]));
   const done = new Map<CollectionId, Promise<CollectionSummary>>();
+  // A collection read by id starts once the walks in this run that name its ids have ended.
+  const schedule = (id: CollectionId): Promise<CollectionSummary> => {
+    const known = done.get(id);
+    if (known) return known;
+    const walk = walks.get(id)!;
+    const descriptor = descriptorOf(id);
+    const deps = (descriptor.byIds?.referencedBy ?? []).filter((d) => walks.has(d)).map(schedule);
+    const promise = Promise.all(deps).then((before) => {
+      // Ids gathered from walks that did not complete would be a guess: wait for the next sync.
+      const blocked = before.filter((b) => !b.complete).map((b) => b.collection);
+      if (blocked.length > 0 && walk.status !== 'completed') return blockedWalk(store, runId, walk, blocked, signal, emit);
+      return limiter.run(() => walkCollection(store, api, runId, descriptor, walk, signal, emit));
+    });
+    done.set(id, promise);
+    return promise;
+  };
   for (const walk of start.walks) emit({ phase: 'collection', collection: walk.collection, state: 'queued', pages: 0, items: 0, ratePerSecond: null, error: null });
-  for (const walk of start.walks) {
-    const descriptor = descriptorOf(walk.collection);
-    const deps = (descriptor.byIds?.referencedBy ?? []).map((d) => done.get(d)).filter((p): p is Promise<CollectionSummary> => p !== undefined);
-    done.set(
-      walk.collection,
-      Promise.all(deps).then((before) => {
-        // Ids gathered from walks that did not complete would be a guess: wait for the next sync.
-        const blocked = before.filter((b) => !b.complete).map((b) => b.collection);
-        if (blocked.length > 0 && walk.status !== 'completed') return blockedWalk(store, runId, walk, blocked, signal, emit);
-        return limiter.run(() => walkCollection(store, api, runId, descriptor, walk, signal, emit));
-      }),
-    );
+  // Collections that others wait for are queued first.
+  for (const walk of [...start.walks].sort((a, b) => Number(descriptorOf(a.collection).byIds !== undefined) - Number(descriptorOf(b.collection).byIds !== undefined))) schedule(walk.collection);
+  let collections: CollectionSummary[];
+  try {
+    collections = await Promise.all(order.map(schedule));
+  } finally {
+    // Whatever was stored is searchable when the sync returns, however it ended.
+    store.sync.flushSearch();
   }
-  const collections = await Promise.all(order.map((id) => done.get(id)!));
   const status = store.sync.finishRun(runId);
   if (collections.some((c) => c.pages > 0)) store.sync.refreshSearchTerms();
   emit({ phase: 'finished', collection: null, state: status === 'completed' ? 'done' : status === 'cancelled' ? 'cancelled' : 'failed', pages: 0, items: 0, ratePerSecond: null, error: null });
@@ -201,6 +213,8 @@ async function walkCollection(
       if (page.next !== '') {
         pending = pages.next();
         pending.catch(() => {}); // Awaited on the next turn; never an unhandled rejection meanwhile.
+        // Let that request reach the wire before the (synchronous) store of this page holds the thread.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
       const prepared = page.objects.map((o) => prepareObject(descriptor, o));
       const result = writer.commitPage(runId, id, state.walk, prepared, page.next, new Date().toISOString());
