@@ -177,6 +177,10 @@ describe('sync crash safety', () => {
       expect(differences(store, tenant.data)).toEqual([]);
       // Every attempt resumed the same run.
       expect(store.runs().map((r) => [r.id, r.status])).toEqual([[summary.runId, 'completed']]);
+      // The search index caught up with every kill: one entry per current object, nothing queued.
+      const current = store.db.prepare('SELECT count(*) FROM objects WHERE current_vid IS NOT NULL').pluck().get();
+      expect(store.db.prepare('SELECT count(*) FROM search_index').pluck().get()).toBe(current);
+      expect(store.db.prepare('SELECT count(*) FROM search_queue').pluck().get()).toBe(0);
       expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
     } finally {
       store.close();
