@@ -17,7 +17,7 @@ import { paginate } from '../../src/main/api/paginate';
 import { runSyncJob } from '../../src/main/jobs/sync-job';
 import { openStore } from '../../src/main/store/db';
 import { COLLECTIONS, type CollectionDescriptor, type CollectionId } from '../../src/main/sync/collections';
-import { syncTenant, type SyncSummary } from '../../src/main/sync/engine';
+import { Limiter, syncTenant, type SyncSummary } from '../../src/main/sync/engine';
 import { getPath, isRecord } from '../../src/main/sync/extract';
 import { mapLimit } from '../../src/main/sync/pages';
 
@@ -52,22 +52,6 @@ async function startTenantProcess(scale: string, faults?: string): Promise<Tenan
         child.kill('SIGTERM');
       }),
   };
-}
-
-class Limiter {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly max: number) {}
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active += 1;
-    try {
-      return await fn();
-    } finally {
-      this.active -= 1;
-      this.waiting.shift()?.();
-    }
-  }
 }
 
 /**

@@ -58,7 +58,7 @@ function parseOnly(value: string | undefined): CollectionId[] | undefined {
   return ids;
 }
 
-export function exitCodeOf(summary: SyncSummary): ExitCode {
+function exitCodeOf(summary: SyncSummary): ExitCode {
   if (summary.status === 'completed') return EXIT.ok;
   const kinds = summary.collections.map((c) => c.errorKind).filter((k): k is string => k !== undefined);
   if (kinds.includes('auth')) return EXIT.auth;

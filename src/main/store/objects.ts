@@ -192,23 +192,22 @@ export class ObjectReader {
     const d = descriptorOf(collection);
     const versions = this.s.versions!.all(collection, id) as { valid_from: number; valid_to: number | null; title: string; raw: string; hash: Buffer }[];
     const out: ObjectVersion[] = [];
-    let previous: { raw: string; valid_to: number | null } | null = null;
-    for (const v of versions) {
-      const continues = previous !== null && previous.valid_to === v.valid_from;
+    versions.forEach((v, i) => {
+      const previous = versions[i - 1];
+      const continues = previous !== undefined && previous.valid_to === v.valid_from;
       out.push({
         runId: v.valid_from,
         at: this.runTime(collection, v.valid_from),
         change: continues ? 'modified' : 'added',
-        changedFields: continues && previous ? changedFields(JSON.parse(previous.raw), JSON.parse(v.raw), d.diffRoot) : [],
+        changedFields: continues ? changedFields(JSON.parse(previous.raw), JSON.parse(v.raw), d.diffRoot) : [],
         raw: v.raw,
         title: v.title,
       });
-      const next = versions[versions.indexOf(v) + 1];
+      const next = versions[i + 1];
       if (v.valid_to !== null && (!next || next.valid_from !== v.valid_to)) {
         out.push({ runId: v.valid_to, at: this.runTime(collection, v.valid_to), change: 'removed', changedFields: [], raw: null, title: v.title });
       }
-      previous = v;
-    }
+    });
     return out;
   }
 

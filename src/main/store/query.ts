@@ -1,4 +1,4 @@
-import { collection as descriptorOf, type CollectionDescriptor, type ColumnType } from '../sync/collections';
+import { COLLECTIONS, type CollectionDescriptor, type ColumnType } from '../sync/collections';
 import type { Filters, FilterValue } from './types';
 
 /** Bad input to a read (an unknown column, a bad run): the message names what to fix. */
@@ -37,9 +37,7 @@ function allColumns(): { name: string; type: ColumnType }[] {
   if (!cachedAll) {
     // Across collections (search without a collection): a name means the same kind of thing everywhere.
     const byName = new Map<string, ColumnType>();
-    for (const id of ['campaigns', 'templates', 'automations', 'toolsets', 'routing-rules', 'scopes']) {
-      for (const c of descriptorOf(id).columns) if (!byName.has(c.name)) byName.set(c.name, c.type);
-    }
+    for (const d of COLLECTIONS) for (const c of d.columns) if (!byName.has(c.name)) byName.set(c.name, c.type);
     cachedAll = [...byName].map(([name, type]) => ({ name, type }));
   }
   return cachedAll;

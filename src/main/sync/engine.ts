@@ -66,7 +66,8 @@ function isRejectedToken(error: unknown, token: string): boolean {
   return token !== '' && errorKind(error) === 'invalid_input';
 }
 
-class Limiter {
+/** At most `max` tasks at a time, started in the order they asked. */
+export class Limiter {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   constructor(private readonly max: number) {}
