@@ -1,25 +1,14 @@
-import { createHash } from 'node:crypto';
 import type { Store } from '../../src/main/store/db';
 import type { PreparedObject } from '../../src/main/store/sync-writer';
-import { collection as descriptorOf, extractColumns, type CollectionId } from '../../src/main/sync/collections';
+import { collection as descriptorOf, type CollectionId } from '../../src/main/sync/collections';
+import { prepareObject as prepareReceived } from '../../src/main/sync/pages';
 
 /**
  * Stores objects through the store's own sync writer (the path a real sync takes), for report
  * tests and the export bench that need exact, known contents or millions of rows quickly.
  */
 export function prepareObject(collection: CollectionId, obj: unknown, raw = JSON.stringify(obj)): PreparedObject {
-  const d = descriptorOf(collection);
-  const text = d.searchText(obj);
-  const refs = d.references?.(obj);
-  return {
-    id: d.idOf(obj),
-    raw,
-    hash: createHash('sha1').update(raw).digest(),
-    title: text.title,
-    cols: JSON.stringify(extractColumns(d, obj)),
-    body: text.body,
-    refs: refs ? JSON.stringify(refs) : null,
-  };
+  return prepareReceived(descriptorOf(collection), { json: obj, raw });
 }
 
 /** One completed run that walked `data`'s collections and saw exactly these objects. */
