@@ -23,4 +23,14 @@ test('open the demo tenant from the first-run screen, sync it, and find its data
   await page.screenshot({ path: join(screenshotDir, 'automation-dark.png') });
   await page.getByRole('navigation').getByRole('button', { name: 'Settings' }).click();
   await page.getByRole('radio', { name: 'Follow the system' }).check();
+  // Following the system: the OS's scheme, and its changes while the app is open.
+  const root = page.locator('html');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(root).toHaveAttribute('data-theme', 'dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(root).toHaveAttribute('data-theme', 'light');
+  await page.getByRole('radio', { name: 'Dark' }).check();
+  await expect(root).toHaveAttribute('data-theme', 'dark');
+  await page.getByRole('radio', { name: 'Follow the system' }).check();
+  await expect(root).toHaveAttribute('data-theme', 'light');
 });

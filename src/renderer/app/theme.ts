@@ -20,10 +20,24 @@ export const useThemeChoice = create<{ theme: ThemeChoice; setTheme(theme: Theme
   },
 }));
 
+/**
+ * Sets `data-theme` on the root to the theme in force ('light' or 'dark'), following the OS while
+ * the choice is 'system', so the stylesheet keeps one dark palette.
+ */
 export function useTheme(): void {
   const theme = useThemeChoice((s) => s.theme);
   useEffect(() => {
-    if (theme === 'system') delete document.documentElement.dataset.theme;
-    else document.documentElement.dataset.theme = theme;
+    const root = document.documentElement;
+    if (theme !== 'system') {
+      root.dataset.theme = theme;
+      return;
+    }
+    const os = window.matchMedia('(prefers-color-scheme: dark)');
+    const follow = (): void => {
+      root.dataset.theme = os.matches ? 'dark' : 'light';
+    };
+    follow();
+    os.addEventListener('change', follow);
+    return () => os.removeEventListener('change', follow);
   }, [theme]);
 }
