@@ -85,44 +85,4 @@ export function startTenant(extra: string[] = []): Promise<Spawned<TenantInfo>> 
 
 export const screenshotDir = join(root, 'docs', 'screenshots');
 
-/**
- * A TCP relay standing for the network between the app and the tenant: `down()` refuses and cuts
- * every connection (the tenant is unreachable), `up()` listens again on the same port.
- */
-export async function startRelay(targetPort: number): Promise<{ url: string; port: number; down(): Promise<void>; up(): Promise<void>; close(): Promise<void> }> {
-  const { createServer, connect } = await import('node:net');
-  const sockets = new Set<import('node:net').Socket>();
-  let server: import('node:net').Server | null = null;
-  let port = 0;
-  const listen = () =>
-    new Promise<void>((resolve, reject) => {
-      server = createServer((client) => {
-        const upstream = connect(targetPort, '127.0.0.1');
-        sockets.add(client);
-        sockets.add(upstream);
-        const drop = () => {
-          client.destroy();
-          upstream.destroy();
-          sockets.delete(client);
-          sockets.delete(upstream);
-        };
-        client.on('error', drop).on('close', drop);
-        upstream.on('error', drop).on('close', drop);
-        client.pipe(upstream).pipe(client);
-      });
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        port = (server!.address() as import('node:net').AddressInfo).port;
-        resolve();
-      });
-    });
-  const down = async () => {
-    const closing = server;
-    server = null;
-    for (const socket of sockets) socket.destroy();
-    sockets.clear();
-    if (closing) await new Promise<void>((resolve) => closing.close(() => resolve()));
-  };
-  await listen();
-  return { url: `http://127.0.0.1:${port}`, port, down, up: listen, close: down };
-}
+export { startRelay } from '../helpers/relay';

@@ -8,10 +8,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, RateLimiter, tokenMints, type ApiClient, type ApiClientOptions, type ApiEvent } from '../../src/main/api/client';
 import { CredentialError, parseClientId, parseClientSecret } from '../../src/main/api/credentials';
 import * as endpoints from '../../src/main/api/endpoints';
-import { ApiError } from '../../src/main/api/errors';
 import { paginate, pageRows, type PageLike, type PageRequest } from '../../src/main/api/paginate';
 import type { ApiResponse } from '../../src/main/api/client';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
+import { failure } from '../helpers/api-errors';
 
 let tenant: ReferenceTenant;
 let scopeCounter = 0;
@@ -26,16 +26,6 @@ afterEach(() => tenant.faults.clear());
 
 function client(extra: Partial<ApiClientOptions> = {}, t: ReferenceTenant = tenant): ApiClient {
   return createApiClient({ clientId: t.clientId, clientSecret: t.clientSecret, backoffBaseMs: 20, ...extra });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error('expected the request to fail');
 }
 
 function anyCampaignId(): string {

@@ -3,54 +3,18 @@
  * comes back. Requests in flight become uncertain, the rest wait; the send pauses, probes, resumes
  * by itself; reconciliation settles the uncertain ones. Every change is applied exactly once.
  */
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, RateLimiter } from '../../src/main/api/client';
 import { openOutbox, type SendProgress } from '../../src/main/outbox/queue';
 import type { Store } from '../../src/main/store/db';
 import { startTenant } from '../../src/tenant/server';
+import { startRelay } from '../helpers/relay';
 import { appliedCounts, openTestStore, removableMemberships, tempDir, type JournalLike } from './outbox.helpers';
 
 type Tenant = Awaited<ReturnType<typeof startTenant>>;
 let tenant: Tenant;
 let tmp: ReturnType<typeof tempDir>;
 let store: Store;
-
-/** A TCP proxy to the tenant that can be cut (listener closed, connections destroyed) and restored on the same port. */
-function proxy(targetPort: number) {
-  let server: Server | null = null;
-  const sockets = new Set<Socket>();
-  let port = 0;
-  const up = () =>
-    new Promise<void>((resolve) => {
-      server = createServer((client) => {
-        const upstream = connect(targetPort, '127.0.0.1');
-        sockets.add(client).add(upstream);
-        client.pipe(upstream).pipe(client);
-        const drop = () => {
-          client.destroy();
-          upstream.destroy();
-          sockets.delete(client);
-          sockets.delete(upstream);
-        };
-        client.on('error', drop).on('close', drop);
-        upstream.on('error', drop).on('close', drop);
-      });
-      server.listen(port, '127.0.0.1', () => {
-        port = (server!.address() as { port: number }).port;
-        resolve();
-      });
-    });
-  const down = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      sockets.clear();
-      if (!server) return resolve();
-      server.close(() => resolve());
-      server = null;
-    });
-  return { up, down, url: () => `http://127.0.0.1:${port}` };
-}
 
 beforeAll(async () => {
   tenant = await startTenant({ port: 0, seed: 31, scale: 4, faults: 'latency=10,jitter=10' });
@@ -67,9 +31,8 @@ describe('network loss during a send', () => {
   it('pauses, probes, resumes when the link is back; uncertain items are reconciled; nothing applied twice', async () => {
     const outbox = openOutbox(store);
     for (const r of removableMemberships(tenant.data, 200)) outbox.enqueue('remove-membership', r);
-    const link = proxy(Number(new URL(tenant.url).port));
-    await link.up();
-    const api = createApiClient({ clientId: tenant.clientId, clientSecret: tenant.clientSecret, serverUrl: link.url(), limiter: new RateLimiter(), maxRetries: 1, backoffBaseMs: 10 });
+    const link = await startRelay(Number(new URL(tenant.url).port));
+    const api = createApiClient({ clientId: tenant.clientId, clientSecret: tenant.clientSecret, serverUrl: link.url, limiter: new RateLimiter(), maxRetries: 1, backoffBaseMs: 10 });
 
     let cut = false;
     const pauses: SendProgress[] = [];
@@ -104,9 +67,8 @@ describe('network loss during a send', () => {
     const outbox = openOutbox(store);
     const rows = removableMemberships(tenant.data, 5);
     for (const r of rows) outbox.enqueue('remove-membership', r);
-    const link = proxy(Number(new URL(tenant.url).port));
-    await link.up();
-    const url = link.url();
+    const link = await startRelay(Number(new URL(tenant.url).port));
+    const url = link.url;
     await link.down();
     const api = createApiClient({ clientId: tenant.clientId, clientSecret: tenant.clientSecret, serverUrl: url, limiter: new RateLimiter(), maxRetries: 0 });
     const summary = await outbox.send(api);

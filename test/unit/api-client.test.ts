@@ -10,9 +10,9 @@ import { inspect } from 'node:util';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, RateLimiter, tokenMints, type ApiClient, type ApiClientOptions, type ApiEvent } from '../../src/main/api/client';
-import { ApiError } from '../../src/main/api/errors';
 import { getAccessReview, removeMembership, searchAutomations } from '../../src/main/api/endpoints';
 import { testCredentials } from '../helpers/api-credentials';
+import { failure } from '../helpers/api-errors';
 
 interface Seen {
   method: string;
@@ -84,16 +84,6 @@ function client(extra: Partial<ApiClientOptions> = {}): ApiClient {
     timeoutMs: 5_000,
     ...extra,
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error('expected the request to fail');
 }
 
 const get = (api: ApiClient, path = '/access_review/c1', signal?: AbortSignal) => api.request({ method: 'GET', path, ...(signal ? { signal } : {}) });
