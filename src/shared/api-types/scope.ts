@@ -34,14 +34,7 @@ export interface ScopeRef {
  * Body of `POST /api/v1/apps/{app_id}/xaa/scopes`. `state` is the initial state: UNSPECIFIED
  * (or absent) gives PENDING_REVIEW.
  */
-export interface CreateScopeRequest {
-  xaaResourceServerId?: string;
-  scopeValue?: string;
-  displayName?: string;
-  description?: string;
-  classification?: XaaScopeClassification;
-  state?: XaaScopeState;
-}
+export type CreateScopeRequest = Pick<Scope, 'xaaResourceServerId' | 'scopeValue' | 'displayName' | 'description' | 'classification' | 'state'>;
 
 /** Answer of create scope. */
 export interface CreateScopeResponse {
