@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/main/store/db';
-import { storeAt, tableNames } from '../helpers/store-fixtures';
+import { storeAt, tableNames, insertStoredScope } from '../helpers/store-fixtures';
 
 let cleanup = () => {};
 afterEach(() => cleanup());
@@ -36,9 +36,7 @@ describe('migration 0002 object-versions', () => {
     const raw = '{"id":"a","displayName":"Keep me","scopeValue":"x:y"}';
     s.db.prepare("INSERT INTO sync_runs (id, started_at, status, collections) VALUES (1, 't', 'completed', '[\"scopes\"]')").run();
     s.db.prepare("INSERT INTO sync_run_collections (run_id, collection, status, finished_at) VALUES (1, 'scopes', 'completed', 't1')").run();
-    s.db.prepare("INSERT INTO objects (oid, collection, id, first_seen_run, last_seen_run, last_seen_walk) VALUES (1, 'scopes', 'a', 1, 1, 1)").run();
-    s.db.prepare("INSERT INTO object_versions (vid, oid, valid_from, hash, title, cols, raw, fetched_at) VALUES (1, 1, 1, x'00', 'Keep me', '{\"scopeValue\":\"x:y\"}', ?, 't')").run(raw);
-    s.db.prepare('UPDATE objects SET current_vid = 1 WHERE oid = 1').run();
+    insertStoredScope(s.db, raw, 'Keep me', '{"scopeValue":"x:y"}');
     s.db.close();
     const store = openStore(s.file);
     try {

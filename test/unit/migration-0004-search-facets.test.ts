@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/main/store/db';
-import { storeAt } from '../helpers/store-fixtures';
+import { storeAt, insertStoredScope } from '../helpers/store-fixtures';
 
 let cleanup = () => {};
 afterEach(() => cleanup());
@@ -18,9 +18,7 @@ describe('migration 0004 search-facets', () => {
     cleanup = s.cleanup;
     const raw = JSON.stringify({ id: 'a', displayName: 'Payroll export', scopeValue: 'payroll:export', classification: 'XAA_SCOPE_CLASSIFICATION_SENSITIVE' });
     s.db.prepare("INSERT INTO sync_runs (id, started_at, status, collections) VALUES (1, 't', 'completed', '[\"scopes\"]')").run();
-    s.db.prepare("INSERT INTO objects (oid, collection, id, first_seen_run, last_seen_run, last_seen_walk) VALUES (1, 'scopes', 'a', 1, 1, 1)").run();
-    s.db.prepare("INSERT INTO object_versions (vid, oid, valid_from, hash, title, cols, raw, fetched_at) VALUES (1, 1, 1, x'00', 'Payroll export', '{}', ?, 't')").run(raw);
-    s.db.prepare('UPDATE objects SET current_vid = 1 WHERE oid = 1').run();
+    insertStoredScope(s.db, raw, 'Payroll export');
     s.db.prepare("INSERT INTO search_index (rowid, title, body) VALUES (1, 'Payroll export', 'payroll:export')").run();
     s.db.prepare("INSERT INTO store_meta (key, value) VALUES ('search_text_revision', '1')").run();
     s.db.close();
