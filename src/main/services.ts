@@ -17,6 +17,7 @@ import { startDemoTenant, type DemoTenant, type DemoTenantLaunch } from './demo-
 import { keychainAvailable, memorySecretStore, osKeychain, type SecretStore } from './keychain';
 import { openStore, type Store } from './store/db';
 import { openOutbox, type Outbox } from './outbox/queue';
+import { outboxStoreOf } from './sync/fresh-copies';
 import { exportReport, verifyWorkbook, type ExportResult, type VerifyResult } from './reports';
 import { resolve as resolvePath } from 'node:path';
 import { runSyncJob } from './jobs/sync-job';
@@ -339,7 +340,7 @@ export function createServices(options: ServicesOptions): Services {
       current?.store.close();
       current = null;
       const store = openStore(storeFile ?? storeFileFor(options.dataDir, connection.name));
-      const outbox = openOutbox(store);
+      const outbox = openOutbox(outboxStoreOf(store));
       // Anything that was in flight when the app last stopped is uncertain now: never lost, never resent blindly.
       outbox.recoverAfterCrash();
       current = { connection, store, outbox, api, credentials, sync: null, send: null };

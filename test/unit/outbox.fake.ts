@@ -147,7 +147,10 @@ export function openTestOutbox(): TestOutbox {
       const json = synced.get(`${collection}/${id}`);
       return json ? { json } : null;
     },
-    putObject: (collection, id, json) => void synced.set(`${collection}/${id}`, json),
+    refreshObjects: (copies) => {
+      for (const c of copies) synced.set(`${c.collection}/${c.id}`, c.json);
+      return { runId: null, stored: copies.length };
+    },
   };
   return {
     outbox: openOutbox(store),

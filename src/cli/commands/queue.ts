@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createApiClient, RateLimiter, type ApiClient } from '../../main/api/client';
 import { openOutbox, OutboxStateError, OutboxValidationError, OUTBOX_STATES, MUTATION_KINDS, type MutationKind, type Outbox, type OutboxItem, type OutboxState, type SendSummary } from '../../main/outbox/queue';
+import { outboxStoreOf } from '../../main/sync/fresh-copies';
 import { getConnection, openApiForConnection } from '../../main/connections';
 import { defaultDataDir } from '../../main/data-dir';
 import { openStore, type Store } from '../../main/store/db';
@@ -162,7 +163,8 @@ function printSummary(io: CliIO, s: SendSummary): void {
   if (s.blocked.length) io.err(`${s.blocked.length} item(s) wait behind an uncertain change to the same object: reconcile or decide it first`);
   if (s.paused) io.err(`paused: ${s.paused.message}`);
   if (s.cancelled) io.err('cancelled: the remaining items stay queued');
-  if (s.touched.length) io.err(`changed on the tenant: ${s.touched.join(', ')} (a sync brings them into the views)`);
+  if (s.refreshed.runId !== null) io.err(`stored ${s.refreshed.stored} changed object(s) of ${s.touched.join(', ')} from the answers (run ${s.refreshed.runId})`);
+  else if (s.touched.length) io.err(`changed on the tenant: ${s.touched.join(', ')} (a sync brings them into the views)`);
 }
 
 async function sendAll(outbox: Outbox, api: ApiClient, values: Values, io: CliIO): Promise<number> {
@@ -230,7 +232,7 @@ const command: CommandModule = {
     if (!action) throw new UsageError('give an action: add, import, list, show, send, reconcile, retry, discard or resolve');
     const store = openStoreFrom(values, io);
     try {
-      const outbox = openOutbox(store);
+      const outbox = openOutbox(outboxStoreOf(store));
       const one = () => {
         if (rest.length !== 1) throw new UsageError(`${action} needs exactly one item ID`);
         return outbox.resolveId(rest[0]!);

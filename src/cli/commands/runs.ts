@@ -4,7 +4,8 @@ import { openStoreFor, STORE_OPTIONS, STORE_USAGE, table } from './store-option'
 
 const usage = `Usage: attest runs [--connection NAME] [--data-dir DIR] [--store FILE] [--json]
 
-Lists the sync runs of a connection's local store, newest first, then the state of each
+Lists the runs of a connection's local store, newest first (FROM: \`sync\`, a walk of the tenant;
+\`outbox\`, the objects that sent changes returned, stored until the next sync), then the state of each
 collection: its last completed run ("data as of"), whether the data is a complete snapshot,
 whether a later walk was interrupted (the next \`attest sync\` resumes it), and its object count.
 ${STORE_USAGE}
@@ -24,7 +25,7 @@ const command: CommandModule = {
         return EXIT.ok;
       }
       if (runs.length === 0) io.err('No sync run yet.');
-      else io.out(table([['RUN', 'STATUS', 'STARTED', 'FINISHED', 'COLLECTIONS'], ...runs.map((r) => [String(r.id), r.status, r.startedAt, r.finishedAt ?? '', r.collections.join(',')])]));
+      else io.out(table([['RUN', 'FROM', 'STATUS', 'STARTED', 'FINISHED', 'COLLECTIONS'], ...runs.map((r) => [String(r.id), r.origin, r.status, r.startedAt, r.finishedAt ?? '', r.collections.join(',')])]));
       io.out('');
       io.out(
         table([

@@ -643,7 +643,8 @@ const createCampaign: KindDescriptor<CreateCampaignInput> = {
   },
   refresh(body) {
     const c = campaignOf(body);
-    return c && typeof c.id === 'string' ? [{ collection: 'campaigns', id: c.id, json: (get(body, 'accessReview') as Record<string, unknown>) ?? c }] : [];
+    // The campaigns collection keeps the whole answer of GET /access_review/{id}: the create's answer is that same wrapper.
+    return c && typeof c.id === 'string' && isPlainObject(body) ? [{ collection: 'campaigns', id: c.id, json: body }] : [];
   },
   reconcileHow: 'lists the campaigns: one with the same name (and owners, where shown) created since the first attempt means it was created',
   async reconcile({ api, input, item, signal }) {

@@ -39,8 +39,11 @@ export type { SendOptions } from './sender';
 export interface OutboxStore {
   db: Database;
   getObject?(collection: string, id: string): { json?: unknown } | null | undefined;
-  /** Keeps a fresh copy of an object after a success (optional: stores without it skip refresh). */
-  putObject?(collection: string, id: string, json: Record<string, unknown>): void;
+  /**
+   * Keeps fresh copies of the objects that successes returned, so views show them before the next
+   * sync (optional: without it, the next sync brings them). Returns the run that holds them, if any.
+   */
+  refreshObjects?(objects: RefreshedObject[]): { runId: number | null; stored: number };
 }
 
 export interface Outbox {
@@ -199,15 +202,14 @@ export class OutboxDb {
     return id;
   }
 
-  /** Keeps fresh copies of objects a success returned (when the store can). */
-  refresh(objects: RefreshedObject[]): void {
-    if (!this.store.putObject) return;
-    for (const o of objects) {
-      try {
-        this.store.putObject(o.collection, o.id, o.json);
-      } catch {
-        // A refresh is a convenience: the next sync brings the object anyway.
-      }
+  /** Keeps fresh copies of objects that successes returned (when the store can). */
+  refresh(objects: RefreshedObject[]): { runId: number | null; stored: number } {
+    if (!this.store.refreshObjects || objects.length === 0) return { runId: null, stored: 0 };
+    try {
+      return this.store.refreshObjects(objects);
+    } catch {
+      // A refresh is a convenience: the outcomes are recorded, and the next sync brings the objects.
+      return { runId: null, stored: 0 };
     }
   }
 }

@@ -75,6 +75,8 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
   const started = performance.now();
   const concurrency = Math.max(1, Math.min(256, Math.floor(opts.concurrency ?? 8)));
   const touched = new Set<string>();
+  /** What the successes returned: stored once at the end, as one run (see OutboxDb.refresh). */
+  const freshCopies: RefreshedObject[] = [];
   let commits = 0;
   let commitMs = 0;
   /**
@@ -106,7 +108,7 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
   }
 
   const total = candidates.length;
-  const summary: SendSummary = { total, succeeded: 0, failed: 0, uncertain: 0, notSent: 0, blocked: [], paused: null, cancelled: false, elapsedMs: 0, requests: 0, commits: 0, commitMs: 0, touched: [] };
+  const summary: SendSummary = { total, succeeded: 0, failed: 0, uncertain: 0, notSent: 0, blocked: [], paused: null, cancelled: false, elapsedMs: 0, requests: 0, commits: 0, commitMs: 0, touched: [], refreshed: { runId: null, stored: 0 } };
   const progress = (e: Partial<SendProgress> & { phase: SendProgress['phase'] }) => {
     if (!opts.onProgress) return;
     const elapsed = (performance.now() - started) / 1000;
@@ -270,7 +272,7 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
     commitMs += lastCommit - commitStarted;
     for (const out of settledNow) {
       if (out.state === 'succeeded') {
-        o.refresh(out.refresh);
+        freshCopies.push(...out.refresh);
         for (const r of out.refresh) touched.add(r.collection);
       }
       progress({ phase: 'item', itemId: out.item.id, kind: out.item.kind as MutationKind, state: out.state, message: out.error ?? undefined });
@@ -425,6 +427,7 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
   summary.cancelled = finalStop?.reason === 'cancelled';
   summary.elapsedMs = Math.round(performance.now() - started);
   summary.touched = [...touched].sort();
+  summary.refreshed = o.refresh(freshCopies);
   summary.commits = commits;
   summary.commitMs = Math.round(commitMs);
   progress({ phase: summary.paused ? 'paused' : 'finished', message: summary.paused?.message });

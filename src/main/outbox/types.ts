@@ -138,6 +138,8 @@ export interface SendSummary {
   requests: number;
   /** Synced collections whose objects the sent changes created or changed: sync them to refresh the views. */
   touched: string[];
+  /** Fresh copies of those objects stored from the answers, as one run (null: none, or a sync run was open). */
+  refreshed: { runId: number | null; stored: number };
   /** Group transactions written (each one disk flush), and the time they took. */
   commits: number;
   commitMs: number;

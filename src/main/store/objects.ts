@@ -15,6 +15,7 @@ import type {
   ObjectVersion,
   StoredObject,
   SyncRun,
+  RunOrigin,
   RunStatus,
   WalkStatus,
 } from './types';
@@ -97,7 +98,7 @@ export class ObjectReader {
   constructor(private readonly db: Database) {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
-      runs: p('SELECT id, started_at, finished_at, status, collections FROM sync_runs ORDER BY id DESC'),
+      runs: p('SELECT id, started_at, finished_at, status, collections, origin FROM sync_runs ORDER BY id DESC'),
       runExists: p('SELECT 1 FROM sync_runs WHERE id = ?'),
       lastCompleted: p("SELECT run_id, status, pages, finished_at, error FROM sync_run_collections WHERE collection = ? AND status = 'completed' ORDER BY run_id DESC LIMIT 1"),
       latestWalk: p('SELECT run_id, status, pages, finished_at, error FROM sync_run_collections WHERE collection = ? ORDER BY run_id DESC LIMIT 1'),
@@ -111,12 +112,13 @@ export class ObjectReader {
   }
 
   runs(): SyncRun[] {
-    return (this.s.runs!.all() as { id: number; started_at: string; finished_at: string | null; status: RunStatus; collections: string }[]).map((r) => ({
+    return (this.s.runs!.all() as { id: number; started_at: string; finished_at: string | null; status: RunStatus; collections: string; origin: RunOrigin }[]).map((r) => ({
       id: r.id,
       startedAt: r.started_at,
       finishedAt: r.finished_at,
       status: r.status,
       collections: JSON.parse(r.collections) as string[],
+      origin: r.origin,
     }));
   }
 

@@ -273,6 +273,39 @@ export class SyncWriter {
     })();
   }
 
+  /**
+   * Stores fresh copies of objects that sent changes returned, as a completed run of their own
+   * (origin `outbox`): views show them at once, and "as of" and diffs see them like any version.
+   * The run has no walks, so it marks nothing deleted and moves no collection's "data as of".
+   * Nothing is stored while a sync run is open (running or interrupted: its walks decide what is
+   * current, and it brings the objects anyway) or when every copy equals the stored version.
+   * Returns the new run and how many objects it holds, or null.
+   */
+  storeFreshCopies(copies: readonly { collection: CollectionId; object: PreparedObject }[]): { runId: number; stored: number } | null {
+    const stored = this.db
+      .transaction((): { runId: number; stored: number } | null => {
+        const last = this.s.lastRun!.get() as { status: RunStatus } | undefined;
+        if (last && last.status !== 'completed') return null;
+        const changed = copies.filter(({ collection, object }) => {
+          const found = this.s.findObject!.get(collection, object.id) as { hash: Buffer | null } | undefined;
+          return !found?.hash?.equals(object.hash);
+        });
+        if (changed.length === 0) return null;
+        const at = now();
+        const collections = [...new Set(changed.map((c) => c.collection))];
+        const id = Number(
+          this.db.prepare("INSERT INTO sync_runs (started_at, finished_at, status, collections, origin) VALUES (?, ?, 'completed', ?, 'outbox')").run(at, at, JSON.stringify(collections)).lastInsertRowid,
+        );
+        // Walk 0: no sync walk has that number, so a later walk still decides what it did not see.
+        for (const { collection, object } of changed) this.upsert(id, collection, 0, object, at);
+        return { runId: id, stored: changed.length };
+      })
+      // Immediate: the check of the last run and the new run are one step, whatever another connection does.
+      .immediate();
+    this.flushSearch();
+    return stored;
+  }
+
   /** While a page is being written: what its search entries replaced, to put back if it rolls back. */
   private undoSearch: [number, { doc: SearchDoc | null; indexed: boolean } | undefined][] | null = null;
 

@@ -3,6 +3,8 @@ import type { CelExpression } from '../sync/extract';
 
 export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 export type WalkStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+/** `sync`: a walk of the tenant; `outbox`: fresh copies of objects that sent changes returned. */
+export type RunOrigin = 'sync' | 'outbox';
 
 export interface SyncRun {
   id: number;
@@ -10,6 +12,7 @@ export interface SyncRun {
   finishedAt: string | null;
   status: RunStatus;
   collections: string[];
+  origin: RunOrigin;
 }
 
 /** The walk of one collection in one run, as recorded. */
