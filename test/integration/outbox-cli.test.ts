@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/index';
 import type { CliIO } from '../../src/cli/io';
 import { startTenant } from '../../src/tenant/server';
-import { removableMemberships, removalsCsv, tempDir } from './outbox.helpers';
+import { removableMemberships, removalsCsv, resourceServers, tempDir } from './outbox.helpers';
 
 type Tenant = Awaited<ReturnType<typeof startTenant>>;
 let tenant: Tenant;
@@ -84,6 +84,36 @@ describe('attest queue', () => {
     expect(entries.filter((e) => e.event === 'send' && e.httpStatus === 404)).toHaveLength(1);
     expect(entries.some((e) => e.event === 'discard')).toBe(true);
     expect(tenant.journal()).toHaveLength(5);
+  });
+
+  it('edits a queued item: the flags given replace those values, a bad value changes nothing, a sent item is refused', async () => {
+    const file = join(tmp.dir, 'edit.sqlite');
+    const [server] = resourceServers(tenant.data, 1);
+    const added = io();
+    expect(await main(['queue', 'add', 'create-scope', '--store', file, '--app', server!.appId, '--resource-server', server!.xaaResourceServerId, '--scope-value', 'ledger:read', '--display-name', 'Ledger', '--json'], added)).toBe(0);
+    const id = (JSON.parse(added.stdout) as { id: string }).id;
+
+    const edited = io();
+    expect(await main(['queue', 'edit', id.slice(0, 8), '--store', file, '--scope-value', 'ledger:export', '--json'], edited)).toBe(0);
+    const item = JSON.parse(edited.stdout) as { input: Record<string, unknown>; request: { body: Record<string, unknown> } };
+    expect(item.input).toMatchObject({ scopeValue: 'ledger:export', displayName: 'Ledger', appId: server!.appId });
+    expect(item.request.body).toMatchObject({ scopeValue: 'ledger:export' });
+
+    const bad = io();
+    expect(await main(['queue', 'edit', id, '--store', file, '--scope-value', 'ledger"export'], bad)).toBe(2);
+    expect(bad.stderr).toMatch(/scopeValue: scopeValue has .*U\+0022.* at position 7/);
+    const none = io();
+    expect(await main(['queue', 'edit', id, '--store', file], none)).toBe(2);
+    expect(none.stderr).toMatch(/at least one flag of a create-scope change/);
+    const shown = io();
+    await main(['queue', 'show', id, '--store', file], shown);
+    expect((JSON.parse(shown.stdout) as { item: { input: { scopeValue: string } } }).item.input.scopeValue).toBe('ledger:export');
+
+    expect(await main(['queue', 'send', '--store', file, '--client-id', tenant.clientId, '--server-url', tenant.url], io(tenant.clientSecret))).toBe(0);
+    expect(tenant.journal().some((j) => JSON.stringify(j).includes('ledger:export'))).toBe(true);
+    const late = io();
+    expect(await main(['queue', 'edit', id, '--store', file, '--display-name', 'Too late'], late)).toBe(1);
+    expect(late.stderr).toMatch(/is succeeded: only queued items can be edited/);
   });
 
   it('exits 3 when the tenant refuses the credentials, and nothing is lost', async () => {

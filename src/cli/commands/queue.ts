@@ -21,6 +21,9 @@ Actions:
   add update-template   --template ID --file CHANGES.json   (the fields to set; the mask is derived)
   add create-campaign   --file CAMPAIGN.json | --name T --owner ID [--owner ID…] [--policy ID]
                         [--description T] [--completion-date ISO] [--duplicate-from CAMPAIGN_ID]
+  edit ID [the flags of its kind]                    (a queued item: the flags given replace those values,
+                                                     the rest is kept; validated again, update-template's
+                                                     mask derived again)
   import FILE.csv --kind remove-membership|create-scope [--dry-run]
   list [--state S] [--kind K]
   show ID
@@ -229,7 +232,7 @@ const command: CommandModule = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, options, true);
     const [action, ...rest] = positionals;
-    if (!action) throw new UsageError('give an action: add, import, list, show, send, reconcile, retry, discard or resolve');
+    if (!action) throw new UsageError('give an action: add, edit, import, list, show, send, reconcile, retry, discard or resolve');
     const store = openStoreFrom(values, io);
     try {
       const outbox = openOutbox(outboxStoreOf(store));
@@ -246,6 +249,17 @@ const command: CommandModule = {
             const item = outbox.enqueue(kind, inputFor(kind, values), { source: 'cli' });
             if (values.json) io.out(JSON.stringify(item, null, 2));
             io.err(`queued ${item.id}: ${item.summary}`);
+            return EXIT.ok;
+          }
+          case 'edit': {
+            const id = one();
+            const item = outbox.get(id)!;
+            // Only the flags given change; an update-template edit without --file keeps its changes.
+            const given = item.kind === 'update-template' && !values.file ? defined({ templateId: values.template }) : (inputFor(item.kind, values) as Record<string, unknown>);
+            if (Object.keys(given).length === 0) throw new UsageError(`edit needs at least one flag of a ${item.kind} change (see \`add ${item.kind}\`)`);
+            const edited = outbox.edit(id, { ...item.input, ...given });
+            if (values.json) io.out(JSON.stringify(edited, null, 2));
+            io.err(`edited ${edited.id}: ${edited.summary}`);
             return EXIT.ok;
           }
           case 'import': {
