@@ -160,21 +160,22 @@ function get(obj: unknown, ...path: string[]): unknown {
   return cur;
 }
 
-/** Walks every page of a list or search endpoint (bounded), calling `visit` per row; stops when visit returns true. */
-async function walkPages(
+/** The rows, on every page (bounded) of a list or search endpoint answering `{list, nextPageToken}`, that `keep` accepts. */
+async function findInList(
   api: OutboxApi,
-  fetchPage: (pageToken: string) => Promise<{ rows: unknown[]; next: string }>,
-  visit: (row: unknown) => boolean | void,
+  requestFor: (pageToken: string) => Parameters<OutboxApi['request']>[0],
+  keep: (row: unknown) => boolean,
   maxPages = 500,
-): Promise<void> {
+): Promise<unknown[]> {
+  const kept: unknown[] = [];
   let token = '';
   for (let page = 0; page < maxPages; page += 1) {
-    const { rows, next } = await fetchPage(token);
-    for (const row of rows) if (visit(row) === true) return;
-    if (!next) return;
-    token = next;
+    const res = await api.request<{ list?: unknown[]; nextPageToken?: string }>(requestFor(token));
+    for (const row of res.body?.list ?? []) if (keep(row)) kept.push(row);
+    token = res.body?.nextPageToken ?? '';
+    if (!token) break;
   }
-  void api;
+  return kept;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -237,26 +238,20 @@ const createScope: KindDescriptor<CreateScopeInput> = {
   },
   reconcileHow: 'searches the server for a scope with the same scopeValue on the same resource server',
   async reconcile({ api, input, item, signal }) {
-    const matches: Record<string, unknown>[] = [];
-    await walkPages(
+    const matches = (await findInList(
       api,
-      async (pageToken) => {
-        const res = await api.request<{ list?: unknown[]; nextPageToken?: string }>({
-          method: 'POST',
-          path: '/search/xaa/scopes',
-          mutation: false,
-          body: { appIds: [input.appId], xaaResourceServerIds: [input.xaaResourceServerId], query: input.scopeValue, pageSize: 100, pageToken },
-          signal,
-        });
-        return { rows: res.body?.list ?? [], next: res.body?.nextPageToken ?? '' };
-      },
+      (pageToken) => ({
+        method: 'POST',
+        path: '/search/xaa/scopes',
+        mutation: false,
+        body: { appIds: [input.appId], xaaResourceServerIds: [input.xaaResourceServerId], query: input.scopeValue, pageSize: 100, pageToken },
+        signal,
+      }),
       (row) => {
         const r = row as Record<string, unknown>;
-        if (r.scopeValue === input.scopeValue && r.xaaResourceServerId === input.xaaResourceServerId && (!r.appId || r.appId === input.appId) && !r.deletedAt) {
-          matches.push(r);
-        }
+        return r.scopeValue === input.scopeValue && r.xaaResourceServerId === input.xaaResourceServerId && (!r.appId || r.appId === input.appId) && !r.deletedAt;
       },
-    );
+    )) as Record<string, unknown>[];
     const found = matches[0];
     if (!found) return { outcome: 'not-applied', note: `no scope '${input.scopeValue}' on resource server ${input.xaaResourceServerId}: it was not created` };
     const created = typeof found.createdAt === 'string' ? Date.parse(found.createdAt) : NaN;
@@ -649,28 +644,20 @@ const createCampaign: KindDescriptor<CreateCampaignInput> = {
   reconcileHow: 'lists the campaigns: one with the same name (and owners, where shown) created since the first attempt means it was created',
   async reconcile({ api, input, item, signal }) {
     const since = item.firstSentAt ? Date.parse(item.firstSentAt) - 10 * 60_000 : 0;
-    const matches: Record<string, unknown>[] = [];
-    await walkPages(
-      api,
-      async (pageToken) => {
-        const res = await api.request<{ list?: unknown[]; nextPageToken?: string }>({
-          method: 'GET',
-          path: '/access_reviews',
-          query: { page_size: 100, ...(pageToken ? { page_token: pageToken } : {}) },
-          signal,
-        });
-        return { rows: res.body?.list ?? [], next: res.body?.nextPageToken ?? '' };
-      },
-      (row) => {
-        const c = campaignOf(row);
-        if (!c || c.displayName !== input.displayName) return;
-        const created = typeof c.createdAt === 'string' ? Date.parse(c.createdAt) : NaN;
-        if (!Number.isNaN(created) && created < since) return;
-        const owners = ownersOf(row, c);
-        if (owners && !input.ownerIds.every((o) => owners.includes(o))) return;
-        matches.push(c);
-      },
-    );
+    const matches = (
+      await findInList(
+        api,
+        (pageToken) => ({ method: 'GET', path: '/access_reviews', query: { page_size: 100, ...(pageToken ? { page_token: pageToken } : {}) }, signal }),
+        (row) => {
+          const c = campaignOf(row);
+          if (!c || c.displayName !== input.displayName) return false;
+          const created = typeof c.createdAt === 'string' ? Date.parse(c.createdAt) : NaN;
+          if (!Number.isNaN(created) && created < since) return false;
+          const owners = ownersOf(row, c);
+          return !owners || input.ownerIds.every((o) => owners.includes(o));
+        },
+      )
+    ).map((row) => campaignOf(row)!);
     if (matches.length === 0) return { outcome: 'not-applied', note: `no campaign named '${input.displayName}' was created since the first attempt` };
     if (matches.length > 1) return { outcome: 'unknown', note: `${matches.length} campaigns named '${input.displayName}' were created since the first attempt; decide which is ours` };
     const c = matches[0] as Record<string, unknown>;
