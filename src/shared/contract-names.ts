@@ -25,6 +25,7 @@ export const CHANNEL_NAMES = [
   'overview',
   'outboxList',
   'outboxEnqueue',
+  'outboxCheck',
   'outboxEdit',
   'outboxDiscard',
   'outboxRetry',

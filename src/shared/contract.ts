@@ -170,6 +170,9 @@ export const OutboxItemView = z.object({
 });
 export type OutboxItemView = z.infer<typeof OutboxItemView>;
 
+export const ChangePreview = OutboxItemView.pick({ kind: true, input: true, request: true, summary: true, target: true });
+export type ChangePreview = z.infer<typeof ChangePreview>;
+
 const ImportRowError = z.object({ line: z.number().int(), column: z.number().int(), field: z.string(), message: z.string() });
 const ImportDuplicate = z.object({ line: z.number().int(), firstLine: z.number().int().optional(), itemId: z.string().optional(), itemState: z.string().optional(), key: z.string() });
 export const ImportPreview = z.object({
@@ -354,6 +357,11 @@ export const CHANNELS = {
     z.object({ kind: MutationKind, input: JsonRecord }).strict(),
     z.object({ item: OutboxItemView }),
     'Validates a change by the spec rules and queues it (refused with the field named when invalid).',
+  ),
+  outboxCheck: channel(
+    z.object({ kind: MutationKind, input: JsonRecord, editing: Id.nullable().default(null) }).strict(),
+    ChangePreview,
+    'Validates a change exactly as queuing (or editing item `editing`) would and returns what would be sent, updateMask included; queues nothing.',
   ),
   outboxEdit: channel(z.object({ id: Id, input: JsonRecord }).strict(), z.object({ item: OutboxItemView }), 'Edits a queued item (validated again).'),
   outboxDiscard: channel(z.object({ id: Id }).strict(), done, 'Discards a queued, failed or uncertain item.'),

@@ -76,6 +76,21 @@ describe('the contract over a stored workspace', () => {
     expect(extra.hits).toHaveLength(5);
   });
 
+  it('checks a template change against the synced template: the derived updateMask, nothing queued', async () => {
+    const preview = await call<ChannelResult<'outboxCheck'>>('outboxCheck', {
+      kind: 'update-template',
+      input: { templateId: 'art_quarterly_finance', changes: { displayName: 'Quarterly finance review (H2)', description: 'Every quarter, managers certify finance application access.', notificationConfig: { sendReminders: true } } },
+    });
+    // The description already has that value: only what really changes is in the mask.
+    expect(preview.input.updateMask).toBe('displayName,notificationConfig');
+    expect(preview.input.before).toEqual({ displayName: 'Quarterly finance access review', notificationConfig: { sendClose: true, sendKickoff: true, sendReminders: false } });
+    expect(preview.request).toMatchObject({ method: 'POST', path: '/access_review_template/art_quarterly_finance', body: { updateMask: 'displayName,notificationConfig' } });
+    expect(preview.summary).toBe('update template art_quarterly_finance: displayName,notificationConfig');
+    await expect(call('outboxCheck', { kind: 'update-template', input: { templateId: 'art_quarterly_finance', changes: { scopeType: 'X' } } })).rejects.toThrow(/bad_request scopeType is set by the server/);
+    await expect(call('outboxCheck', { kind: 'update-template', input: { templateId: 'art_quarterly_finance', changes: { colour: 'red' } } })).rejects.toThrow(/'colour' is not a template field/);
+    expect((await call<ChannelResult<'outboxList'>>('outboxList')).items).toEqual([]);
+  });
+
   it('summarizes the workspace for the overview', async () => {
     const overview = await call<ChannelResult<'overview'>>('overview');
     expect(overview.counts).toMatchObject({ scopes: 32, automations: 2, campaigns: 1, templates: 1, 'routing-rules': 1, toolsets: 1 });

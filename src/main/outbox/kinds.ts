@@ -6,6 +6,7 @@
  */
 import { ENUMS, isKnownEnumValue } from '../../shared/enums';
 import { validateScopeValue } from '../../shared/validate';
+import type { TemplateUpdatableField } from '../../shared/template-fields';
 import { readApiError, type OutboxApi } from './api-shape';
 import { requestDigest, sameValue } from './canonical';
 import { OutboxValidationError, type MutationKind, type OutboxItem, type OutboxRequest, type OverlayEffect } from './types';
@@ -425,7 +426,8 @@ const scopeSelector: FieldCheck = (v, p, stored) => {
   }
 };
 
-export const TEMPLATE_FIELDS: Record<string, FieldCheck> = {
+/** How each updatable field's value is checked (the list of fields is shared with the editor). */
+export const TEMPLATE_FIELDS: Record<TemplateUpdatableField, FieldCheck> = {
   displayName: str,
   description: str,
   reviewInstructions: str,
@@ -514,7 +516,7 @@ const updateTemplate: KindDescriptor<UpdateTemplateInput> = {
         if (key === 'id' ? value === templateId || value === synced.id : sameValue(value, stored)) continue;
         throw new OutboxValidationError(key, `${key} is set by the server and cannot be changed`);
       }
-      const check = TEMPLATE_FIELDS[key];
+      const check = (TEMPLATE_FIELDS as Record<string, FieldCheck | undefined>)[key];
       if (!check) throw new OutboxValidationError(key, `'${key}' is not a template field that can be updated (known: ${Object.keys(TEMPLATE_FIELDS).join(', ')})`);
       if (value !== null) check(value, key, stored);
       const next = value === null ? null : REPLACED_WHOLE.includes(key) ? value : mergeOver(stored, value);

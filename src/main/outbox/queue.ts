@@ -19,6 +19,7 @@ import { runSend, type SendOptions } from './sender';
 import {
   OutboxStateError,
   OutboxValidationError,
+  type ChangePreview,
   type ImportPreview,
   type ImportResult,
   type JournalEntry,
@@ -48,6 +49,11 @@ export interface OutboxStore {
 
 export interface Outbox {
   enqueue(kind: MutationKind, input: unknown, opts?: { source?: string }): OutboxItem;
+  /**
+   * Validates a change exactly as enqueue (or edit of item `editing`) would and says what would be
+   * sent (update-template: the derived updateMask), queuing nothing; a refusal throws the same error.
+   */
+  check(kind: MutationKind, input: unknown, opts?: { editing?: string }): ChangePreview;
   /** The CSV as text, or as the file's bytes (then checked to be UTF-8, with the place of any bad bytes). */
   previewImport(csvText: string | Uint8Array, kind: 'remove-membership' | 'create-scope'): ImportPreview;
   importCsv(csvText: string | Uint8Array, kind: 'remove-membership' | 'create-scope', opts?: { dryRun?: boolean; source?: string }): ImportResult;
@@ -214,6 +220,10 @@ export class OutboxDb {
   }
 }
 
+function sameChangeQueued(existing: { id: string; state: string }): OutboxValidationError {
+  return new OutboxValidationError('input', `the same change is already in the outbox as item ${existing.id} (${existing.state})`);
+}
+
 function ensureSchema(db: Database): void {
   const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox_items'").get();
   if (!exists) {
@@ -258,11 +268,18 @@ export function openOutbox(store: OutboxStore): Outbox {
   }
 
   const outbox: Outbox = {
+    check(kind, input, opts = {}) {
+      const change = prepareChange(kind, input, ctx);
+      const existing = o.stmt.activeByKey.get(kind, change.dedupeKey) as { id: string; state: string } | undefined;
+      if (existing && existing.id !== opts.editing) throw sameChangeQueued(existing);
+      return { kind, input: change.input, request: change.request, summary: change.summary, target: change.target };
+    },
+
     enqueue(kind, input, opts = {}) {
       const change = prepareChange(kind, input, ctx);
       const id = o.durable(() => {
         const existing = o.stmt.activeByKey.get(kind, change.dedupeKey) as { id: string; state: string } | undefined;
-        if (existing) throw new OutboxValidationError('input', `the same change is already in the outbox as item ${existing.id} (${existing.state})`);
+        if (existing) throw sameChangeQueued(existing);
         return o.insert(change, opts.source ?? null, new Date().toISOString());
       });
       return mustGet(id);

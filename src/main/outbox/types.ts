@@ -41,6 +41,16 @@ export interface OutboxItem {
   lastSentAt: string | null;
 }
 
+/** What a valid change would send, before it is queued. */
+export interface ChangePreview {
+  kind: MutationKind;
+  /** The validated, normalized input (update-template: with its derived `updateMask` and the values `before`). */
+  input: Record<string, unknown>;
+  request: OutboxRequest;
+  summary: string;
+  target: string;
+}
+
 /** A refused input: names the field and says what is wrong. */
 export class OutboxValidationError extends Error {
   override name = 'OutboxValidationError';

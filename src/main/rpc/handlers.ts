@@ -89,6 +89,7 @@ export function createHandlers(services: Services): Handlers {
       return { items, counts: outbox.counts(), pending: outbox.pendingCount(), sending: services.sending() };
     },
     outboxEnqueue: ({ kind, input }) => ({ item: itemOf(services.workspace().outbox.enqueue(kind, input, { source: 'app' })) }),
+    outboxCheck: ({ kind, input, editing }) => services.workspace().outbox.check(kind, input, { editing: editing ?? undefined }),
     outboxEdit: ({ id, input }) => ({ item: itemOf(services.workspace().outbox.edit(id, input)) }),
     outboxDiscard: ({ id }) => {
       services.workspace().outbox.discard(id);
