@@ -87,3 +87,56 @@ test('queue a scope (bad value refused inline, then a good one), bulk-import a C
   await expect(page.getByTestId('verify-result')).toContainText('Intact');
   await page.screenshot({ path: join(screenshotDir, 'reports-verified.png') });
 });
+
+test('update a synced template in its editor (the derived updateMask shown before queuing), edit the queued change, send it, and see the template updated at once', async ({ page, host }) => {
+  await connectAndSync(page, host.url);
+  await page.getByRole('navigation').getByRole('button', { name: /^Outbox/ }).click();
+  await page.getByRole('tab', { name: 'New change' }).click();
+  await page.getByLabel('Change', { exact: true }).selectOption('update-template');
+  const picker = page.locator('#template-id');
+  const templateId = (await picker.locator('option').nth(1).getAttribute('value'))!;
+  expect(tenant.data.templates.has(templateId)).toBe(true);
+  await picker.selectOption(templateId);
+  await expect(page.getByTestId('template-preview')).toContainText('No change yet');
+
+  const name = page.locator('#template-displayName');
+  const description = page.locator('#template-description');
+  const duration = page.locator('#template-accessReviewDuration');
+  const [oldName, oldDescription, oldDuration] = [await name.inputValue(), await description.inputValue(), await duration.inputValue()];
+  await name.fill(`${oldName} (H2)`);
+  await description.fill('Reviewed twice a year.');
+  // Only what really differs from the synced template is in the mask, as the core derives it.
+  await expect(page.getByTestId('update-mask')).toHaveText('displayName,description');
+  await expect(page.getByTestId('template-preview')).toContainText('Reviewed twice a year.');
+  // A value the spec refuses is named at its field, and nothing can be queued.
+  await duration.fill('two weeks');
+  await expect(page.getByTestId('error-template-accessReviewDuration')).toContainText('duration in seconds');
+  await expect(page.getByRole('button', { name: 'Queue update' })).toBeDisabled();
+  await duration.fill(oldDuration);
+  await expect(page.getByTestId('update-mask')).toHaveText('displayName,description');
+  await page.screenshot({ path: join(screenshotDir, 'template-editor.png') });
+  await page.getByRole('button', { name: 'Queue update' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Queued:' })).toContainText(`update template ${templateId}: displayName,description`);
+
+  // Edit the queued change: the description back as synced, so only the name is sent.
+  await page.getByRole('tab', { name: 'Changes' }).click();
+  await expect(page.getByTestId('outbox-item')).toHaveCount(1);
+  await page.getByTestId('outbox-item').getByRole('button', { name: 'Edit' }).click();
+  const editor = page.getByTestId('edit-item');
+  await expect(editor.locator('#template-description')).toHaveValue('Reviewed twice a year.');
+  await editor.locator('#template-description').fill(oldDescription);
+  await expect(editor.getByTestId('update-mask')).toHaveText('displayName');
+  await editor.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByTestId('edit-item')).toHaveCount(0);
+  await expect(page.getByTestId('outbox-item')).toContainText(`update template ${templateId}: displayName`);
+
+  await page.getByRole('button', { name: /Send all queued/ }).click();
+  await expect(page.locator('[data-testid="outbox-item"][data-state="succeeded"]')).toHaveCount(1, { timeout: 60_000 });
+  const applied = tenant.journal().filter((e) => e.operation === 'updateTemplate' && e.objectId === templateId);
+  expect(applied.map((e) => (e.request as { updateMask?: string }).updateMask)).toEqual(['displayName']);
+  expect(tenant.data.templates.get(templateId)).toMatchObject({ displayName: `${oldName} (H2)`, description: oldDescription || undefined });
+
+  // The answer's template is in the store at once: the list shows the new name without a sync.
+  await page.getByRole('navigation').getByRole('button', { name: 'Templates' }).click();
+  await expect(page.getByText(`${oldName} (H2)`)).toBeVisible();
+});

@@ -1,10 +1,11 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import type { MutationKind } from '../../../shared/contract';
+import type { MutationKind, OutboxItemView } from '../../../shared/contract';
 import { ENUMS } from '../../../shared/enums';
 import { validateScopeValue } from '../../../shared/validate';
 import { AttestError, call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
 import { enumText } from '../../components/format';
+import { TemplateEditor } from './TemplateEditor';
 
 type Values = Record<string, string>;
 
@@ -41,7 +42,7 @@ function EnumSelect({ id, label, values, value, onChange }: { id: string; label:
 
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
 
-/** The fields of each kind with a simple form; the others are edited as JSON. */
+/** The fields of each kind with a simple form; update-template has its editor; create-campaign is JSON. */
 const SIMPLE: Partial<Record<MutationKind, { key: string; label: string; required?: boolean; mono?: boolean }[]>> = {
   'create-scope': [
     { key: 'appId', label: 'App id', required: true, mono: true },
@@ -64,7 +65,6 @@ const SIMPLE: Partial<Record<MutationKind, { key: string; label: string; require
 
 const JSON_EXAMPLES: Partial<Record<MutationKind, string>> = {
   'create-campaign': JSON.stringify({ displayName: 'Q3 finance review', ownerIds: ['user-id'], description: '', policyId: '' }, null, 2),
-  'update-template': JSON.stringify({ templateId: 'template-id', changes: { displayName: 'New name' } }, null, 2),
 };
 
 export const KIND_LABELS: Record<MutationKind, string> = {
@@ -75,14 +75,22 @@ export const KIND_LABELS: Record<MutationKind, string> = {
   'create-campaign': 'Create campaign',
 };
 
-/** A form per mutation kind, validated as you type by the spec's rules, then checked again by the core. */
-export function ChangeForm({ onQueued }: { onQueued(): void }) {
+/** The text of each simple field of a queued item's input, for editing it. */
+function valuesOf(input: Record<string, unknown>): Values {
+  return Object.fromEntries(Object.entries(input).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : [])));
+}
+
+/**
+ * A form per mutation kind, validated as you type by the spec's rules, then checked again by the
+ * core. With `editing`, the form of that queued item, prefilled; saving edits it in place.
+ */
+export function ChangeForm({ onQueued, editing }: { onQueued(): void; editing?: OutboxItemView }) {
   const outboxChanged = useApp((s) => s.outboxChanged);
-  const [kind, setKind] = useState<MutationKind>('create-scope');
-  const [values, setValues] = useState<Values>({});
-  const [classification, setClassification] = useState('');
-  const [state, setState] = useState('');
-  const [json, setJson] = useState('');
+  const [kind, setKind] = useState<MutationKind>(editing?.kind ?? 'create-scope');
+  const [values, setValues] = useState<Values>(editing ? valuesOf(editing.input) : {});
+  const [classification, setClassification] = useState(editing ? String(editing.input.classification ?? '') : '');
+  const [state, setState] = useState(editing ? String(editing.input.state ?? '') : '');
+  const [json, setJson] = useState(editing && !SIMPLE[editing.kind] ? JSON.stringify(editing.input, null, 2) : '');
   const [serverError, setServerError] = useState<{ field?: string; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [queued, setQueued] = useState<string | null>(null);
@@ -121,7 +129,7 @@ export function ChangeForm({ onQueued }: { onQueued(): void }) {
     setBusy(true);
     setServerError(null);
     try {
-      const { item } = await call('outboxEnqueue', { kind, input: input() });
+      const { item } = editing ? await call('outboxEdit', { id: editing.id, input: input() }) : await call('outboxEnqueue', { kind, input: input() });
       setQueued(item.summary);
       setValues({});
       setJson('');
@@ -136,17 +144,12 @@ export function ChangeForm({ onQueued }: { onQueued(): void }) {
 
   const blocked = fields ? Object.keys(problems).length > 0 : !json.trim();
   const scopeValue = values.scopeValue ?? '';
-
-  return (
-    <form
-      className="card stack"
-      style={{ maxWidth: 720 }}
-      aria-label="New change"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (!blocked) void submit();
-      }}
-    >
+  const done = queued && (
+    <div className="badge ok" role="status" style={{ alignSelf: 'flex-start' }}>
+      {editing ? 'Saved' : 'Queued'}: {queued}
+    </div>
+  );
+  const kindPicker = (
       <div>
         <label className="label" htmlFor="change-kind">
           Change
@@ -155,6 +158,7 @@ export function ChangeForm({ onQueued }: { onQueued(): void }) {
           id="change-kind"
           className="field"
           value={kind}
+          disabled={Boolean(editing)}
           onChange={(e) => {
             setKind(e.target.value as MutationKind);
             setValues({});
@@ -169,6 +173,36 @@ export function ChangeForm({ onQueued }: { onQueued(): void }) {
           ))}
         </select>
       </div>
+  );
+
+  if (kind === 'update-template') {
+    return (
+      <div className="card stack" style={{ maxWidth: 960 }} aria-label={editing ? 'Edit change' : 'New change'}>
+        {kindPicker}
+        <TemplateEditor
+          key={editing?.id ?? 'new'}
+          editing={editing}
+          onDone={(summary) => {
+            setQueued(summary);
+            onQueued();
+          }}
+        />
+        {done}
+      </div>
+    );
+  }
+
+  return (
+    <form
+      className="card stack"
+      style={{ maxWidth: 720 }}
+      aria-label={editing ? 'Edit change' : 'New change'}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!blocked) void submit();
+      }}
+    >
+      {kindPicker}
       {fields ? (
         fields.map((field) => (
           <Field
@@ -189,7 +223,7 @@ export function ChangeForm({ onQueued }: { onQueued(): void }) {
             Input (JSON)
           </label>
           <textarea id="change-json" className="field mono" rows={10} value={json} onChange={(e) => setJson(e.target.value)} spellCheck={false} />
-          <div className="muted small">Validated by the same rules as the CLI's `attest queue add {kind}`; the update mask of a template change is derived from the fields that really change.</div>
+          <div className="muted small">Validated by the same rules as the CLI's `attest queue add {kind}`.</div>
         </div>
       )}
       {kind === 'create-scope' && (
@@ -203,14 +237,10 @@ export function ChangeForm({ onQueued }: { onQueued(): void }) {
           {serverError.message}
         </div>
       )}
-      {queued && (
-        <div className="badge ok" role="status" style={{ alignSelf: 'flex-start' }}>
-          Queued: {queued}
-        </div>
-      )}
+      {done}
       <div>
         <button type="submit" className="btn primary" disabled={blocked || busy}>
-          {busy ? 'Queuing…' : 'Queue change'}
+          {busy ? 'Saving…' : editing ? 'Save changes' : 'Queue change'}
         </button>
       </div>
     </form>

@@ -12,10 +12,15 @@ type Tab = 'items' | 'new' | 'import' | 'journal';
 const STATES: OutboxState[] = ['queued', 'sending', 'failed', 'uncertain', 'succeeded', 'resolved', 'discarded'];
 const TONE: Partial<Record<OutboxState, 'ok' | 'warn' | 'bad' | 'pending'>> = { queued: 'pending', sending: 'pending', succeeded: 'ok', failed: 'bad', uncertain: 'warn' };
 
-function Actions({ item, onDone }: { item: OutboxItemView; onDone(error?: string): void }) {
+function Actions({ item, onDone, onEdit }: { item: OutboxItemView; onDone(error?: string): void; onEdit(): void }) {
   const act = (run: () => Promise<unknown>) => () => void run().then(() => onDone(), (e: unknown) => onDone(errorMessage(e)));
   return (
     <div className="row" style={{ gap: 4 }}>
+      {item.state === 'queued' && (
+        <button className="btn small" onClick={onEdit}>
+          Edit
+        </button>
+      )}
       {(item.state === 'failed' || item.state === 'uncertain') && (
         <>
           <button className="btn small" onClick={act(() => call('outboxRetry', { id: item.id }))}>Retry</button>
@@ -78,6 +83,8 @@ export function OutboxView() {
   const [filter, setFilter] = useState<OutboxState | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [actionError, setActionError] = useState<string | null>(null);
+  /** The queued item being edited (kept as it was when opened, so the form is not reset by refreshes). */
+  const [editing, setEditing] = useState<OutboxItemView | null>(null);
   const list = useQuery(() => call('outboxList', { state: filter, limit: 2000 }), [filter, version]);
 
   const send = async (ids: string[] | null) => {
@@ -141,6 +148,22 @@ export function OutboxView() {
       {tab === 'new' && <ChangeForm onQueued={() => undefined} />}
       {tab === 'import' && <ImportCsv onImported={() => setTab('items')} />}
       {tab === 'journal' && <Journal />}
+      {tab === 'items' && editing && (
+        <div className="stack" data-testid="edit-item">
+          <div className="row">
+            <h2 className="grow" style={{ margin: 0 }}>Edit: {editing.summary}</h2>
+            <button className="btn" onClick={() => setEditing(null)}>Close</button>
+          </div>
+          <ChangeForm
+            key={editing.id}
+            editing={editing}
+            onQueued={() => {
+              setEditing(null);
+              outboxChanged();
+            }}
+          />
+        </div>
+      )}
       {tab === 'items' && (
         <>
           <div className="row wrap">
@@ -195,7 +218,7 @@ export function OutboxView() {
                       <td style={{ maxWidth: 320 }} className="small">{item.lastError ? <span style={{ color: 'var(--bad)' }}>{item.lastStatus ? `${item.lastStatus}: ` : ''}{item.lastError}</span> : item.note ?? ''}</td>
                       <td>{item.attempts}</td>
                       <td className="small" title={item.updatedAt}>{ago(item.updatedAt)}</td>
-                      <td><Actions item={item} onDone={(error) => { setActionError(error ?? null); outboxChanged(); }} /></td>
+                      <td><Actions item={item} onEdit={() => setEditing(item)} onDone={(error) => { setActionError(error ?? null); outboxChanged(); }} /></td>
                     </tr>
                   ))}
                 </tbody>
