@@ -92,6 +92,8 @@ export const SyncRun = z.object({
   finishedAt: IsoTime.nullable(),
   status: z.string(),
   collections: z.array(z.string()),
+  /** `sync`: a walk of the tenant; `outbox`: the objects that sent changes returned, stored at once. */
+  origin: z.enum(['sync', 'outbox']),
 });
 export type SyncRun = z.infer<typeof SyncRun>;
 

@@ -139,4 +139,6 @@ test('update a synced template in its editor (the derived updateMask shown befor
   // The answer's template is in the store at once: the list shows the new name without a sync.
   await page.getByRole('navigation').getByRole('button', { name: 'Templates' }).click();
   await expect(page.getByText(`${oldName} (H2)`)).toBeVisible();
+  await page.getByRole('navigation').getByRole('button', { name: 'Overview' }).click();
+  await expect(page.getByTestId('sync-history').locator('tr').nth(1)).toContainText('from sent changes');
 });

@@ -130,7 +130,7 @@ export function statusOf(status: StoreTypes.CollectionStatus): CollectionStatus 
 }
 
 export function runOf(run: StoreTypes.SyncRun): SyncRun {
-  return { id: run.id, startedAt: run.startedAt, finishedAt: run.finishedAt, status: run.status, collections: run.collections };
+  return { id: run.id, startedAt: run.startedAt, finishedAt: run.finishedAt, status: run.status, collections: run.collections, origin: run.origin };
 }
 
 export function rowOf(object: StoreTypes.StoredObject): ObjectRow {

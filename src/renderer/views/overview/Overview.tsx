@@ -127,7 +127,9 @@ export function Overview() {
                   <td>
                     <Badge tone={run.status === 'completed' || run.status === 'complete' ? 'ok' : run.status === 'failed' ? 'bad' : 'warn'}>{run.status}</Badge>
                   </td>
-                  <td className="small">{run.collections.join(', ')}</td>
+                  <td className="small">
+                    {run.origin === 'outbox' && <Badge tone="pending">from sent changes</Badge>} {run.collections.join(', ')}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -118,7 +118,7 @@ export function ReportsView() {
               <option value="">The latest data</option>
               {completed.map((run) => (
                 <option key={run.id} value={run.id}>
-                  Sync run {run.id} · {dateTime(run.finishedAt ?? run.startedAt)}
+                  {run.origin === 'outbox' ? 'Sent changes' : 'Sync run'} {run.id} · {dateTime(run.finishedAt ?? run.startedAt)}
                 </option>
               ))}
             </select>
