@@ -11,7 +11,7 @@ export function prepareObject(collection: CollectionId, obj: unknown, raw = JSON
   return prepareReceived(descriptorOf(collection), { json: obj, raw });
 }
 
-/** One completed run that walked `data`'s collections and saw exactly these objects. */
+/** One completed run that walked `data`'s collections and saw exactly these objects, ended as a sync ends it. */
 export function storeRun(store: Store, data: Partial<Record<CollectionId, Iterable<unknown>>>, pageSize = 5_000): number {
   const collections = Object.keys(data) as CollectionId[];
   const { runId } = store.sync.beginRun(collections);
@@ -32,5 +32,7 @@ export function storeRun(store: Store, data: Partial<Record<CollectionId, Iterab
     store.sync.completeWalk(runId, c, walk);
   }
   store.sync.finishRun(runId);
+  // As the sync engine ends a run that stored pages: search expands prefixes through this list.
+  store.sync.refreshSearchTerms();
   return runId;
 }
