@@ -2,9 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { call } from '../api';
 import type { SearchHit } from '../../shared/contract';
 import { useApp } from '../stores/app';
-import { Highlight } from '../components/Highlight';
+import { SearchHitRow } from '../components/SearchHitRow';
 import { useDebounced } from '../components/useQuery';
-import { COLLECTION_NOUN } from './collections';
 
 /** Ctrl/Cmd+K: search everything as you type; arrows and Enter open a result. */
 export function Palette() {
@@ -68,15 +67,7 @@ export function Palette() {
         <div style={{ maxHeight: '55vh', overflowY: 'auto' }}>
           {error && <div className="field-error" style={{ padding: 12 }}>{error}</div>}
           {hits.map((hit, index) => (
-            <button key={`${hit.collection}/${hit.id}`} className={`hit ${index === selected ? 'selected' : ''}`} onMouseEnter={() => setSelected(index)} onClick={() => open(hit)}>
-              <span className="badge">{COLLECTION_NOUN[hit.collection]}</span>
-              <span className="grow" style={{ minWidth: 0 }}>
-                <div>{hit.title || hit.id}</div>
-                <div className="snippet">
-                  <Highlight text={hit.snippet} />
-                </div>
-              </span>
-            </button>
+            <SearchHitRow key={`${hit.collection}/${hit.id}`} hit={hit} selected={index === selected} onHover={() => setSelected(index)} onOpen={() => open(hit)} />
           ))}
           {debounced.trim() && !error && hits.length === 0 && <div className="muted" style={{ padding: 16 }}>No match in the local copy.</div>}
           {total > hits.length && (

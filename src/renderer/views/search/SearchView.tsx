@@ -2,9 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import type { CollectionId } from '../../../shared/contract';
 import { call } from '../../api';
 import { useApp } from '../../stores/app';
-import { COLLECTION_LABELS, COLLECTION_NOUN, COLLECTION_ORDER } from '../../app/collections';
+import { COLLECTION_LABELS, COLLECTION_ORDER } from '../../app/collections';
 import { Empty, ErrorState, Loading } from '../../components/States';
-import { Highlight } from '../../components/Highlight';
+import { SearchHitRow } from '../../components/SearchHitRow';
 import { useDebounced, useQuery } from '../../components/useQuery';
 import { count } from '../../components/format';
 
@@ -85,15 +85,7 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
               {count(data.total)} results · {data.tookMs.toFixed(0)} ms {result.loading && '· updating…'}
             </div>
             {data.hits.map((hit) => (
-              <button key={`${hit.collection}/${hit.id}`} className="hit" onClick={() => navigate({ view: 'detail', collection: hit.collection, id: hit.id })} data-testid="search-hit">
-                <span className="badge">{COLLECTION_NOUN[hit.collection]}</span>
-                <span className="grow" style={{ minWidth: 0 }}>
-                  <div>{hit.title || hit.id}</div>
-                  <div className="snippet">
-                    <Highlight text={hit.snippet} />
-                  </div>
-                </span>
-              </button>
+              <SearchHitRow key={`${hit.collection}/${hit.id}`} hit={hit} onOpen={() => navigate({ view: 'detail', collection: hit.collection, id: hit.id })} testId="search-hit" />
             ))}
             {data.total > data.hits.length && (
               <div style={{ padding: 12 }}>
