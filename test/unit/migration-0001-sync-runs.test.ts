@@ -23,7 +23,7 @@ describe('migration 0001 sync-runs', () => {
     s.db.close();
     const store = openStore(s.file);
     try {
-      expect(store.runs()).toEqual([{ id: 1, startedAt: '2026-01-01T00:00:00Z', finishedAt: null, status: 'running', collections: ['scopes'] }]);
+      expect(store.runs()).toEqual([{ id: 1, startedAt: '2026-01-01T00:00:00Z', finishedAt: null, status: 'running', collections: ['scopes'], origin: 'sync' }]);
       const resumed = store.sync.beginRun(['scopes']);
       expect(resumed).toMatchObject({ runId: 1, resumed: true, walks: [{ collection: 'scopes', checkpoint: 'tok-7', pages: 7, fetched: 700 }] });
     } finally {
