@@ -90,13 +90,14 @@ test('queue a scope (bad value refused inline, then a good one), bulk-import a C
 
 test('update a synced template in its editor (the derived updateMask shown before queuing), edit the queued change, send it, and see the template updated at once', async ({ page, host }) => {
   await connectAndSync(page, host.url);
-  await page.getByRole('navigation').getByRole('button', { name: /^Outbox/ }).click();
-  await page.getByRole('tab', { name: 'New change' }).click();
-  await page.getByLabel('Change', { exact: true }).selectOption('update-template');
-  const picker = page.locator('#template-id');
-  const templateId = (await picker.locator('option').nth(1).getAttribute('value'))!;
+  // From a synced template's details to its editor.
+  await page.getByRole('navigation').getByRole('button', { name: /^Templates/ }).click();
+  await page.getByTestId('list-row').first().click();
+  await expect(page.locator('[data-screen="detail"][data-collection="templates"]')).toBeVisible();
+  await page.getByRole('button', { name: 'Edit template…' }).click();
+  await expect(page.getByLabel('Change', { exact: true })).toHaveValue('update-template');
+  const templateId = await page.locator('#template-id').inputValue();
   expect(tenant.data.templates.has(templateId)).toBe(true);
-  await picker.selectOption(templateId);
   await expect(page.getByTestId('template-preview')).toContainText('No change yet');
 
   const name = page.locator('#template-displayName');

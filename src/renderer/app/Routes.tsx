@@ -21,7 +21,7 @@ export function Routes() {
     case 'settings':
       return <Settings />;
     case 'outbox':
-      return <OutboxView />;
+      return <OutboxView key={route.editTemplate ?? ''} editTemplate={route.editTemplate} />;
     case 'reports':
       return <ReportsView />;
   }

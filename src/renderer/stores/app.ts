@@ -16,7 +16,8 @@ export type Route =
   | { view: 'search'; query?: string }
   | { view: 'list'; collection: CollectionId }
   | { view: 'detail'; collection: CollectionId; id: string }
-  | { view: 'outbox' }
+  /** `editTemplate`: open the template editor on this synced template. */
+  | { view: 'outbox'; editTemplate?: string }
   | { view: 'reports' }
   | { view: 'settings' };
 

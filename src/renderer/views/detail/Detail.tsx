@@ -85,6 +85,11 @@ export function Detail({ collection, id }: { collection: CollectionId; id: strin
         <span className="badge">{COLLECTION_NOUN[collection]}</span>
         {object.deleted && <Badge tone="bad">deleted in the tenant</Badge>}
         {object.pending && <Badge tone="pending">change pending in the outbox</Badge>}
+        {collection === 'templates' && !object.deleted && (
+          <button className="btn small" onClick={() => navigate({ view: 'outbox', editTemplate: object.id })}>
+            Edit template…
+          </button>
+        )}
       </div>
       <div className="row small muted" style={{ marginTop: 6 }}>
         <CopyableId value={object.id} />

@@ -82,11 +82,12 @@ function valuesOf(input: Record<string, unknown>): Values {
 
 /**
  * A form per mutation kind, validated as you type by the spec's rules, then checked again by the
- * core. With `editing`, the form of that queued item, prefilled; saving edits it in place.
+ * core. With `editing`, the form of that queued item, prefilled; saving edits it in place. With
+ * `templateId`, the template editor opens on that template.
  */
-export function ChangeForm({ onQueued, editing }: { onQueued(): void; editing?: OutboxItemView }) {
+export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void; editing?: OutboxItemView; templateId?: string }) {
   const outboxChanged = useApp((s) => s.outboxChanged);
-  const [kind, setKind] = useState<MutationKind>(editing?.kind ?? 'create-scope');
+  const [kind, setKind] = useState<MutationKind>(editing?.kind ?? (templateId ? 'update-template' : 'create-scope'));
   const [values, setValues] = useState<Values>(editing ? valuesOf(editing.input) : {});
   const [classification, setClassification] = useState(editing ? String(editing.input.classification ?? '') : '');
   const [state, setState] = useState(editing ? String(editing.input.state ?? '') : '');
@@ -182,6 +183,7 @@ export function ChangeForm({ onQueued, editing }: { onQueued(): void; editing?: 
         <TemplateEditor
           key={editing?.id ?? 'new'}
           editing={editing}
+          templateId={templateId}
           onDone={(summary) => {
             setQueued(summary);
             onQueued();

@@ -73,13 +73,13 @@ function Journal() {
 }
 
 /** The outbox: every queued change with its state and reason; send all or some with progress; retry, discard, resolve. */
-export function OutboxView() {
+export function OutboxView({ editTemplate }: { editTemplate?: string }) {
   const version = useApp((s) => s.outboxVersion);
   const outboxChanged = useApp((s) => s.outboxChanged);
   const online = useApp((s) => s.connection.online);
   const sending = useApp((s) => s.sending);
   const progress = useApp((s) => s.sendProgress);
-  const [tab, setTab] = useState<Tab>('items');
+  const [tab, setTab] = useState<Tab>(editTemplate ? 'new' : 'items');
   const [filter, setFilter] = useState<OutboxState | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [actionError, setActionError] = useState<string | null>(null);
@@ -145,7 +145,7 @@ export function OutboxView() {
           </button>
         ))}
       </div>
-      {tab === 'new' && <ChangeForm onQueued={() => undefined} />}
+      {tab === 'new' && <ChangeForm onQueued={() => undefined} templateId={editTemplate} />}
       {tab === 'import' && <ImportCsv onImported={() => setTab('items')} />}
       {tab === 'journal' && <Journal />}
       {tab === 'items' && editing && (

@@ -52,9 +52,9 @@ const brief = (value: unknown) => (value === undefined || value === null ? '(not
  * fields, and see the updateMask the core derives (only what really differs) with each field's
  * before and after, checked as you type; then queue it, or save an edit of a queued update.
  */
-export function TemplateEditor({ editing, onDone }: { editing?: OutboxItemView; onDone(summary: string): void }) {
+export function TemplateEditor({ editing, templateId: initial, onDone }: { editing?: OutboxItemView; templateId?: string; onDone(summary: string): void }) {
   const outboxChanged = useApp((s) => s.outboxChanged);
-  const [templateId, setTemplateId] = useState(editing ? String(editing.input.templateId ?? '') : '');
+  const [templateId, setTemplateId] = useState(editing ? String(editing.input.templateId ?? '') : (initial ?? ''));
   const templates = useQuery(() => call('listObjects', { collection: 'templates', limit: 1000, sort: { key: 'displayName', dir: 'asc' } }), []);
   const detail = useQuery(() => (templateId ? call('getObject', { collection: 'templates', id: templateId }) : Promise.resolve({ object: null })), [templateId]);
   const original = useMemo(() => (detail.data?.object ? (JSON.parse(detail.data.object.raw) as Record<string, unknown>) : null), [detail.data]);
