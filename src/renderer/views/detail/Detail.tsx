@@ -94,7 +94,7 @@ export function Detail({ collection, id }: { collection: CollectionId; id: strin
       <div className="row small muted" style={{ marginTop: 6 }}>
         <CopyableId value={object.id} />
         {object.fetchedAt && <span>fetched {ago(object.fetchedAt)}</span>}
-        {object.runId !== null && <span>· sync run {object.runId}</span>}
+        {object.runId !== null && <span>· stored by run {object.runId}</span>}
       </div>
       <div className="tabs" role="tablist">
         {(['details', 'json', 'history'] as Tab[]).map((name) => (
