@@ -51,6 +51,24 @@ describe('store search', () => {
     expect(store.search('Déjà').total).toBe(0);
   });
 
+  it('expands a one-letter prefix (no prefix index) into its words, or into its two-letter prefixes when it starts too many', () => {
+    const objects: [CollectionId, object][] = [scope('k', 'K', 'just k')];
+    // 70 distinct words starting with k (more than a prefix is expanded into), two with q.
+    for (let i = 0; i < 70; i += 1) objects.push(scope(`w${i}`, `Thing ${i}`, `${i % 2 ? 'kappa' : 'kilo'}${i} and ${i % 7 === 0 ? 'k9' : 'other'}`));
+    objects.push(scope('z1', 'Quota', 'quartz'), scope('z2', 'Nothing', 'none'));
+    put(objects);
+    const terms = termLookup(store.db);
+    expect(wordsQuery('q', terms)!.match).toBe('("q" OR "quartz" OR "quota")');
+    expect(wordsQuery('K', terms)!.match).toBe('("K" OR "k9"* OR "ka"* OR "ki"*)');
+    // The same matches as FTS5's own prefix query.
+    const fts = (match: string) => store.db.prepare('SELECT rowid FROM search_index WHERE search_index MATCH ? ORDER BY rowid').pluck().all(match);
+    expect(fts(wordsQuery('k', terms)!.match)).toEqual(fts('"k"*'));
+    expect(fts(wordsQuery('q', terms)!.match)).toEqual(fts('"q"*'));
+    expect(store.search('k', { limit: 500 }).total).toBe(71);
+    expect(store.search('k k9', { limit: 500 }).hits.map((h) => h.id).sort()).toEqual(['w0', 'w14', 'w21', 'w28', 'w35', 'w42', 'w49', 'w56', 'w63', 'w7']);
+    expect(store.search('q').hits.map((h) => h.id)).toEqual(['z1']);
+  });
+
   it('writes search entries in batches, and after a crash indexes what was stored but not yet indexed', () => {
     const { runId } = store.sync.beginRun(['scopes']);
     store.sync.startWalk(runId, 'scopes');

@@ -13,8 +13,9 @@ import type { ColumnValue, Filters, FilterValue, SearchHit, SearchOptions } from
  *
  * The cost stays bounded on a million objects, whatever is typed:
  * - every statement streams the index: a typed prefix is expanded through `search_terms` into an
- *   OR of the words it starts (only prefixes of up to four letters use FTS5's prefix index, which
- *   streams too), where FTS5's own prefix search would first merge every matching posting list;
+ *   OR of the words it starts (only prefixes of two to four letters use FTS5's prefix index, which
+ *   streams too; a one-letter prefix starting too many words to list is split into its two-letter
+ *   prefixes), where FTS5's own prefix search would first merge every matching posting list;
  * - matches are counted up to a cap (SEARCH_LIMITS);
  * - bm25 ranks the matches when the words and filters are selective enough (bm25 reads the whole
  *   posting list of each of them, which `search_terms` tells the size of); otherwise, and for
@@ -34,8 +35,11 @@ export interface SearchLimits {
 export const SEARCH_LIMITS: SearchLimits = { countCap: 10_000, rankWindow: 10_000, bm25Budget: 60_000 };
 /** A typed prefix is expanded into at most this many words; more, and FTS5's own prefix search is used. */
 const EXPANSION_LIMIT = 64;
-/** FTS5 keeps a prefix index for these lengths (see the migration): those prefixes stream as they are. */
+/** FTS5 keeps a prefix index for these lengths (see the migration: prefix = '2 3 4'): those prefixes stream as they are. */
+const INDEXED_PREFIX_MIN = 2;
 const INDEXED_PREFIX_MAX = 4;
+/** A one-letter prefix starting more words than the expansion limit is split into at most this many two-letter prefixes. */
+const SPLIT_LIMIT = 256;
 
 const FACET_MARK = '\uE000';
 
@@ -68,17 +72,32 @@ export interface TermLookup {
   expand(prefix: string): { term: string; docs: number }[] | null;
   /** Objects holding `term` (0 when unknown). */
   docs(term: string): number;
+  /** The distinct two-letter beginnings of the indexed words longer than the one-letter `prefix`; null when more than the limit. */
+  split(prefix: string): string[] | null;
 }
 
 export function termLookup(db: Database): TermLookup {
   const range = db.prepare('SELECT term, docs FROM search_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?');
   const one = db.prepare('SELECT docs FROM search_terms WHERE term = ?').pluck();
+  const next = db.prepare('SELECT term FROM search_terms WHERE term > ? AND term < ? ORDER BY term LIMIT 1').pluck();
   return {
     expand: (prefix) => {
       const rows = range.all(prefix, `${prefix}\u{10FFFF}`, EXPANSION_LIMIT + 1) as { term: string; docs: number }[];
       return rows.length > EXPANSION_LIMIT ? null : rows;
     },
     docs: (term) => (one.get(term) as number | undefined) ?? 0,
+    split: (prefix) => {
+      // A skip scan: one index seek per distinct second letter.
+      const beginnings: string[] = [];
+      for (let after = prefix; beginnings.length <= SPLIT_LIMIT; ) {
+        const term = next.get(after, `${prefix}\u{10FFFF}`) as string | undefined;
+        if (term === undefined) return beginnings;
+        const two = [...term].slice(0, 2).join('');
+        beginnings.push(two);
+        after = `${two}\u{10FFFF}`;
+      }
+      return null;
+    },
   };
 }
 
@@ -110,7 +129,15 @@ export function wordsQuery(input: string, terms?: TermLookup): WordsQuery | null
       const folded = fold(w);
       const expansion = terms?.expand(folded) ?? null;
       const known = expansion?.reduce((sum, t) => sum + t.docs, 0) ?? Infinity;
-      if (expansion === null || expansion.length === 0 || (folded.length <= INDEXED_PREFIX_MAX && expansion.length > 1)) {
+      const length = [...folded].length;
+      const split = terms && expansion === null && length < INDEXED_PREFIX_MIN ? terms.split(folded) : null;
+      if (split !== null && split.length > 0) {
+        // One letter, no prefix index for it, and too many words to list: the letter as a word,
+        // or any of its two-letter prefixes (each streams from the prefix index), where FTS5's
+        // own prefix query would first merge the posting lists of every word it starts.
+        parts.push(`("${w}" OR ${split.map((b) => `"${b}"*`).join(' OR ')})`);
+        postings += known;
+      } else if (expansion === null || expansion.length === 0 || (length >= INDEXED_PREFIX_MIN && length <= INDEXED_PREFIX_MAX && expansion.length > 1)) {
         // Many words start with it (FTS5's prefix index streams short prefixes), or none is known
         // yet (the list of words is refreshed after each sync): FTS5's own prefix query.
         parts.push(`"${w}"*`);
