@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/main/store/db';
-import { searchObjects, wordsQuery, termLookup } from '../../src/main/store/search';
+import { countByCollection, searchObjects, wordsQuery, termLookup } from '../../src/main/store/search';
 import { collection, type CollectionId } from '../../src/main/sync/collections';
 import { prepareObject } from '../../src/main/sync/pages';
 
@@ -67,6 +67,18 @@ describe('store search', () => {
     expect(store.search('k', { limit: 500 }).total).toBe(71);
     expect(store.search('k k9', { limit: 500 }).hits.map((h) => h.id).sort()).toEqual(['w0', 'w14', 'w21', 'w28', 'w35', 'w42', 'w49', 'w56', 'w63', 'w7']);
     expect(store.search('q').hits.map((h) => h.id)).toEqual(['z1']);
+  });
+
+  it('counts matches per collection, each up to the count cap', () => {
+    const objects: [CollectionId, object][] = [];
+    for (let i = 0; i < 7; i += 1) objects.push(scope(`s${i}`, `Alpha ${i}`, 'x'));
+    objects.push(['toolsets', { id: 't1', displayName: 'Alpha tools' }], ['toolsets', { id: 't2', displayName: 'Beta tools' }]);
+    put(objects);
+    const limits = { countCap: 5, rankWindow: 5, bm25Budget: 0 };
+    expect(countByCollection(store.db, 'alp', limits)).toEqual({ scopes: 5, toolsets: 1 });
+    expect(countByCollection(store.db, 'a')).toEqual({ scopes: 7, toolsets: 1 });
+    expect(countByCollection(store.db, 'tools')).toEqual({ toolsets: 2 });
+    expect(countByCollection(store.db, '  ')).toEqual({});
   });
 
   it('writes search entries in batches, and after a crash indexes what was stored but not yet indexed', () => {

@@ -13,7 +13,7 @@ import type {
 import { COLLECTIONS, collection as descriptorOf, type ColumnDef } from '../sync/collections';
 import { columnRef, filterSql } from '../store/query';
 import { OBJECT_COLUMNS, toStoredObject, type ObjectRow as StoredRow } from '../store/objects';
-import { ftsQuery } from '../store/search';
+import { countByCollection } from '../store/search';
 import type { Store } from '../store/db';
 import type * as StoreTypes from '../store/types';
 import type { OutboxItem, ImportPreview as OutboxImportPreview, JournalEntry } from '../outbox/types';
@@ -165,17 +165,9 @@ export function filtersOf(filters: Record<string, string[]>): StoreTypes.Filters
   return out;
 }
 
-/** Search hits per collection for the facets, in one grouped count over the search index. */
+/** Matches per collection, each counted up to the search's count cap (so that counting stays cheap on any prefix). */
 export function searchFacets(store: Store, query: string): Record<string, number> {
-  const match = ftsQuery(query);
-  if (match === null) return {};
-  const rows = store.db
-    .prepare(
-      `SELECT o.collection AS c, count(*) AS n FROM search_index s JOIN objects o ON o.oid = s.rowid
-       WHERE search_index MATCH ? AND o.current_vid IS NOT NULL GROUP BY o.collection`,
-    )
-    .all(match) as { c: string; n: number }[];
-  return Object.fromEntries(rows.map((row) => [row.c, row.n]));
+  return countByCollection(store.db, query);
 }
 
 /** Routing rules by the kind of their action (acceptRisk, createTask, snooze, suppress). */

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { COLLECTIONS, collection as descriptorOf, extractColumns, SEARCH_TEXT_REVISION, type CollectionId } from '../sync/collections';
 import { columnRef, filterSql, pageSql } from './query';
 import type { ColumnValue, Filters, FilterValue, SearchHit, SearchOptions } from './types';
+import { SEARCH_COUNT_CAP } from '../../shared/search-limits';
 
 /**
  * Offline search. The index (FTS5, rowid = objects.oid, current objects only) has three columns:
@@ -32,7 +33,7 @@ export interface SearchLimits {
   bm25Budget: number;
 }
 
-export const SEARCH_LIMITS: SearchLimits = { countCap: 10_000, rankWindow: 10_000, bm25Budget: 60_000 };
+export const SEARCH_LIMITS: SearchLimits = { countCap: SEARCH_COUNT_CAP, rankWindow: 10_000, bm25Budget: 60_000 };
 /** A typed prefix is expanded into at most this many words; more, and FTS5's own prefix search is used. */
 const EXPANSION_LIMIT = 64;
 /** FTS5 keeps a prefix index for these lengths (see the migration: prefix = '2 3 4'): those prefixes stream as they are. */
@@ -294,6 +295,22 @@ export function searchObjects(db: Database, query: string, opts: SearchOptions =
     });
   }
   return { hits, total, capped, order };
+}
+
+/**
+ * The matches of typed words per collection, each counted up to the count cap like the total of
+ * `searchObjects` (one streaming count per collection: the words and the collection's facet token).
+ */
+export function countByCollection(db: Database, query: string, limits: SearchLimits = SEARCH_LIMITS): Record<string, number> {
+  const words = wordsQuery(query, termLookup(db));
+  if (words === null) return {};
+  const count = db.prepare(`SELECT count(*) FROM (SELECT rowid FROM search_index WHERE search_index MATCH ? LIMIT ${limits.countCap})`).pluck();
+  const counts: Record<string, number> = {};
+  for (const d of COLLECTIONS) {
+    const n = count.get(`(${words.match}) AND "${facetToken('collection', d.id)}"`) as number;
+    if (n > 0) counts[d.id] = n;
+  }
+  return counts;
 }
 
 /**

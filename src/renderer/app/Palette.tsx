@@ -4,6 +4,7 @@ import type { SearchHit } from '../../shared/contract';
 import { useApp } from '../stores/app';
 import { SearchHitRow } from '../components/SearchHitRow';
 import { useDebounced } from '../components/useQuery';
+import { matchCount } from '../components/format';
 
 /** Ctrl/Cmd+K: search everything as you type; arrows and Enter open a result. */
 export function Palette() {
@@ -72,7 +73,7 @@ export function Palette() {
           {debounced.trim() && !error && hits.length === 0 && <div className="muted" style={{ padding: 16 }}>No match in the local copy.</div>}
           {total > hits.length && (
             <button className="hit" onClick={() => navigate({ view: 'search', query })}>
-              <span className="muted">Show all {total.toLocaleString('en-US')} results →</span>
+              <span className="muted">Show all {matchCount(total)} results →</span>
             </button>
           )}
         </div>

@@ -1,3 +1,4 @@
+import { SEARCH_COUNT_CAP } from '../../shared/search-limits';
 import { ENUMS, enumLabel } from '../../shared/enums';
 
 /** "3 minutes ago", "yesterday", or a date: for "data as of" stamps. */
@@ -25,6 +26,11 @@ export function dateTime(iso: string | null | undefined): string {
 
 export function count(n: number): string {
   return n.toLocaleString('en-US');
+}
+
+/** A search count: search counts matches up to a cap, so a count at the cap (or a sum of counts, one at it) reads "10,000+". */
+export function matchCount(n: number, atCap = n >= SEARCH_COUNT_CAP): string {
+  return atCap ? `${count(n)}+` : count(n);
 }
 
 let byValue: Map<string, readonly string[]> | null = null;

@@ -6,7 +6,8 @@ import { COLLECTION_LABELS, COLLECTION_ORDER } from '../../app/collections';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { SearchHitRow } from '../../components/SearchHitRow';
 import { useDebounced, useQuery } from '../../components/useQuery';
-import { count } from '../../components/format';
+import { matchCount } from '../../components/format';
+import { SEARCH_COUNT_CAP } from '../../../shared/search-limits';
 
 const PAGE = 50;
 
@@ -45,12 +46,12 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
         <div>
           <button className={`facet ${collection === null ? 'active' : ''}`} onClick={() => setCollection(null)}>
             <span>All</span>
-            <span className="muted">{debounced.trim() ? count(allCount) : ''}</span>
+            <span className="muted">{debounced.trim() ? matchCount(allCount, Object.values(facetCounts).some((n) => n >= SEARCH_COUNT_CAP)) : ''}</span>
           </button>
           {COLLECTION_ORDER.map((id) => (
             <button key={id} className={`facet ${collection === id ? 'active' : ''}`} onClick={() => setCollection(id)} data-testid={`facet-${id}`}>
               <span>{COLLECTION_LABELS[id]}</span>
-              <span className="muted">{debounced.trim() ? count(facetCounts[id] ?? 0) : ''}</span>
+              <span className="muted">{debounced.trim() ? matchCount(facetCounts[id] ?? 0) : ''}</span>
             </button>
           ))}
         </div>
@@ -82,7 +83,7 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
         ) : (
           <div className="card" style={{ padding: 0 }} data-results-for={data.query}>
             <div className="muted small" style={{ padding: '8px 16px', borderBottom: '1px solid var(--border)' }} data-testid="search-summary">
-              {count(data.total)} results · {data.tookMs.toFixed(0)} ms {result.loading && '· updating…'}
+              {matchCount(data.total)} results · {data.tookMs.toFixed(0)} ms {result.loading && '· updating…'}
             </div>
             {data.hits.map((hit) => (
               <SearchHitRow key={`${hit.collection}/${hit.id}`} hit={hit} onOpen={() => navigate({ view: 'detail', collection: hit.collection, id: hit.id })} testId="search-hit" />
