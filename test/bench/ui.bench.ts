@@ -132,6 +132,10 @@ export async function benchUiSearchAndList(): Promise<Record<string, unknown>> {
       store.search(text, { limit: 50, highlight: ['[[', ']]'] });
       return performance.now() - started;
     });
+    if (process.env.ATTEST_BENCH_UI_VERBOSE) {
+      const slowest = uiMs.map((ms, i) => ({ ms, text: typed[i]!, core: coreMs[i]! })).sort((a, b) => b.ms - a.ms).slice(0, 25);
+      for (const k of slowest) process.stderr.write(`  ${JSON.stringify(k.text).padEnd(16)} ui ${k.ms.toFixed(0).padStart(4)} ms  core ${k.core.toFixed(1).padStart(6)} ms\n`);
+    }
     // (b) The Scopes list: DOM rows, and a jump to the middle.
     await page.getByRole('navigation').getByRole('button', { name: /^Scopes/ }).click();
     await page.getByTestId('list-row').first().waitFor();
