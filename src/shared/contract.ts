@@ -328,6 +328,8 @@ export const CHANNELS = {
       offset: z.number().int().nonnegative().default(0),
       /** Also count the hits per collection (a second pass over the matches; ask for it separately to show hits first). */
       facets: z.boolean().default(false),
+      /** As you type: of the calls naming the same key, one not started when a newer one arrives is not run (answered 'busy'). */
+      latest: z.string().max(40).optional(),
     }).strict(),
     z.object({ hits: z.array(SearchHit), total: z.number().int().nonnegative(), facets: z.record(z.string(), z.number().int().nonnegative()).nullable(), tookMs: z.number() }),
     'Offline full-text search across collections, with per-collection facets.',

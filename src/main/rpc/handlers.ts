@@ -3,6 +3,7 @@ import { isSafeExternalUrl } from '../shell/security';
 import type { Services } from '../services';
 import { REPORTS, REPORT_KINDS, collectionsOf, filterKeys } from '../reports/catalog';
 import type { Handlers } from './dispatch';
+import { createLatest } from './latest';
 import { withPending } from '../outbox/overlay';
 import { collectionInfos, detailOf, listWindow, filtersOf, historyOf, hitOf, itemOf, journalOf, overviewCharts, previewOf, rowOf, runOf, searchFacets, statusOf } from './read-models';
 
@@ -10,6 +11,7 @@ import { collectionInfos, detailOf, listWindow, filtersOf, historyOf, hitOf, ite
 export function createHandlers(services: Services): Handlers {
   const { options } = services;
   const store = () => services.workspace().store;
+  const latest = createLatest();
   return {
     appInfo: async () => ({
       version: options.version,
@@ -69,13 +71,14 @@ export function createHandlers(services: Services): Handlers {
       return { object: withOverlay ? detailOf(withOverlay) : null };
     },
     objectHistory: ({ collection, id }) => ({ entries: historyOf(store().history(collection, id)) }),
-    search: ({ query, collection, filters, limit, offset, facets: withFacets }) => {
-      const started = performance.now();
-      const s = store();
-      const result = s.search(query, { collection: collection ?? undefined, filters: filtersOf(filters), limit, offset, highlight: ['[[', ']]'] });
-      const facets = withFacets ? searchFacets(s, query) : null;
-      return { hits: result.hits.map(hitOf), total: result.total, facets, tookMs: performance.now() - started };
-    },
+    search: ({ query, collection, filters, limit, offset, facets: withFacets, latest: key }) =>
+      latest.run(key, () => {
+        const started = performance.now();
+        const s = store();
+        const result = s.search(query, { collection: collection ?? undefined, filters: filtersOf(filters), limit, offset, highlight: ['[[', ']]'] });
+        const facets = withFacets ? searchFacets(s, query) : null;
+        return { hits: result.hits.map(hitOf), total: result.total, facets, tookMs: performance.now() - started };
+      }),
     overview: () => {
       const s = store();
       const status = s.collectionStatus().map(statusOf);
