@@ -26,7 +26,7 @@ export function Palette() {
       return;
     }
     let live = true;
-    call('search', { query: debounced, limit: 12 })
+    call('search', { query: debounced, limit: 12, latest: 'palette' })
       .then((result) => {
         if (!live) return;
         setHits(result.hits);

@@ -24,15 +24,16 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
   useEffect(() => setLimit(PAGE), [debounced, collection]);
 
   const result = useQuery(
-    // Each answer carries the query it answers, so the screen says which one it shows.
-    () => (debounced.trim() ? call('search', { query: debounced, collection, limit }).then((r) => ({ ...r, query: debounced })) : Promise.resolve(null)),
+    // Each answer carries the query it answers, so the screen says which one it shows. A newer
+    // keystroke's call replaces this one in the core if it has not started (useQuery ignores older answers).
+    () => (debounced.trim() ? call('search', { query: debounced, collection, limit, latest: 'search-view' }).then((r) => ({ ...r, query: debounced })) : Promise.resolve(null)),
     [debounced, collection, limit, dataVersion],
   );
   // Facets count every collection, whichever one is selected: asked for after the hits, so the
   // hits are on screen first.
   const facetQuery = useDebounced(debounced, 120);
   const facets = useQuery(
-    () => (facetQuery.trim() ? call('search', { query: facetQuery, limit: 1, facets: true }).then((r) => r.facets) : Promise.resolve(null)),
+    () => (facetQuery.trim() ? call('search', { query: facetQuery, limit: 1, facets: true, latest: 'search-view-facets' }).then((r) => r.facets) : Promise.resolve(null)),
     [facetQuery, dataVersion],
   );
   const data = result.data;
