@@ -6,11 +6,12 @@
  *     about 150 words a minute): for every keystroke of every typed query, from its input event to
  *     the frame after the results for the text as of that keystroke, or for a later one, are in
  *     the DOM; an answer for an older text never counts. p50/p95 over all keystrokes (target
- *     p95 < 100 ms, the as-you-type debounce included), next to the core's own search time for
+ *     p95 < 100 ms, any as-you-type debounce included), next to the core's own search time for
  *     the same texts (every keystroke's, the search the Search view asks for, timed in process);
  *     (until this bench typed key by key, it pasted each whole query in one input event.)
  * (b) the Scopes list: DOM rows after opening it and after jumping to its middle (target: a few hundred
- *     at most), and the time until the rows of the new position are on screen. */
+ *     at most), and the time until the rows of the new position are on screen.
+ */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CollectionId } from '../../../shared/contract';
 import { call } from '../../api';
 import { useApp } from '../../stores/app';
@@ -18,25 +18,34 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
   const [query, setQuery] = useState(initialQuery);
   const [collection, setCollection] = useState<CollectionId | null>(null);
   const [limit, setLimit] = useState(PAGE);
-  const debounced = useDebounced(query, 25);
+  // Every keystroke asks at once (no debounce): the core drops the calls a newer keystroke
+  // replaced before they started, and useQuery ignores answers older than the latest call.
+  const typed = query;
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
-  useEffect(() => setLimit(PAGE), [debounced, collection]);
+  useEffect(() => setLimit(PAGE), [typed, collection]);
 
   const result = useQuery(
-    // Each answer carries the query it answers, so the screen says which one it shows. A newer
-    // keystroke's call replaces this one in the core if it has not started (useQuery ignores older answers).
-    () => (debounced.trim() ? call('search', { query: debounced, collection, limit, latest: 'search-view' }).then((r) => ({ ...r, query: debounced })) : Promise.resolve(null)),
-    [debounced, collection, limit, dataVersion],
+    // Each answer carries the query it answers, so the screen says which one it shows.
+    () => (typed.trim() ? call('search', { query: typed, collection, limit, latest: 'search-view' }).then((r) => ({ ...r, query: typed })) : Promise.resolve(null)),
+    [typed, collection, limit, dataVersion],
   );
   // Facets count every collection, whichever one is selected: asked for after the hits, so the
   // hits are on screen first.
-  const facetQuery = useDebounced(debounced, 120);
+  const facetQuery = useDebounced(typed, 120);
   const facets = useQuery(
     () => (facetQuery.trim() ? call('search', { query: facetQuery, limit: 1, facets: true, latest: 'search-view-facets' }).then((r) => r.facets) : Promise.resolve(null)),
     [facetQuery, dataVersion],
   );
   const data = result.data;
+  // The hits are rendered again only when an answer arrives, not on every keystroke.
+  const rows = useMemo(
+    () =>
+      data?.hits.map((hit) => (
+        <SearchHitRow key={`${hit.collection}/${hit.id}`} hit={hit} onOpen={() => navigate({ view: 'detail', collection: hit.collection, id: hit.id })} testId="search-hit" />
+      )),
+    [data, navigate],
+  );
   const facetCounts = facets.data ?? {};
   const allCount = Object.values(facetCounts).reduce((a, b) => a + b, 0);
 
@@ -47,12 +56,12 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
         <div>
           <button className={`facet ${collection === null ? 'active' : ''}`} onClick={() => setCollection(null)}>
             <span>All</span>
-            <span className="muted">{debounced.trim() ? matchCount(allCount, Object.values(facetCounts).some((n) => n >= SEARCH_COUNT_CAP)) : ''}</span>
+            <span className="muted">{typed.trim() ? matchCount(allCount, Object.values(facetCounts).some((n) => n >= SEARCH_COUNT_CAP)) : ''}</span>
           </button>
           {COLLECTION_ORDER.map((id) => (
             <button key={id} className={`facet ${collection === id ? 'active' : ''}`} onClick={() => setCollection(id)} data-testid={`facet-${id}`}>
               <span>{COLLECTION_LABELS[id]}</span>
-              <span className="muted">{debounced.trim() ? matchCount(facetCounts[id] ?? 0) : ''}</span>
+              <span className="muted">{typed.trim() ? matchCount(facetCounts[id] ?? 0) : ''}</span>
             </button>
           ))}
         </div>
@@ -67,7 +76,7 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
           onChange={(event) => setQuery(event.target.value)}
           aria-label="Search"
         />
-        {!debounced.trim() ? (
+        {!typed.trim() ? (
           <Empty title="Search the local copy">
             <p>Type to search every synced collection, offline. Prefixes match: “esc” finds “escalate”.</p>
           </Empty>
@@ -86,9 +95,7 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
             <div className="muted small" style={{ padding: '8px 16px', borderBottom: '1px solid var(--border)' }} data-testid="search-summary">
               {matchCount(data.total)} results · {data.tookMs.toFixed(0)} ms {result.loading && '· updating…'}
             </div>
-            {data.hits.map((hit) => (
-              <SearchHitRow key={`${hit.collection}/${hit.id}`} hit={hit} onOpen={() => navigate({ view: 'detail', collection: hit.collection, id: hit.id })} testId="search-hit" />
-            ))}
+            {rows}
             {data.total > data.hits.length && (
               <div style={{ padding: 12 }}>
                 <button className="btn" onClick={() => setLimit((n) => Math.min(500, n + PAGE))} disabled={limit >= 500}>
