@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: lint, typecheck, vitest (unit + integration), renderer build, Playwright e2e.
+// `npm test`: lint, format check, typecheck, vitest (unit + integration), renderer build, Playwright e2e.
 // Every step runs even when an earlier one fails; the last line is `N passed, N failed` over all
 // suites (lint and typecheck count as one check each). Exits non-zero on any failure, on a missing
 // report, on zero tests, and (under CI=true) on any skipped test.
@@ -47,6 +47,7 @@ function suite(label, counts, exitedOk) {
 const want = (step) => only.length === 0 || only.includes(step);
 
 if (want('lint')) check('lint', bin('eslint'), ['.', '--max-warnings=0']);
+if (want('format')) check('format', bin('prettier'), ['--check', '.', '--log-level=warn']);
 if (want('typecheck')) check('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
 
 if (want('unit')) {
