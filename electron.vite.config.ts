@@ -7,7 +7,11 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   main: {
     // The sync worker is its own entry: jobs/sync-job.ts starts it as ./sync-worker.js next to index.js.
-    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), 'sync-worker': resolve(__dirname, 'src/main/jobs/sync-worker.ts') } } },
+    build: {
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/main/index.ts'), 'sync-worker': resolve(__dirname, 'src/main/jobs/sync-worker.ts') },
+      },
+    },
   },
   preload: {
     build: {

@@ -26,34 +26,48 @@ export default tseslint.config(
   {
     // shared/: runs anywhere; depends on nothing of ours and on no Node built-in.
     files: ['src/shared/**'],
-    rules: restrict('src/shared runs anywhere: no Node built-ins, no main/renderer/preload/cli/tenant imports', [
-      ...layer('main'), ...layer('renderer'), ...layer('preload'), ...layer('cli'), ...layer('tenant'), 'electron',
-    ], nodeBuiltins),
+    rules: restrict(
+      'src/shared runs anywhere: no Node built-ins, no main/renderer/preload/cli/tenant imports',
+      [...layer('main'), ...layer('renderer'), ...layer('preload'), ...layer('cli'), ...layer('tenant'), 'electron'],
+      nodeBuiltins,
+    ),
   },
   {
     // The core runs under plain Node: only the shell (src/main/index.ts, src/main/shell/) may touch Electron.
     files: ['src/main/**'],
     ignores: ['src/main/index.ts', 'src/main/shell/**'],
-    rules: restrict('the core never imports electron or the reference tenant (only src/main/index.ts and src/main/shell/ import electron)', [
-      'electron/*', ...layer('tenant'), ...layer('renderer'), ...layer('cli'),
-    ], ['electron']),
+    rules: restrict(
+      'the core never imports electron or the reference tenant (only src/main/index.ts and src/main/shell/ import electron)',
+      ['electron/*', ...layer('tenant'), ...layer('renderer'), ...layer('cli')],
+      ['electron'],
+    ),
   },
   {
     files: ['src/main/index.ts', 'src/main/shell/**'],
-    rules: restrict('the shell never imports the reference tenant, the renderer or the CLI', [...layer('tenant'), ...layer('renderer'), ...layer('cli')]),
+    rules: restrict('the shell never imports the reference tenant, the renderer or the CLI', [
+      ...layer('tenant'),
+      ...layer('renderer'),
+      ...layer('cli'),
+    ]),
   },
   {
     // The renderer talks only to window.attest: no Node, no Electron, no core.
     files: ['src/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: restrict('the renderer talks only to window.attest: no Node built-ins, electron, main, cli or tenant imports', [
-      ...layer('main'), ...layer('cli'), ...layer('tenant'), ...layer('preload'), 'electron/*',
-    ], [...nodeBuiltins, 'electron']),
+    rules: restrict(
+      'the renderer talks only to window.attest: no Node built-ins, electron, main, cli or tenant imports',
+      [...layer('main'), ...layer('cli'), ...layer('tenant'), ...layer('preload'), 'electron/*'],
+      [...nodeBuiltins, 'electron'],
+    ),
   },
   {
     // The preload holds no logic: electron's bridge and the shared contract only.
     files: ['src/preload/**'],
-    rules: restrict('the preload imports only electron and src/shared', [...layer('main'), ...layer('renderer'), ...layer('cli'), ...layer('tenant')], nodeBuiltins),
+    rules: restrict(
+      'the preload imports only electron and src/shared',
+      [...layer('main'), ...layer('renderer'), ...layer('cli'), ...layer('tenant')],
+      nodeBuiltins,
+    ),
   },
   {
     // The CLI is a thin front over the core; it may start the reference tenant (tenant/demo commands).
@@ -62,6 +76,12 @@ export default tseslint.config(
   },
   {
     files: ['src/tenant/**'],
-    rules: restrict('the reference tenant is a separate server: it imports only src/shared and Node', [...layer('main'), ...layer('renderer'), ...layer('cli'), ...layer('preload'), 'electron']),
+    rules: restrict('the reference tenant is a separate server: it imports only src/shared and Node', [
+      ...layer('main'),
+      ...layer('renderer'),
+      ...layer('cli'),
+      ...layer('preload'),
+      'electron',
+    ]),
   },
 );

@@ -24,7 +24,11 @@ function electronBinary() {
 if (!electronBinary()) {
   const install = spawnSync(process.execPath, [join(electronDir, 'install.js')], { encoding: 'utf8' });
   if (install.status !== 0 || !electronBinary()) {
-    const reason = `${install.stderr ?? ''}`.split('\n').find((line) => /Error|error/.test(line))?.trim() ?? 'download failed';
+    const reason =
+      `${install.stderr ?? ''}`
+        .split('\n')
+        .find((line) => /Error|error/.test(line))
+        ?.trim() ?? 'download failed';
     process.stderr.write(
       `attest: the Electron binary is not installed and could not be downloaded (${reason.slice(0, 160)}); the desktop app cannot start on this machine. Run \`npm run demo\` for the headless job on the demo tenant.\n`,
     );

@@ -28,20 +28,40 @@ function run(label, command, args) {
 
 function check(label, command, args) {
   if (run(label, command, args)) passed += 1;
-  else { failed += 1; problems.push(`${label} failed`); }
+  else {
+    failed += 1;
+    problems.push(`${label} failed`);
+  }
 }
 
 function readReport(label, file) {
-  if (!existsSync(file)) { failed += 1; problems.push(`${label}: no report at ${file}`); return null; }
-  try { return JSON.parse(readFileSync(file, 'utf8')); }
-  catch (error) { failed += 1; problems.push(`${label}: unreadable report (${error.message})`); return null; }
+  if (!existsSync(file)) {
+    failed += 1;
+    problems.push(`${label}: no report at ${file}`);
+    return null;
+  }
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    failed += 1;
+    problems.push(`${label}: unreadable report (${error.message})`);
+    return null;
+  }
 }
 
 function suite(label, counts, exitedOk) {
   if (!counts) return;
-  passed += counts.passed; failed += counts.failed; skipped += counts.skipped;
-  if (counts.passed + counts.failed === 0) { failed += 1; problems.push(`${label}: ran no test`); }
-  if (!exitedOk && counts.failed === 0) { failed += 1; problems.push(`${label}: runner failed outside any test`); }
+  passed += counts.passed;
+  failed += counts.failed;
+  skipped += counts.skipped;
+  if (counts.passed + counts.failed === 0) {
+    failed += 1;
+    problems.push(`${label}: ran no test`);
+  }
+  if (!exitedOk && counts.failed === 0) {
+    failed += 1;
+    problems.push(`${label}: runner failed outside any test`);
+  }
 }
 
 const want = (step) => only.length === 0 || only.includes(step);
@@ -61,8 +81,10 @@ if (want('unit')) {
 
 if (want('e2e')) {
   const built = run('build', bin('electron-vite'), ['build']);
-  if (!built) { failed += 1; problems.push('renderer build failed'); }
-  else {
+  if (!built) {
+    failed += 1;
+    problems.push('renderer build failed');
+  } else {
     const ok = run('playwright', bin('playwright'), ['test']);
     const report = readReport('playwright', join(results, 'playwright.json'));
     if (report) {
@@ -72,7 +94,10 @@ if (want('e2e')) {
   }
 }
 
-if (ci && skipped > 0) { failed += skipped; problems.push(`${skipped} test(s) skipped under CI`); }
+if (ci && skipped > 0) {
+  failed += skipped;
+  problems.push(`${skipped} test(s) skipped under CI`);
+}
 for (const problem of problems) process.stderr.write(`! ${problem}\n`);
 const summary = `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
 writeFileSync(join(results, 'summary.txt'), `${summary}\n`);

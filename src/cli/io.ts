@@ -29,11 +29,7 @@ export class UsageError extends Error {
 }
 
 /** node:util parseArgs with strict checking, turning its errors into UsageError. */
-export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(
-  argv: string[],
-  options: T,
-  allowPositionals = false,
-) {
+export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, allowPositionals = false) {
   try {
     return parseArgs({ args: argv, options, allowPositionals, strict: true });
   } catch (error) {

@@ -26,7 +26,8 @@ export interface Connection {
   storeFile: string;
 }
 
-export type ConnectionErrorCode = 'not_found' | 'none' | 'ambiguous' | 'exists' | 'invalid_name' | 'corrupt' | 'no_secret' | 'keychain_unavailable';
+export type ConnectionErrorCode =
+  'not_found' | 'none' | 'ambiguous' | 'exists' | 'invalid_name' | 'corrupt' | 'no_secret' | 'keychain_unavailable';
 
 export class ConnectionError extends Error {
   override name = 'ConnectionError';
@@ -53,7 +54,10 @@ interface FileShape {
 
 export function checkConnectionName(name: string): string {
   if (!NAME.test(name)) {
-    throw new ConnectionError('invalid_name', `Connection name '${name.slice(0, 80)}' is not valid: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`);
+    throw new ConnectionError(
+      'invalid_name',
+      `Connection name '${name.slice(0, 80)}' is not valid: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+    );
   }
   return name;
 }
@@ -171,7 +175,8 @@ export function getConnection(dataDir: string, name?: string): Connection {
     }
     return toConnection(dataDir, found);
   }
-  if (all.length === 0) throw new ConnectionError('none', 'No connection yet: run `attest connect --client-id ID` with the client secret on stdin');
+  if (all.length === 0)
+    throw new ConnectionError('none', 'No connection yet: run `attest connect --client-id ID` with the client secret on stdin');
   if (all.length === 1) return toConnection(dataDir, all[0]!);
   const last = all.find((c) => c.name === shape.lastUsed);
   if (last) return toConnection(dataDir, last);
@@ -179,7 +184,11 @@ export function getConnection(dataDir: string, name?: string): Connection {
 }
 
 function defaultName(tenantHost: string): string {
-  const base = tenantHost.replace(/[[\]]/g, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 56);
+  const base = tenantHost
+    .replace(/[[\]]/g, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 56);
   return base || 'tenant';
 }
 
@@ -201,7 +210,10 @@ export function prepareConnection(dataDir: string, input: NewConnectionInput, no
   const existing = all.find((c) => c.clientId === id.clientId);
   if (input.name !== undefined) checkConnectionName(input.name);
   if (existing && input.name !== undefined && input.name !== existing.name) {
-    throw new ConnectionError('exists', `Client ID ${id.clientId} is already connected as '${existing.name}': disconnect it first, or connect without --name`);
+    throw new ConnectionError(
+      'exists',
+      `Client ID ${id.clientId} is already connected as '${existing.name}': disconnect it first, or connect without --name`,
+    );
   }
   if (!existing && input.name !== undefined && all.some((c) => c.name === input.name)) {
     throw new ConnectionError('exists', `A connection named '${input.name}' already exists for another client ID: choose another --name`);
@@ -256,7 +268,11 @@ export interface OpenApiOptions {
  * An API client for a connection. The secret comes from the keychain; when the keychain is not
  * available (or holds none), from `ATTEST_CLIENT_SECRET` for this run only, with a notice.
  */
-export async function openApiForConnection(dataDir: string, name: string | undefined, opts: OpenApiOptions = {}): Promise<{ connection: Connection; api: ApiClient }> {
+export async function openApiForConnection(
+  dataDir: string,
+  name: string | undefined,
+  opts: OpenApiOptions = {},
+): Promise<{ connection: Connection; api: ApiClient }> {
   const connection = getConnection(dataDir, name);
   const env = opts.env ?? process.env;
   const secrets = opts.secrets ?? osKeychain();
@@ -271,9 +287,15 @@ export async function openApiForConnection(dataDir: string, name: string | undef
     const fromEnv = env[SECRET_ENV]?.trim();
     if (!fromEnv) {
       if (unavailable) {
-        throw new ConnectionError('keychain_unavailable', `${unavailable}. Set ${SECRET_ENV} to the client secret of '${connection.name}' for this run`);
+        throw new ConnectionError(
+          'keychain_unavailable',
+          `${unavailable}. Set ${SECRET_ENV} to the client secret of '${connection.name}' for this run`,
+        );
       }
-      throw new ConnectionError('no_secret', `The OS keychain holds no secret for '${connection.name}': run \`attest connect --client-id ${connection.clientId}\` again, or set ${SECRET_ENV} for this run`);
+      throw new ConnectionError(
+        'no_secret',
+        `The OS keychain holds no secret for '${connection.name}': run \`attest connect --client-id ${connection.clientId}\` again, or set ${SECRET_ENV} for this run`,
+      );
     }
     opts.onNotice?.(
       unavailable

@@ -9,7 +9,11 @@ import { posix, resolve, win32 } from 'node:path';
 
 export const APP_DIR_NAME = 'attest';
 
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+export function defaultDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homedir(),
+): string {
   const override = env.ATTEST_DATA_DIR?.trim();
   if (override) return resolve(override);
   if (platform === 'win32') {

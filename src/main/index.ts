@@ -49,7 +49,9 @@ if (!app.requestSingleInstanceLock()) {
           return true;
         },
         // Development builds only: packaged builds set the runAsNode fuse off and ship no reference tenant.
-        demoTenant: app.isPackaged ? undefined : { execPath: process.execPath, cliPath: join(app.getAppPath(), 'bin', 'attest.mjs'), env: { ELECTRON_RUN_AS_NODE: '1' } },
+        demoTenant: app.isPackaged
+          ? undefined
+          : { execPath: process.execPath, cliPath: join(app.getAppPath(), 'bin', 'attest.mjs'), env: { ELECTRON_RUN_AS_NODE: '1' } },
         log,
       });
       registerIpc(createDispatcher({ handlers: createHandlers(services), allowedOrigins: appOrigins, host: 'electron', log }));

@@ -1,5 +1,13 @@
 import { join } from 'node:path';
-import type { ChannelArgs, ChannelResult, CollectionId, ConnectionInfo, ConnectionState, SendProgress as SendProgressEvent, SyncProgress } from '../shared/contract';
+import type {
+  ChannelArgs,
+  ChannelResult,
+  CollectionId,
+  ConnectionInfo,
+  ConnectionState,
+  SendProgress as SendProgressEvent,
+  SyncProgress,
+} from '../shared/contract';
 import { createApiClient, type ApiClient } from './api/client';
 import { CredentialError, parseClientId, parseClientSecret } from './api/credentials';
 import {
@@ -80,13 +88,21 @@ export interface Services {
   keychainAvailable(): Promise<boolean>;
   listConnections(): ConnectionInfo[];
   lastUsedConnection(): string | null;
-  saveConnection(args: { name: string | null; clientId: string; clientSecret: string; serverUrl: string | null; authMethod: 'assertion' | 'secret' }): Promise<ConnectionInfo>;
+  saveConnection(args: {
+    name: string | null;
+    clientId: string;
+    clientSecret: string;
+    serverUrl: string | null;
+    authMethod: 'assertion' | 'secret';
+  }): Promise<ConnectionInfo>;
   removeConnection(name: string): Promise<void>;
   /** Opens a saved connection: its store always; its API client when its secret is available. */
   openWorkspace(name: string): Promise<Workspace>;
   openDemoTenant(): Promise<Workspace>;
   inspectCredentials(args: ChannelArgs<'inspectCredentials'>): Promise<ChannelResult<'inspectCredentials'>>;
-  testConnection(args: Required<Omit<ChannelArgs<'testConnection'>, 'serverUrl'>> & { serverUrl: string | null }): Promise<ChannelResult<'testConnection'>>;
+  testConnection(
+    args: Required<Omit<ChannelArgs<'testConnection'>, 'serverUrl'>> & { serverUrl: string | null },
+  ): Promise<ChannelResult<'testConnection'>>;
   /**
    * Opens (or re-opens) a workspace for a connection whose API client the caller built; its store
    * is the connection's file in the data folder unless `storeFile` names another.
@@ -104,7 +120,14 @@ export interface Services {
   sending(): boolean;
   /** Open/save dialogs; the paths they return are the only ones exports may write or verify may read. */
   chooseFile(mode: 'open' | 'save', options: ChannelArgs<'showOpenDialog'> & ChannelArgs<'showSaveDialog'>): Promise<string | null>;
-  exportReport(args: { kind: string; path: string; asOfRun: number | null; filters: string[]; fromRun: number | null; toRun: number | null }): Promise<ExportResult>;
+  exportReport(args: {
+    kind: string;
+    path: string;
+    asOfRun: number | null;
+    filters: string[];
+    fromRun: number | null;
+    toRun: number | null;
+  }): Promise<ExportResult>;
   cancelExport(): boolean;
   verifyWorkbook(path: string): Promise<VerifyResult>;
   showInFolder(path: string): Promise<boolean>;
@@ -152,7 +175,16 @@ export function connectionInfo(connection: Connection): ConnectionInfo {
 
 function translate(error: unknown): never {
   if (error instanceof ConnectionError) {
-    const code = error.code === 'not_found' || error.code === 'none' ? 'not_found' : error.code === 'exists' || error.code === 'ambiguous' ? 'conflict' : error.code === 'keychain_unavailable' ? 'keychain' : error.code === 'invalid_name' ? 'bad_request' : 'internal';
+    const code =
+      error.code === 'not_found' || error.code === 'none'
+        ? 'not_found'
+        : error.code === 'exists' || error.code === 'ambiguous'
+          ? 'conflict'
+          : error.code === 'keychain_unavailable'
+            ? 'keychain'
+            : error.code === 'invalid_name'
+              ? 'bad_request'
+              : 'internal';
     throw new RpcError(code, error.message);
   }
   throw error;
@@ -172,7 +204,8 @@ export function createServices(options: ServicesOptions): Services {
 
   function mustBeGranted(path: string): string {
     const full = resolvePath(path);
-    if (!granted.has(full)) throw new RpcError('forbidden', 'Choose the file in the dialog first: the app only writes and reads files you picked.');
+    if (!granted.has(full))
+      throw new RpcError('forbidden', 'Choose the file in the dialog first: the app only writes and reads files you picked.');
     return full;
   }
 
@@ -185,7 +218,8 @@ export function createServices(options: ServicesOptions): Services {
 
   async function probe(workspace: Workspace): Promise<ConnectionState> {
     const name = workspace.connection.name;
-    if (!workspace.api) return setState({ connection: name, online: false, checkedAt: now(), reason: 'The secret of this connection is not available.' });
+    if (!workspace.api)
+      return setState({ connection: name, online: false, checkedAt: now(), reason: 'The secret of this connection is not available.' });
     try {
       // Reachability, not authorization: any HTTP answer from the token endpoint means the tenant
       // is there (a cached token would prove nothing). Credentials are checked by every sync.
@@ -193,7 +227,12 @@ export function createServices(options: ServicesOptions): Services {
       return setState({ connection: name, online: true, checkedAt: now(), reason: null });
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code;
-      const reason = error instanceof Error && error.name === 'TimeoutError' ? 'the tenant did not answer in time' : cause === 'ECONNREFUSED' ? 'the tenant refused the connection' : 'the tenant cannot be reached';
+      const reason =
+        error instanceof Error && error.name === 'TimeoutError'
+          ? 'the tenant did not answer in time'
+          : cause === 'ECONNREFUSED'
+            ? 'the tenant refused the connection'
+            : 'the tenant cannot be reached';
       return setState({ connection: name, online: false, checkedAt: now(), reason });
     }
   }
@@ -230,7 +269,12 @@ export function createServices(options: ServicesOptions): Services {
       if (name === DEMO_CONNECTION) throw new RpcError('bad_request', `The name '${DEMO_CONNECTION}' is kept for the demo tenant.`);
       let connection: Connection;
       try {
-        connection = prepareConnection(options.dataDir, { clientId, serverUrl: serverUrl ?? undefined, auth: authMethod, name: name ?? undefined });
+        connection = prepareConnection(options.dataDir, {
+          clientId,
+          serverUrl: serverUrl ?? undefined,
+          auth: authMethod,
+          name: name ?? undefined,
+        });
       } catch (error) {
         return translate(error);
       }
@@ -274,7 +318,9 @@ export function createServices(options: ServicesOptions): Services {
         log(`open ${name}: ${error instanceof Error ? error.message : String(error)}`);
       }
       markUsed(options.dataDir, connection.name);
-      const credentials = secret ? { clientId: connection.clientId, clientSecret: secret, serverUrl: connection.serverUrl, auth: connection.auth } : null;
+      const credentials = secret
+        ? { clientId: connection.clientId, clientSecret: secret, serverUrl: connection.serverUrl, auth: connection.auth }
+        : null;
       return services.openWith(connectionInfo(connection), credentials, connection.storeFile);
     },
 
@@ -288,7 +334,11 @@ export function createServices(options: ServicesOptions): Services {
       try {
         const prepared = prepareConnection(options.dataDir, { clientId: info.clientId, serverUrl: info.url, auth: 'assertion' });
         // One demo connection, whatever credentials this run of the tenant printed: its store is kept.
-        connection = { ...prepared, name: DEMO_CONNECTION, storeFile: existing?.storeFile ?? prepared.storeFile.replace(/[^/\\]+\.sqlite$/, `${DEMO_CONNECTION}.sqlite`) };
+        connection = {
+          ...prepared,
+          name: DEMO_CONNECTION,
+          storeFile: existing?.storeFile ?? prepared.storeFile.replace(/[^/\\]+\.sqlite$/, `${DEMO_CONNECTION}.sqlite`),
+        };
         const clash = all.find((c) => c.clientId === connection.clientId && c.name !== DEMO_CONNECTION);
         if (clash) forgetConnection(options.dataDir, clash.name);
         recordConnection(options.dataDir, connection);
@@ -296,7 +346,11 @@ export function createServices(options: ServicesOptions): Services {
         return translate(error);
       }
       await demoSecrets.set(connection.clientId, info.clientSecret);
-      return services.openWith(connectionInfo(connection), { clientId: connection.clientId, clientSecret: info.clientSecret, serverUrl: info.url, auth: 'assertion' }, connection.storeFile);
+      return services.openWith(
+        connectionInfo(connection),
+        { clientId: connection.clientId, clientSecret: info.clientSecret, serverUrl: info.url, auth: 'assertion' },
+        connection.storeFile,
+      );
     },
 
     async inspectCredentials({ clientId, serverUrl, clientSecret }) {
@@ -328,7 +382,14 @@ export function createServices(options: ServicesOptions): Services {
     async testConnection({ clientId, clientSecret, serverUrl, authMethod }) {
       parseClientId(clientId, serverUrl ?? undefined);
       await parseClientSecret(clientSecret);
-      const api = createApiClient({ clientId, clientSecret, serverUrl: serverUrl ?? undefined, auth: authMethod, maxRetries: 1, timeoutMs: 10_000 });
+      const api = createApiClient({
+        clientId,
+        clientSecret,
+        serverUrl: serverUrl ?? undefined,
+        auth: authMethod,
+        maxRetries: 1,
+        timeoutMs: 10_000,
+      });
       const started = performance.now();
       await api.getToken(AbortSignal.timeout(15_000));
       return { ok: true, latencyMs: performance.now() - started, expiresIn: null };
@@ -379,10 +440,11 @@ export function createServices(options: ServicesOptions): Services {
             { signal: controller.signal, onProgress: (p) => p.phase !== 'finished' && emitProgress(p) },
           );
           runId = summary.runId;
-          if (summary.status !== 'completed') failed = summary.collections.find((c) => c.error)?.error ?? `The sync ended ${summary.status}.`;
+          if (summary.status !== 'completed')
+            failed = summary.collections.find((c) => c.error)?.error ?? `The sync ended ${summary.status}.`;
           setState({ connection: workspace.connection.name, online: true, checkedAt: now(), reason: null });
         } catch (error) {
-          failed = error instanceof Error ? error.message.split('\n')[0] ?? 'The sync failed.' : String(error);
+          failed = error instanceof Error ? (error.message.split('\n')[0] ?? 'The sync failed.') : String(error);
           log(`sync: ${failed}`);
           if (!controller.signal.aborted) void probe(workspace);
         } finally {
@@ -428,9 +490,29 @@ export function createServices(options: ServicesOptions): Services {
             signal: controller.signal,
             onProgress: (p) =>
               p.phase !== 'finished' &&
-              emit({ phase: p.phase, itemId: p.itemId ?? null, state: p.state ?? null, message: p.message ?? null, done: p.done, total: p.total, succeeded: p.succeeded, failed: p.failed, uncertain: p.uncertain, ratePerSecond: p.ratePerSecond }),
+              emit({
+                phase: p.phase,
+                itemId: p.itemId ?? null,
+                state: p.state ?? null,
+                message: p.message ?? null,
+                done: p.done,
+                total: p.total,
+                succeeded: p.succeeded,
+                failed: p.failed,
+                uncertain: p.uncertain,
+                ratePerSecond: p.ratePerSecond,
+              }),
           });
-          emit({ phase: 'finished', message: summary.paused ? summary.paused.message : null, done: summary.succeeded + summary.failed + summary.uncertain, total: summary.total, succeeded: summary.succeeded, failed: summary.failed, uncertain: summary.uncertain, ratePerSecond: null });
+          emit({
+            phase: 'finished',
+            message: summary.paused ? summary.paused.message : null,
+            done: summary.succeeded + summary.failed + summary.uncertain,
+            total: summary.total,
+            succeeded: summary.succeeded,
+            failed: summary.failed,
+            uncertain: summary.uncertain,
+            ratePerSecond: null,
+          });
           if (summary.paused?.reason === 'network') void probe(workspace);
         } catch (error) {
           const message = error instanceof Error ? (error.message.split('\n')[0] ?? 'The send failed.') : String(error);
@@ -471,22 +553,52 @@ export function createServices(options: ServicesOptions): Services {
           out,
           store: workspace.store,
           journal: () => workspace.outbox.journal(),
-          connection: { name: workspace.connection.name, tenantHost: workspace.connection.hostname, clientId: workspace.connection.clientId, serverUrl: workspace.connection.serverUrl },
+          connection: {
+            name: workspace.connection.name,
+            tenantHost: workspace.connection.hostname,
+            clientId: workspace.connection.clientId,
+            serverUrl: workspace.connection.serverUrl,
+          },
           appVersion: options.version,
           asOfRun: asOfRun ?? undefined,
           filters,
           fromRun: fromRun ?? undefined,
           toRun: toRun ?? undefined,
           signal: controller.signal,
-          onProgress: (p) => events.emit('exportProgress', { phase: 'sheet', sheet: p.sheet, sheetIndex: p.sheetIndex, sheetCount: p.sheetCount, rows: p.rows, total: p.total ?? null, error: null }),
+          onProgress: (p) =>
+            events.emit('exportProgress', {
+              phase: 'sheet',
+              sheet: p.sheet,
+              sheetIndex: p.sheetIndex,
+              sheetCount: p.sheetCount,
+              rows: p.rows,
+              total: p.total ?? null,
+              error: null,
+            }),
         });
-        events.emit('exportProgress', { phase: 'finished', sheet: null, sheetIndex: result.sheets.length, sheetCount: result.sheets.length, rows: result.sheets.reduce((a, sh) => a + sh.rows, 0), total: null, error: null });
+        events.emit('exportProgress', {
+          phase: 'finished',
+          sheet: null,
+          sheetIndex: result.sheets.length,
+          sheetCount: result.sheets.length,
+          rows: result.sheets.reduce((a, sh) => a + sh.rows, 0),
+          total: null,
+          error: null,
+        });
         // The written file may be verified or shown without another dialog.
         granted.add(resolvePath(result.file));
         return result;
       } catch (error) {
         const message = error instanceof Error ? (error.message.split('\n')[0] ?? 'The export failed.') : String(error);
-        events.emit('exportProgress', { phase: 'finished', sheet: null, sheetIndex: 0, sheetCount: 0, rows: 0, total: null, error: controller.signal.aborted ? 'cancelled' : message });
+        events.emit('exportProgress', {
+          phase: 'finished',
+          sheet: null,
+          sheetIndex: 0,
+          sheetCount: 0,
+          rows: 0,
+          total: null,
+          error: controller.signal.aborted ? 'cancelled' : message,
+        });
         throw error;
       } finally {
         if (exporting === controller) exporting = null;

@@ -134,7 +134,10 @@ export const SearchHit = z.object({
 export type SearchHit = z.infer<typeof SearchHit>;
 
 const Filters = z.record(z.string().max(100), z.array(z.string().max(300)).max(50)).default({});
-const Sort = z.object({ key: z.string().max(100), dir: z.enum(['asc', 'desc']) }).nullable().default(null);
+const Sort = z
+  .object({ key: z.string().max(100), dir: z.enum(['asc', 'desc']) })
+  .nullable()
+  .default(null);
 
 export const ChartDatum = z.object({ key: z.string(), count: z.number().int().nonnegative() });
 export type ChartDatum = z.infer<typeof ChartDatum>;
@@ -176,7 +179,13 @@ export const ChangePreview = OutboxItemView.pick({ kind: true, input: true, requ
 export type ChangePreview = z.infer<typeof ChangePreview>;
 
 const ImportRowError = z.object({ line: z.number().int(), column: z.number().int(), field: z.string(), message: z.string() });
-const ImportDuplicate = z.object({ line: z.number().int(), firstLine: z.number().int().optional(), itemId: z.string().optional(), itemState: z.string().optional(), key: z.string() });
+const ImportDuplicate = z.object({
+  line: z.number().int(),
+  firstLine: z.number().int().optional(),
+  itemId: z.string().optional(),
+  itemState: z.string().optional(),
+  key: z.string(),
+});
 export const ImportPreview = z.object({
   kind: MutationKind,
   rows: z.number().int(),
@@ -212,7 +221,11 @@ const DialogFilter = z.object({ name: z.string().max(100), extensions: z.array(z
 // ---------------------------------------------------------------------------------------------
 // Channels
 
-export interface ChannelDef { args: z.ZodType; result: z.ZodType; summary: string }
+export interface ChannelDef {
+  args: z.ZodType;
+  result: z.ZodType;
+  summary: string;
+}
 const channel = <A extends z.ZodType, R extends z.ZodType>(args: A, result: R, summary: string) => ({ args, result, summary });
 const none = z.object({}).strict().default({});
 const done = z.object({});
@@ -238,7 +251,13 @@ export const CHANNELS = {
     'The saved connections (never their secrets), the open one and the one used last.',
   ),
   inspectCredentials: channel(
-    z.object({ clientId: z.string().max(2000), serverUrl: z.string().max(2000).nullable().default(null), clientSecret: z.string().max(8000).nullable().default(null) }).strict(),
+    z
+      .object({
+        clientId: z.string().max(2000),
+        serverUrl: z.string().max(2000).nullable().default(null),
+        clientSecret: z.string().max(8000).nullable().default(null),
+      })
+      .strict(),
     z.object({
       hostname: z.string().nullable(),
       tokenUrl: z.string().nullable(),
@@ -252,20 +271,31 @@ export const CHANNELS = {
     'Parses a pasted client id (and secret) and shows what would be used, before anything is saved.',
   ),
   testConnection: channel(
-    z.object({ clientId: z.string().min(1).max(2000), clientSecret: z.string().min(1).max(8000), serverUrl: z.string().max(2000).nullable().default(null), authMethod: AuthMethod.default('assertion') }).strict(),
+    z
+      .object({
+        clientId: z.string().min(1).max(2000),
+        clientSecret: z.string().min(1).max(8000),
+        serverUrl: z.string().max(2000).nullable().default(null),
+        authMethod: AuthMethod.default('assertion'),
+      })
+      .strict(),
     z.object({ ok: z.literal(true), latencyMs: z.number(), expiresIn: z.number().nullable() }),
     'Gets a token with the pasted credentials, without saving anything.',
   ),
   saveConnection: channel(
-    z.object({ name: Name.nullable().default(null), clientId: z.string().min(1).max(2000), clientSecret: z.string().min(1).max(8000), serverUrl: z.string().max(2000).nullable().default(null), authMethod: AuthMethod.default('assertion') }).strict(),
+    z
+      .object({
+        name: Name.nullable().default(null),
+        clientId: z.string().min(1).max(2000),
+        clientSecret: z.string().min(1).max(8000),
+        serverUrl: z.string().max(2000).nullable().default(null),
+        authMethod: AuthMethod.default('assertion'),
+      })
+      .strict(),
     z.object({ connection: ConnectionInfo }),
     'Checks the credentials, stores the secret in the OS keychain and records the connection.',
   ),
-  removeConnection: channel(
-    z.object({ name: Name }).strict(),
-    done,
-    'Forgets a connection and deletes its keychain entry.',
-  ),
+  removeConnection: channel(z.object({ name: Name }).strict(), done, 'Forgets a connection and deletes its keychain entry.'),
   openWorkspace: channel(
     z.object({ name: Name }).strict(),
     z.object({ connection: ConnectionInfo, state: ConnectionState }),
@@ -277,14 +307,20 @@ export const CHANNELS = {
     'Starts the reference tenant with demo data on loopback, saves and opens it.',
   ),
   connectionState: channel(
-    z.object({ recheck: z.boolean().default(false) }).strict().default({ recheck: false }),
+    z
+      .object({ recheck: z.boolean().default(false) })
+      .strict()
+      .default({ recheck: false }),
     ConnectionState,
     'Whether the open tenant is reachable; `recheck` probes it now.',
   ),
 
   // --- sync
   startSync: channel(
-    z.object({ only: z.array(CollectionId).max(COLLECTION_IDS.length).nullable().default(null) }).strict().default({ only: null }),
+    z
+      .object({ only: z.array(CollectionId).max(COLLECTION_IDS.length).nullable().default(null) })
+      .strict()
+      .default({ only: null }),
     z.object({ started: z.boolean() }),
     'Starts a sync of the open connection off the main thread; progress comes as syncProgress events.',
   ),
@@ -298,14 +334,16 @@ export const CHANNELS = {
 
   // --- data
   listObjects: channel(
-    z.object({
-      collection: CollectionId,
-      filters: Filters,
-      sort: Sort,
-      offset: z.number().int().nonnegative().default(0),
-      limit: z.number().int().min(1).max(1000).default(200),
-      asOfRun: z.number().int().nullable().default(null),
-    }).strict(),
+    z
+      .object({
+        collection: CollectionId,
+        filters: Filters,
+        sort: Sort,
+        offset: z.number().int().nonnegative().default(0),
+        limit: z.number().int().min(1).max(1000).default(200),
+        asOfRun: z.number().int().nullable().default(null),
+      })
+      .strict(),
     z.object({ rows: z.array(ObjectRow), total: z.number().int().nonnegative() }),
     'A window of one collection, filtered and sorted, for virtualized tables.',
   ),
@@ -320,18 +358,25 @@ export const CHANNELS = {
     "An object's versions across sync runs.",
   ),
   search: channel(
+    z
+      .object({
+        query: z.string().max(500),
+        collection: CollectionId.nullable().default(null),
+        filters: Filters,
+        limit: z.number().int().min(1).max(500).default(50),
+        offset: z.number().int().nonnegative().default(0),
+        /** Also count the hits per collection (a second pass over the matches; ask for it separately to show hits first). */
+        facets: z.boolean().default(false),
+        /** As you type: of the calls naming the same key, one not started when a newer one arrives is not run (answered 'busy'). */
+        latest: z.string().max(40).optional(),
+      })
+      .strict(),
     z.object({
-      query: z.string().max(500),
-      collection: CollectionId.nullable().default(null),
-      filters: Filters,
-      limit: z.number().int().min(1).max(500).default(50),
-      offset: z.number().int().nonnegative().default(0),
-      /** Also count the hits per collection (a second pass over the matches; ask for it separately to show hits first). */
-      facets: z.boolean().default(false),
-      /** As you type: of the calls naming the same key, one not started when a newer one arrives is not run (answered 'busy'). */
-      latest: z.string().max(40).optional(),
-    }).strict(),
-    z.object({ hits: z.array(SearchHit), total: z.number().int().nonnegative(), facets: z.record(z.string(), z.number().int().nonnegative()).nullable(), tookMs: z.number() }),
+      hits: z.array(SearchHit),
+      total: z.number().int().nonnegative(),
+      facets: z.record(z.string(), z.number().int().nonnegative()).nullable(),
+      tookMs: z.number(),
+    }),
     'Offline full-text search across collections, with per-collection facets.',
   ),
   overview: channel(
@@ -353,8 +398,16 @@ export const CHANNELS = {
 
   // --- outbox (changes queued offline, sent later)
   outboxList: channel(
-    z.object({ state: OutboxState.nullable().default(null), limit: z.number().int().min(1).max(5000).default(500) }).strict().default({ state: null, limit: 500 }),
-    z.object({ items: z.array(OutboxItemView), counts: z.record(z.string(), z.number().int()), pending: z.number().int(), sending: z.boolean() }),
+    z
+      .object({ state: OutboxState.nullable().default(null), limit: z.number().int().min(1).max(5000).default(500) })
+      .strict()
+      .default({ state: null, limit: 500 }),
+    z.object({
+      items: z.array(OutboxItemView),
+      counts: z.record(z.string(), z.number().int()),
+      pending: z.number().int(),
+      sending: z.boolean(),
+    }),
     'Outbox items (newest first), counts per state, and whether a send is running.',
   ),
   outboxEnqueue: channel(
@@ -367,10 +420,18 @@ export const CHANNELS = {
     ChangePreview,
     'Validates a change exactly as queuing (or editing item `editing`) would and returns what would be sent, updateMask included; queues nothing.',
   ),
-  outboxEdit: channel(z.object({ id: Id, input: JsonRecord }).strict(), z.object({ item: OutboxItemView }), 'Edits a queued item (validated again).'),
+  outboxEdit: channel(
+    z.object({ id: Id, input: JsonRecord }).strict(),
+    z.object({ item: OutboxItemView }),
+    'Edits a queued item (validated again).',
+  ),
   outboxDiscard: channel(z.object({ id: Id }).strict(), done, 'Discards a queued, failed or uncertain item.'),
   outboxRetry: channel(z.object({ id: Id }).strict(), done, 'Queues a failed or uncertain item again.'),
-  outboxResolve: channel(z.object({ id: Id, note: z.string().max(2000).nullable().default(null) }).strict(), done, 'Marks a failed or uncertain item resolved by hand.'),
+  outboxResolve: channel(
+    z.object({ id: Id, note: z.string().max(2000).nullable().default(null) }).strict(),
+    done,
+    'Marks a failed or uncertain item resolved by hand.',
+  ),
   outboxPreviewImport: channel(
     z.object({ kind: ImportKind, csv: z.string().max(CSV_MAX) }).strict(),
     ImportPreview,
@@ -382,18 +443,28 @@ export const CHANNELS = {
     'Queues every valid row of a CSV in one transaction, or nothing when any row has an error.',
   ),
   outboxSend: channel(
-    z.object({ ids: z.array(Id).max(100_000).nullable().default(null) }).strict().default({ ids: null }),
+    z
+      .object({ ids: z.array(Id).max(100_000).nullable().default(null) })
+      .strict()
+      .default({ ids: null }),
     z.object({ started: z.boolean() }),
     'Sends the queued items (or the given ones); progress comes as sendProgress events.',
   ),
-  outboxCancelSend: channel(none, z.object({ cancelled: z.boolean() }), 'Stops starting new requests; those in flight finish and are recorded.'),
+  outboxCancelSend: channel(
+    none,
+    z.object({ cancelled: z.boolean() }),
+    'Stops starting new requests; those in flight finish and are recorded.',
+  ),
   outboxReconcile: channel(
     none,
     z.object({ examined: z.number().int(), applied: z.number().int(), requeued: z.number().int(), unknown: z.number().int() }),
     'Settles uncertain items by reading the server where a read exists.',
   ),
   outboxJournal: channel(
-    z.object({ itemId: Id.nullable().default(null), limit: z.number().int().min(1).max(10_000).default(500) }).strict().default({ itemId: null, limit: 500 }),
+    z
+      .object({ itemId: Id.nullable().default(null), limit: z.number().int().min(1).max(10_000).default(500) })
+      .strict()
+      .default({ itemId: null, limit: 500 }),
     z.object({ entries: z.array(OutboxJournalEntry) }),
     'Every attempt, with its request digest, status and answer: the change-log evidence.',
   ),
@@ -401,19 +472,25 @@ export const CHANNELS = {
   // --- reports (Excel evidence)
   reportCatalog: channel(
     none,
-    z.object({ reports: z.array(z.object({ kind: z.string(), title: z.string(), collections: z.array(z.string()), filterKeys: z.array(z.string()) })) }),
+    z.object({
+      reports: z.array(
+        z.object({ kind: z.string(), title: z.string(), collections: z.array(z.string()), filterKeys: z.array(z.string()) }),
+      ),
+    }),
     'The reports that can be exported, with the filters each accepts.',
   ),
   exportReport: channel(
-    z.object({
-      kind: z.string().max(40),
-      /** A path the user chose in this session's save dialog (no other path is written). */
-      path: z.string().min(1).max(4096),
-      asOfRun: z.number().int().nullable().default(null),
-      filters: z.array(z.string().max(500)).max(50).default([]),
-      fromRun: z.number().int().nullable().default(null),
-      toRun: z.number().int().nullable().default(null),
-    }).strict(),
+    z
+      .object({
+        kind: z.string().max(40),
+        /** A path the user chose in this session's save dialog (no other path is written). */
+        path: z.string().min(1).max(4096),
+        asOfRun: z.number().int().nullable().default(null),
+        filters: z.array(z.string().max(500)).max(50).default([]),
+        fromRun: z.number().int().nullable().default(null),
+        toRun: z.number().int().nullable().default(null),
+      })
+      .strict(),
     z.object({
       file: z.string(),
       kind: z.string(),
@@ -433,7 +510,14 @@ export const CHANNELS = {
       file: z.string(),
       status: z.enum(['intact', 'altered', 'not-attest']),
       reason: z.string().nullable(),
-      sheets: z.array(z.object({ name: z.string(), status: z.string(), expectedRows: z.number().int().nullable(), actualRows: z.number().int().nullable() })),
+      sheets: z.array(
+        z.object({
+          name: z.string(),
+          status: z.string(),
+          expectedRows: z.number().int().nullable(),
+          actualRows: z.number().int().nullable(),
+        }),
+      ),
       manifest: z.record(z.string(), z.string()),
     }),
     'Recomputes every hash of a workbook the user chose and says whether it is intact.',
@@ -446,12 +530,24 @@ export const CHANNELS = {
     'Opens an external https link in the default browser (validated first).',
   ),
   showOpenDialog: channel(
-    z.object({ title: z.string().max(200).optional(), filters: z.array(DialogFilter).max(10).optional(), directory: z.boolean().default(false) }).strict(),
+    z
+      .object({
+        title: z.string().max(200).optional(),
+        filters: z.array(DialogFilter).max(10).optional(),
+        directory: z.boolean().default(false),
+      })
+      .strict(),
     z.object({ path: z.string().nullable() }),
     'A native open dialog; null when cancelled.',
   ),
   showSaveDialog: channel(
-    z.object({ title: z.string().max(200).optional(), defaultName: z.string().max(300).optional(), filters: z.array(DialogFilter).max(10).optional() }).strict(),
+    z
+      .object({
+        title: z.string().max(200).optional(),
+        defaultName: z.string().max(300).optional(),
+        filters: z.array(DialogFilter).max(10).optional(),
+      })
+      .strict(),
     z.object({ path: z.string().nullable() }),
     'A native save dialog; null when cancelled.',
   ),
@@ -556,7 +652,8 @@ export function contractMismatches(): string[] {
   const problems: string[] = [];
   const channelKeys = Object.keys(CHANNELS);
   for (const name of CHANNEL_NAMES) if (!channelKeys.includes(name)) problems.push(`channel ${name} has no schema`);
-  for (const key of channelKeys) if (!(CHANNEL_NAMES as readonly string[]).includes(key)) problems.push(`schema ${key} has no channel name`);
+  for (const key of channelKeys)
+    if (!(CHANNEL_NAMES as readonly string[]).includes(key)) problems.push(`schema ${key} has no channel name`);
   const eventKeys = Object.keys(EVENTS);
   for (const name of EVENT_NAMES) if (!eventKeys.includes(name)) problems.push(`event ${name} has no schema`);
   for (const key of eventKeys) if (!(EVENT_NAMES as readonly string[]).includes(key)) problems.push(`event schema ${key} has no name`);

@@ -111,15 +111,10 @@ export const XAA_SCOPE_SOURCE_VALUES = [
 ] as const;
 export type XaaScopeSource = OpenEnum<(typeof XAA_SCOPE_SOURCE_VALUES)[number]>;
 
-
 // ---- Scope selector, inclusion and exclusion scopes ----
 
 /** accountCriteria `accountDomain` (responses only). */
-export const APP_USER_DOMAIN_VALUES = [
-  'APP_USER_DOMAIN_UNSPECIFIED',
-  'APP_USER_DOMAIN_EXTERNAL',
-  'APP_USER_DOMAIN_TRUSTED',
-] as const;
+export const APP_USER_DOMAIN_VALUES = ['APP_USER_DOMAIN_UNSPECIFIED', 'APP_USER_DOMAIN_EXTERNAL', 'APP_USER_DOMAIN_TRUSTED'] as const;
 export type AppUserDomain = OpenEnum<(typeof APP_USER_DOMAIN_VALUES)[number]>;
 
 /** Account types: accountCriteria `accountTypes`, inclusion/exclusion `appUserTypes`, trigger `accountType`, `targetedAppUserTypes`. */
@@ -141,21 +136,11 @@ export const APP_USER_STATUS_VALUES = [
 export type AppUserStatus = OpenEnum<(typeof APP_USER_STATUS_VALUES)[number]>;
 
 /** userCriteria `userStatus` and updateUser `userStatusEnum` (zero value UNKNOWN, no UNSPECIFIED member). */
-export const USER_STATUS_VALUES = [
-  'UNKNOWN',
-  'ENABLED',
-  'DISABLED',
-  'DELETED',
-] as const;
+export const USER_STATUS_VALUES = ['UNKNOWN', 'ENABLED', 'DISABLED', 'DELETED'] as const;
 export type UserStatus = OpenEnum<(typeof USER_STATUS_VALUES)[number]>;
 
 /** inclusionScope `userStatuses` (zero value USER_UNKNOWN, no UNSPECIFIED member). */
-export const INCLUSION_USER_STATUS_VALUES = [
-  'USER_UNKNOWN',
-  'USER_ENABLED',
-  'USER_DISABLED',
-  'USER_DELETED',
-] as const;
+export const INCLUSION_USER_STATUS_VALUES = ['USER_UNKNOWN', 'USER_ENABLED', 'USER_DISABLED', 'USER_DELETED'] as const;
 export type InclusionUserStatus = OpenEnum<(typeof INCLUSION_USER_STATUS_VALUES)[number]>;
 
 /** grantsByCriteria.accessProfileFilter `filterType` (responses only). */
@@ -192,7 +177,6 @@ export const PRINCIPAL_TYPE_FILTER_VALUES = [
   'PRINCIPAL_TYPE_FILTER_USERS_AND_RESOURCES',
 ] as const;
 export type PrincipalTypeFilter = OpenEnum<(typeof PRINCIPAL_TYPE_FILTER_VALUES)[number]>;
-
 
 // ---- Access review templates and campaigns ----
 
@@ -306,7 +290,6 @@ export const ACCESS_REVIEW_ERROR_STATE_VALUES = [
 ] as const;
 export type AccessReviewErrorState = OpenEnum<(typeof ACCESS_REVIEW_ERROR_STATE_VALUES)[number]>;
 
-
 // ---- Automations ----
 
 /** Automation `primaryTriggerType`; search filter `triggerTypes`. */
@@ -358,11 +341,7 @@ export const AUTOMATION_SORT_FIELD_VALUES = [
 export type AutomationSortField = OpenEnum<(typeof AUTOMATION_SORT_FIELD_VALUES)[number]>;
 
 /** Search automations `direction`. */
-export const SORT_DIRECTION_VALUES = [
-  'SORT_DIRECTION_UNSPECIFIED',
-  'SORT_DIRECTION_ASC',
-  'SORT_DIRECTION_DESC',
-] as const;
+export const SORT_DIRECTION_VALUES = ['SORT_DIRECTION_UNSPECIFIED', 'SORT_DIRECTION_ASC', 'SORT_DIRECTION_DESC'] as const;
 export type SortDirection = OpenEnum<(typeof SORT_DIRECTION_VALUES)[number]>;
 
 /** storeCredential `authType`. */
@@ -382,12 +361,7 @@ export const STORE_CREDENTIAL_VAULT_TYPE_VALUES = [
 export type StoreCredentialVaultType = OpenEnum<(typeof STORE_CREDENTIAL_VAULT_TYPE_VALUES)[number]>;
 
 /** taskAction `taskTypes`. */
-export const TASK_TYPE_VALUES = [
-  'TASK_TYPE_UNSPECIFIED',
-  'TASK_TYPE_REQUEST',
-  'TASK_TYPE_REVOKE',
-  'TASK_TYPE_REVIEW',
-] as const;
+export const TASK_TYPE_VALUES = ['TASK_TYPE_UNSPECIFIED', 'TASK_TYPE_REQUEST', 'TASK_TYPE_REVOKE', 'TASK_TYPE_REVIEW'] as const;
 export type AutomationTaskType = OpenEnum<(typeof TASK_TYPE_VALUES)[number]>;
 
 /** taskAction `taskUserRelation`. */
@@ -406,7 +380,6 @@ export const GRANT_JUSTIFICATION_TYPE_VALUES = [
   'GRANT_JUSTIFICATION_TYPE_DIRECT',
 ] as const;
 export type GrantJustificationType = OpenEnum<(typeof GRANT_JUSTIFICATION_TYPE_VALUES)[number]>;
-
 
 // ---- Tasks ----
 
@@ -463,18 +436,11 @@ export const TASK_ORIGIN_VALUES = [
 export type TaskOrigin = OpenEnum<(typeof TASK_ORIGIN_VALUES)[number]>;
 
 /** Task externalRefs `externalRefSource` (zero value UNSPECIFIED, unprefixed). */
-export const EXTERNAL_REF_SOURCE_VALUES = [
-  'UNSPECIFIED',
-  'JIRA',
-] as const;
+export const EXTERNAL_REF_SOURCE_VALUES = ['UNSPECIFIED', 'JIRA'] as const;
 export type ExternalRefSource = OpenEnum<(typeof EXTERNAL_REF_SOURCE_VALUES)[number]>;
 
 /** Task `state`; task search `taskStates`. */
-export const TASK_STATE_VALUES = [
-  'TASK_STATE_UNSPECIFIED',
-  'TASK_STATE_OPEN',
-  'TASK_STATE_CLOSED',
-] as const;
+export const TASK_STATE_VALUES = ['TASK_STATE_UNSPECIFIED', 'TASK_STATE_OPEN', 'TASK_STATE_CLOSED'] as const;
 export type TaskState = OpenEnum<(typeof TASK_STATE_VALUES)[number]>;
 
 /** Task `processing`. */
@@ -569,18 +535,11 @@ export const TASK_TYPE_ACTION_KIND_VALUES = [
 export type TaskTypeActionKind = OpenEnum<(typeof TASK_TYPE_ACTION_KIND_VALUES)[number]>;
 
 /** connectorActionRef `operation`. */
-export const CONNECTOR_ACTION_OPERATION_VALUES = [
-  'OPERATION_UNSPECIFIED',
-  'OPERATION_GRANT',
-] as const;
+export const CONNECTOR_ACTION_OPERATION_VALUES = ['OPERATION_UNSPECIFIED', 'OPERATION_GRANT'] as const;
 export type ConnectorActionOperation = OpenEnum<(typeof CONNECTOR_ACTION_OPERATION_VALUES)[number]>;
 
 /** Policy step instance `state`. */
-export const POLICY_STEP_STATE_VALUES = [
-  'POLICY_STEP_STATE_UNSPECIFIED',
-  'POLICY_STEP_STATE_ACTIVE',
-  'POLICY_STEP_STATE_DONE',
-] as const;
+export const POLICY_STEP_STATE_VALUES = ['POLICY_STEP_STATE_UNSPECIFIED', 'POLICY_STEP_STATE_ACTIVE', 'POLICY_STEP_STATE_DONE'] as const;
 export type PolicyStepState = OpenEnum<(typeof POLICY_STEP_STATE_VALUES)[number]>;
 
 /** Action step instance `state`. */
@@ -668,29 +627,16 @@ export const POLICY_TYPE_VALUES = [
 export type PolicyType = OpenEnum<(typeof POLICY_TYPE_VALUES)[number]>;
 
 /** Policy scope `slot`. */
-export const POLICY_SCOPE_SLOT_VALUES = [
-  'POLICY_SCOPE_SLOT_UNSPECIFIED',
-  'POLICY_SCOPE_SLOT_EMERGENCY',
-] as const;
+export const POLICY_SCOPE_SLOT_VALUES = ['POLICY_SCOPE_SLOT_UNSPECIFIED', 'POLICY_SCOPE_SLOT_EMERGENCY'] as const;
 export type PolicyScopeSlot = OpenEnum<(typeof POLICY_SCOPE_SLOT_VALUES)[number]>;
 
 /** Form selectField `type`. */
-export const SELECT_TYPE_VALUES = [
-  'SELECT_TYPE_UNSPECIFIED',
-  'SELECT_TYPE_DROPDOWN',
-  'SELECT_TYPE_RADIO',
-  'SELECT_TYPE_BUTTONS',
-] as const;
+export const SELECT_TYPE_VALUES = ['SELECT_TYPE_UNSPECIFIED', 'SELECT_TYPE_DROPDOWN', 'SELECT_TYPE_RADIO', 'SELECT_TYPE_BUTTONS'] as const;
 export type SelectType = OpenEnum<(typeof SELECT_TYPE_VALUES)[number]>;
 
 /** String validation rule `wellKnownRegex` (zero value UNKNOWN). */
-export const WELL_KNOWN_REGEX_VALUES = [
-  'UNKNOWN',
-  'HTTP_HEADER_NAME',
-  'HTTP_HEADER_VALUE',
-] as const;
+export const WELL_KNOWN_REGEX_VALUES = ['UNKNOWN', 'HTTP_HEADER_NAME', 'HTTP_HEADER_VALUE'] as const;
 export type WellKnownRegex = OpenEnum<(typeof WELL_KNOWN_REGEX_VALUES)[number]>;
-
 
 // ---- Task search filters ----
 
@@ -741,23 +687,12 @@ export const PENDING_ACTION_FILTER_VALUES = [
 export type PendingActionFilter = OpenEnum<(typeof PENDING_ACTION_FILTER_VALUES)[number]>;
 
 /** Task search `emergencyStatus` (unprefixed values). */
-export const EMERGENCY_STATUS_FILTER_VALUES = [
-  'UNSPECIFIED',
-  'ALL',
-  'NON_EMERGENCY',
-  'EMERGENCY',
-] as const;
+export const EMERGENCY_STATUS_FILTER_VALUES = ['UNSPECIFIED', 'ALL', 'NON_EMERGENCY', 'EMERGENCY'] as const;
 export type EmergencyStatusFilter = OpenEnum<(typeof EMERGENCY_STATUS_FILTER_VALUES)[number]>;
 
 /** Task search `accountStatuses` (STATUS_* values). */
-export const ACCOUNT_STATUS_FILTER_VALUES = [
-  'STATUS_UNSPECIFIED',
-  'STATUS_ENABLED',
-  'STATUS_DISABLED',
-  'STATUS_DELETED',
-] as const;
+export const ACCOUNT_STATUS_FILTER_VALUES = ['STATUS_UNSPECIFIED', 'STATUS_ENABLED', 'STATUS_DISABLED', 'STATUS_DELETED'] as const;
 export type AccountStatusFilter = OpenEnum<(typeof ACCOUNT_STATUS_FILTER_VALUES)[number]>;
-
 
 // ---- Finding routing rules ----
 

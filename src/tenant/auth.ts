@@ -59,9 +59,7 @@ export class Auth {
   private tokens = new Map<string, AccessToken>();
   private issued = 0;
 
-  constructor(
-    private readonly options: { domain: string; tokenTtlSeconds: number; faults: Faults; hostPort: () => string },
-  ) {}
+  constructor(private readonly options: { domain: string; tokenTtlSeconds: number; faults: Faults; hostPort: () => string }) {}
 
   /** A new API credential, as the service's API settings page would create one. */
   issueCredentials(useCase = 'attest'): Credentials {
@@ -79,7 +77,10 @@ export class Auth {
     if (headers.authorization !== undefined) {
       return oauthError(400, 'invalid_request', 'client credentials must be sent in the request body, not in the Authorization header');
     }
-    const contentType = String(headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    const contentType = String(headers['content-type'] ?? '')
+      .split(';')[0]
+      ?.trim()
+      .toLowerCase();
     if (contentType !== 'application/x-www-form-urlencoded') {
       return oauthError(400, 'invalid_request', 'the token endpoint takes an application/x-www-form-urlencoded body');
     }
@@ -89,7 +90,8 @@ export class Auth {
     }
     const grantType = form.get('grant_type');
     if (!grantType) return oauthError(400, 'invalid_request', 'grant_type is missing');
-    if (grantType !== 'client_credentials') return oauthError(400, 'unsupported_grant_type', `grant_type '${grantType}' is not supported; use client_credentials`);
+    if (grantType !== 'client_credentials')
+      return oauthError(400, 'unsupported_grant_type', `grant_type '${grantType}' is not supported; use client_credentials`);
     const clientId = form.get('client_id');
     if (!clientId) return oauthError(400, 'invalid_request', 'client_id is missing');
     const secret = form.get('client_secret');
@@ -137,7 +139,8 @@ export class Auth {
         if (claim === 'nbf') return 'client assertion is not valid yet (nbf is in the future)';
         return `client assertion claim ${claim} is invalid`;
       }
-      if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'client assertion signature does not verify with the client key';
+      if (error instanceof joseErrors.JWSSignatureVerificationFailed)
+        return 'client assertion signature does not verify with the client key';
       if (error instanceof joseErrors.JOSEAlgNotAllowed) return 'client assertion must be signed with EdDSA (Ed25519)';
       return 'client assertion is not a valid signed JWT';
     }

@@ -81,20 +81,104 @@ const isFuture = (index: number) => index % 50 === 7;
 const riskScoreV3 = (r: Random) => Math.round(r.float() * 1000) / 1000;
 
 const APP_NAMES = [
-  'Okta', 'GitHub', 'Salesforce', 'AWS Production', 'Snowflake', 'Workday', 'Jira', 'Slack', 'Google Workspace', 'Datadog',
-  'PagerDuty', 'Zendesk', 'NetSuite', 'Confluence', 'Azure', 'GitLab', 'Tableau', 'HubSpot', 'Stripe', 'Figma', 'Notion', 'Databricks',
+  'Okta',
+  'GitHub',
+  'Salesforce',
+  'AWS Production',
+  'Snowflake',
+  'Workday',
+  'Jira',
+  'Slack',
+  'Google Workspace',
+  'Datadog',
+  'PagerDuty',
+  'Zendesk',
+  'NetSuite',
+  'Confluence',
+  'Azure',
+  'GitLab',
+  'Tableau',
+  'HubSpot',
+  'Stripe',
+  'Figma',
+  'Notion',
+  'Databricks',
 ];
 const ENTITLEMENT_NAMES: Record<Exclude<EntitlementKind, 'scope'>, string[]> = {
-  role: ['Admin', 'Owner', 'Developer', 'Read Only', 'Billing Admin', 'Support Agent', 'Auditor', 'Security Analyst', 'Data Engineer', 'On-call Responder'],
+  role: [
+    'Admin',
+    'Owner',
+    'Developer',
+    'Read Only',
+    'Billing Admin',
+    'Support Agent',
+    'Auditor',
+    'Security Analyst',
+    'Data Engineer',
+    'On-call Responder',
+  ],
   group: ['Engineering', 'Finance', 'Sales', 'Support', 'Security', 'Contractors', 'Leadership', 'Data Platform'],
   catalog: ['Engineering Onboarding', 'Finance Close', 'Sales Tools', 'Incident Response', 'Production Break-glass', 'New Hire Basics'],
   profile: ['Default Profile', 'Power User Profile', 'Restricted Profile'],
   permission: ['repo:write', 'billing:read', 'users:manage', 'reports:export', 'secrets:read'],
 };
-const ENTITLEMENT_KIND_WEIGHTS: [EntitlementKind, number][] = [['role', 30], ['group', 25], ['catalog', 15], ['profile', 15], ['permission', 15]];
-const FIRST_NAMES = ['Ada', 'Grace', 'Alan', 'Linus', 'Margaret', 'Ken', 'Barbara', 'Dennis', 'Radia', 'Whitfield', 'Frances', 'Edsger', 'Hedy', 'Tim', 'Katherine', 'Vint'];
-const LAST_NAMES = ['Lovelace', 'Hopper', 'Turing', 'Torvalds', 'Hamilton', 'Thompson', 'Liskov', 'Ritchie', 'Perlman', 'Diffie', 'Allen', 'Dijkstra', 'Lamarr', 'Berners-Lee', 'Johnson', 'Cerf'];
-const SCOPE_RESOURCES = ['orders', 'invoices', 'customers', 'repos', 'calendar', 'files', 'tickets', 'reports', 'users', 'payments', 'deployments', 'secrets'];
+const ENTITLEMENT_KIND_WEIGHTS: [EntitlementKind, number][] = [
+  ['role', 30],
+  ['group', 25],
+  ['catalog', 15],
+  ['profile', 15],
+  ['permission', 15],
+];
+const FIRST_NAMES = [
+  'Ada',
+  'Grace',
+  'Alan',
+  'Linus',
+  'Margaret',
+  'Ken',
+  'Barbara',
+  'Dennis',
+  'Radia',
+  'Whitfield',
+  'Frances',
+  'Edsger',
+  'Hedy',
+  'Tim',
+  'Katherine',
+  'Vint',
+];
+const LAST_NAMES = [
+  'Lovelace',
+  'Hopper',
+  'Turing',
+  'Torvalds',
+  'Hamilton',
+  'Thompson',
+  'Liskov',
+  'Ritchie',
+  'Perlman',
+  'Diffie',
+  'Allen',
+  'Dijkstra',
+  'Lamarr',
+  'Berners-Lee',
+  'Johnson',
+  'Cerf',
+];
+const SCOPE_RESOURCES = [
+  'orders',
+  'invoices',
+  'customers',
+  'repos',
+  'calendar',
+  'files',
+  'tickets',
+  'reports',
+  'users',
+  'payments',
+  'deployments',
+  'secrets',
+];
 const SCOPE_VERBS: [string, string, (typeof XAA_SCOPE_CLASSIFICATION_VALUES)[number]][] = [
   ['read', 'Read', 'XAA_SCOPE_CLASSIFICATION_READ'],
   ['write', 'Write', 'XAA_SCOPE_CLASSIFICATION_WRITE'],
@@ -102,8 +186,28 @@ const SCOPE_VERBS: [string, string, (typeof XAA_SCOPE_CLASSIFICATION_VALUES)[num
   ['export', 'Export', 'XAA_SCOPE_CLASSIFICATION_SENSITIVE'],
   ['admin', 'Administer', 'XAA_SCOPE_CLASSIFICATION_DANGEROUS'],
 ];
-const TEMPLATE_NAMES = ['Quarterly SOX review', 'Privileged access review', 'Contractor access review', 'New joiner 30-day review', 'Dormant account sweep', 'Production access attestation', 'Finance systems review', 'Customer data access review'];
-const AUTOMATION_PURPOSES = ['Onboard new hire', 'Offboard leaver', 'Revoke unused access', 'Notify owners', 'Rotate credentials', 'Mover: update groups', 'Escalate stale requests', 'Quarterly review kickoff', 'Provision contractor', 'Clean up service accounts'];
+const TEMPLATE_NAMES = [
+  'Quarterly SOX review',
+  'Privileged access review',
+  'Contractor access review',
+  'New joiner 30-day review',
+  'Dormant account sweep',
+  'Production access attestation',
+  'Finance systems review',
+  'Customer data access review',
+];
+const AUTOMATION_PURPOSES = [
+  'Onboard new hire',
+  'Offboard leaver',
+  'Revoke unused access',
+  'Notify owners',
+  'Rotate credentials',
+  'Mover: update groups',
+  'Escalate stale requests',
+  'Quarterly review kickoff',
+  'Provision contractor',
+  'Clean up service accounts',
+];
 const TIMEZONES = ['UTC', 'America/New_York', 'Europe/Berlin', 'Asia/Tokyo', 'America/Los_Angeles'];
 
 /** The trigger type an automation's first trigger stands for. */
@@ -123,10 +227,16 @@ const TRIGGER_TYPE_OF: Record<AutomationTriggerKey, TriggerType> = {
 };
 
 /** The spec's step actions (the vendor alias `sendSlackMessage` is not generated). */
-const STEP_KEYS = AUTOMATION_STEP_ACTION_KEYS.filter((k) => k !== 'sendSlackMessage') as Exclude<AutomationStepActionKey, 'sendSlackMessage'>[];
+const STEP_KEYS = AUTOMATION_STEP_ACTION_KEYS.filter((k) => k !== 'sendSlackMessage') as Exclude<
+  AutomationStepActionKey,
+  'sendSlackMessage'
+>[];
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -228,7 +338,8 @@ export class Builders {
           roll -= w;
         }
       }
-      const app = kind === 'catalog' ? (this.appList[0] as App) : this.appList[1 + r.int(this.appList.length - 1)] ?? (this.appList[0] as App);
+      const app =
+        kind === 'catalog' ? (this.appList[0] as App) : (this.appList[1 + r.int(this.appList.length - 1)] ?? (this.appList[0] as App));
       const displayName = r.pick(ENTITLEMENT_NAMES[kind as Exclude<EntitlementKind, 'scope'>]);
       const e: Entitlement = { id: r.id(), appId: app.id, displayName, slug: slug(displayName), kind, createdAt: this.past(r, 700, 30) };
       this.data.entitlements.set(e.id, e);
@@ -282,8 +393,19 @@ export class Builders {
   // ---- Cross-app scopes ----
 
   /** The entitlement bound to a scope (created with it). */
-  scopeEntitlement(id: string, scope: { appId: string; displayName: string; scopeValue: string; id: string; createdAt: string }): Entitlement {
-    const e: Entitlement = { id, appId: scope.appId, displayName: `Scope: ${scope.displayName}`, slug: slug(scope.scopeValue), kind: 'scope', scopeId: scope.id, createdAt: scope.createdAt };
+  scopeEntitlement(
+    id: string,
+    scope: { appId: string; displayName: string; scopeValue: string; id: string; createdAt: string },
+  ): Entitlement {
+    const e: Entitlement = {
+      id,
+      appId: scope.appId,
+      displayName: `Scope: ${scope.displayName}`,
+      slug: slug(scope.scopeValue),
+      kind: 'scope',
+      scopeId: scope.id,
+      createdAt: scope.createdAt,
+    };
     this.data.entitlements.set(e.id, e);
     return e;
   }
@@ -338,7 +460,11 @@ export class Builders {
   // ---- Access reviews ----
 
   private scopeSelector(r: Random, variant: number): ScopeSelector {
-    const principal = r.pick(['PRINCIPAL_TYPE_FILTER_USERS', 'PRINCIPAL_TYPE_FILTER_RESOURCES', 'PRINCIPAL_TYPE_FILTER_USERS_AND_RESOURCES'] as const);
+    const principal = r.pick([
+      'PRINCIPAL_TYPE_FILTER_USERS',
+      'PRINCIPAL_TYPE_FILTER_RESOURCES',
+      'PRINCIPAL_TYPE_FILTER_USERS_AND_RESOURCES',
+    ] as const);
     switch (variant % 6) {
       case 0:
         return { allUsers: {}, allGrants: {}, appAccess: {}, principalTypeFilter: principal };
@@ -346,7 +472,11 @@ export class Builders {
         return {
           selectedUsers: { userIds: this.users(r, 1, 4) },
           grantsByCriteria: {
-            accessProfileFilter: { excludedAccessProfileIds: [], includedAccessProfileIds: [this.entitlementRef(r).id], filterType: 'ACCESS_PROFILE_FILTER_TYPE_INCLUDE_SPECIFIC' },
+            accessProfileFilter: {
+              excludedAccessProfileIds: [],
+              includedAccessProfileIds: [this.entitlementRef(r).id],
+              filterType: 'ACCESS_PROFILE_FILTER_TYPE_INCLUDE_SPECIFIC',
+            },
             daysSinceAdded: seconds(90 * 86400),
             daysSinceLastUsed: seconds(30 * 86400),
             daysSinceReviewed: seconds(180 * 86400),
@@ -365,7 +495,12 @@ export class Builders {
             userStatus: ['ENABLED'],
           },
           appSelectionCriteria: { complianceFrameworkAttributeValueIds: [r.id()], riskLevelAttributeValueIds: [r.id()] },
-          accountCriteria: { accountDomain: 'APP_USER_DOMAIN_TRUSTED', accountTypes: ['APP_USER_TYPE_USER'], appUserStatuses: ['APP_USER_STATUS_ENABLED'], noAccountOwner: false },
+          accountCriteria: {
+            accountDomain: 'APP_USER_DOMAIN_TRUSTED',
+            accountTypes: ['APP_USER_TYPE_USER'],
+            appUserStatuses: ['APP_USER_STATUS_ENABLED'],
+            noAccountOwner: false,
+          },
         };
       case 3:
         return {
@@ -426,12 +561,28 @@ export class Builders {
         occurrences: scheduled ? r.range(1, 12) : 0,
         policyId: r.pick(this.policyIds),
         recurrenceRule: scheduled
-          ? { startDate: createdAt, endDate: null, interval: r.pick([1, 3, 6]), occurrences: null, frequency: r.pick(known(FREQUENCY_VALUES)) }
+          ? {
+              startDate: createdAt,
+              endDate: null,
+              interval: r.pick([1, 3, 6]),
+              occurrences: null,
+              frequency: r.pick(known(FREQUENCY_VALUES)),
+            }
           : null,
         reviewerAttributeConfig: { bindings: [{ appId: this.app(r).id, attributeKey: 'manager' }] },
         scope: this.scopeSelector(r, i),
-        signatureConfig: { meaningOfSignature: 'I attest this access is appropriate', requireSignature: r.chance(0.3), stepUpProviderId: '', tspUrl: '' },
-        chatChannel: { channelId: `C0${r.range(10000000, 99999999)}`, description: 'Review notifications', name: 'access-reviews', isChannelId: true },
+        signatureConfig: {
+          meaningOfSignature: 'I attest this access is appropriate',
+          requireSignature: r.chance(0.3),
+          stepUpProviderId: '',
+          tspUrl: '',
+        },
+        chatChannel: {
+          channelId: `C0${r.range(10000000, 99999999)}`,
+          description: 'Review notifications',
+          name: 'access-reviews',
+          isChannelId: true,
+        },
         accuracyIssueAction: r.pick(known(ACCURACY_ISSUE_ACTION_VALUES)),
         autoCloseDecision: r.pick(known(CLOSE_DECISION_VALUES)),
         defaultView: r.pick(known(ACCESS_REVIEW_VIEW_TYPE_VALUES)),
@@ -485,7 +636,15 @@ export class Builders {
       startedAt: null,
       updatedAt: init.createdAt,
       exclusionScope: { appUserStatuses: ['APP_USER_STATUS_DELETED'], appUserTypes: [] },
-      inclusionScope: { appUserStatuses: ['APP_USER_STATUS_ENABLED'], appUserTypes: ['APP_USER_TYPE_USER'], managerIds: [], multiUserProfileAttributes: {}, noAccountOwners: false, userIds: [], userStatuses: [] },
+      inclusionScope: {
+        appUserStatuses: ['APP_USER_STATUS_ENABLED'],
+        appUserTypes: ['APP_USER_TYPE_USER'],
+        managerIds: [],
+        multiUserProfileAttributes: {},
+        noAccountOwners: false,
+        userIds: [],
+        userStatuses: [],
+      },
       expectedTicketCount: 0,
       multiApp: multi
         ? { appEntitlementDetails: {}, appEntitlements: { [app.id]: { appId: app.id, entitlementIds: [this.entitlementRef(r).id] } } }
@@ -507,7 +666,14 @@ export class Builders {
     for (let i = 0; i < count; i += 1) {
       const template = r.chance(0.85) ? r.pick(templates) : undefined;
       const createdAt = this.past(r, 400, 1);
-      const state = i < 4 ? (['ACCESS_REVIEW_STATE_OPEN', 'ACCESS_REVIEW_STATE_CLOSED', 'ACCESS_REVIEW_STATE_DRAFT', 'ACCESS_REVIEW_STATE_REVIEW'] as const)[i] : r.chance(0.6) ? 'ACCESS_REVIEW_STATE_OPEN' : r.pick(states);
+      const state =
+        i < 4
+          ? (
+              ['ACCESS_REVIEW_STATE_OPEN', 'ACCESS_REVIEW_STATE_CLOSED', 'ACCESS_REVIEW_STATE_DRAFT', 'ACCESS_REVIEW_STATE_REVIEW'] as const
+            )[i]
+          : r.chance(0.6)
+            ? 'ACCESS_REVIEW_STATE_OPEN'
+            : r.pick(states);
       const started = state !== 'ACCESS_REVIEW_STATE_DRAFT' && state !== 'ACCESS_REVIEW_STATE_PENDING';
       const startedAt = started ? this.after(r, createdAt, 5) : null;
       const closed = state === 'ACCESS_REVIEW_STATE_CLOSED';
@@ -540,14 +706,34 @@ export class Builders {
     const connectorApp = this.app(r);
     const connectorRef = { appId: connectorApp.id, id: r.pick(connectorApp.connectorIds) };
     const userRef = { id: this.user(r) };
-    const base: AutomationStep = { stepName: `step_${n}`, stepDisplayName: `Step ${n}: ${key}`, skipIfTrueCel: r.chance(0.2) ? 'subject.status == "disabled"' : '' };
+    const base: AutomationStep = {
+      stepName: `step_${n}`,
+      stepDisplayName: `Step ${n}: ${key}`,
+      skipIfTrueCel: r.chance(0.2) ? 'subject.status == "disabled"' : '',
+    };
     switch (key) {
       case 'accountLifecycleAction':
-        return { ...base, accountLifecycleAction: { accountInContext: {}, accountRef: { accountIdCel: 'ctx.account.id' }, actionName: r.pick(['disable', 'enable', 'lock']), connectorRef } };
+        return {
+          ...base,
+          accountLifecycleAction: {
+            accountInContext: {},
+            accountRef: { accountIdCel: 'ctx.account.id' },
+            actionName: r.pick(['disable', 'enable', 'lock']),
+            connectorRef,
+          },
+        };
       case 'callFunction':
         return { ...base, callFunction: { args: { reason: 'automation' }, functionId: r.id() } };
       case 'connectorAction':
-        return { ...base, connectorAction: { actionName: 'rotate_key', argsTemplate: { keyId: '{{ ctx.keyId }}' }, connectorRef, resourceTypeId: 'api_key' } };
+        return {
+          ...base,
+          connectorAction: {
+            actionName: 'rotate_key',
+            argsTemplate: { keyId: '{{ ctx.keyId }}' },
+            connectorRef,
+            resourceTypeId: 'api_key',
+          },
+        };
       case 'connectorCreateAccount':
         return {
           ...base,
@@ -555,51 +741,147 @@ export class Builders {
             connectorRef,
             passwordCel: 'ctx.password',
             userIdCel: 'subject.id',
-            userProperties: { displayNameCel: 'subject.displayName', emailCel: 'subject.email', profileAttributeCel: 'subject.profile', usernameCel: 'subject.username' },
+            userProperties: {
+              displayNameCel: 'subject.displayName',
+              emailCel: 'subject.email',
+              profileAttributeCel: 'subject.profile',
+              usernameCel: 'subject.username',
+            },
           },
         };
       case 'createAccessReview': {
         const template = this.templateIds.length > 0 ? r.pick(this.templateIds) : '';
-        return { ...base, createAccessReview: { accessReviewTemplateCel: '', accessReviewTemplateId: template, campaignName: 'Triggered review', useSubjectUser: true, userIdsCel: '', userRefs: [] } };
+        return {
+          ...base,
+          createAccessReview: {
+            accessReviewTemplateCel: '',
+            accessReviewTemplateId: template,
+            campaignName: 'Triggered review',
+            useSubjectUser: true,
+            userIdsCel: '',
+            userRefs: [],
+          },
+        };
       }
       case 'createRevokeTasks':
         return {
           ...base,
-          createRevokeTasks: { appEntitlementRefs: this.entitlementRefs(r, 3), appEntitlementRefsCel: '', excludedAppEntitlementRefs: [], excludedAppEntitlementRefsCel: '', revokeAll: false, useSubjectUser: true, userIdCel: '', userRef: null },
+          createRevokeTasks: {
+            appEntitlementRefs: this.entitlementRefs(r, 3),
+            appEntitlementRefsCel: '',
+            excludedAppEntitlementRefs: [],
+            excludedAppEntitlementRefsCel: '',
+            revokeAll: false,
+            useSubjectUser: true,
+            userIdCel: '',
+            userRef: null,
+          },
         };
       case 'createRevokeTasksV2':
         return {
           ...base,
           createRevokeTasksV2: r.chance(0.5)
-            ? { inclusionList: { appEntitlementRefs: this.entitlementRefs(r, 3) }, exclusionNone: {}, useSubjectUser: true, userIdCel: null, userRef: null }
+            ? {
+                inclusionList: { appEntitlementRefs: this.entitlementRefs(r, 3) },
+                exclusionNone: {},
+                useSubjectUser: true,
+                userIdCel: null,
+                userRef: null,
+              }
             : {
                 inclusionCriteria: { appIds: [this.app(r).id], complianceFrameworkIds: [], resourceTypeIds: ['role'], riskLevelIds: [] },
-                exclusionCriteria: { excludedAppIds: [], excludedComplianceFrameworkIds: [], excludedResourceTypeIds: [], excludedRiskLevelIds: [r.id()] },
+                exclusionCriteria: {
+                  excludedAppIds: [],
+                  excludedComplianceFrameworkIds: [],
+                  excludedResourceTypeIds: [],
+                  excludedRiskLevelIds: [r.id()],
+                },
                 useSubjectUser: false,
                 userIdCel: 'ctx.userId',
                 userRef: null,
               },
         };
       case 'evaluateExpressions':
-        return { ...base, evaluateExpressions: { expressions: [{ expressionCel: 'subject.manager.email', isSecret: false, key: 'managerEmail' }] } };
+        return {
+          ...base,
+          evaluateExpressions: { expressions: [{ expressionCel: 'subject.manager.email', isSecret: false, key: 'managerEmail' }] },
+        };
       case 'generatePassword':
         return {
           ...base,
           generatePassword: {
             passwordPolicyId: '',
-            policy: { customCharacters: null, excludedCharacters: 'O0l1', maxCharacterCount: 32, minCharacterCount: 20, noRestrictions: false, requireLowercase: true, requireNumbers: true, requireSpecialCharacters: true, requireUppercase: true },
+            policy: {
+              customCharacters: null,
+              excludedCharacters: 'O0l1',
+              maxCharacterCount: 32,
+              minCharacterCount: 20,
+              noRestrictions: false,
+              requireLowercase: true,
+              requireNumbers: true,
+              requireSpecialCharacters: true,
+              requireUppercase: true,
+            },
           },
         };
       case 'grantEntitlements':
-        return { ...base, grantEntitlements: { inclusionList: { appEntitlementRefs: this.entitlementRefs(r, 2) }, exclusionNone: {}, useSubjectUser: true, userIdCel: '', userRef: null } };
+        return {
+          ...base,
+          grantEntitlements: {
+            inclusionList: { appEntitlementRefs: this.entitlementRefs(r, 2) },
+            exclusionNone: {},
+            useSubjectUser: true,
+            userIdCel: '',
+            userRef: null,
+          },
+        };
       case 'removeFromDelegation':
-        return { ...base, removeFromDelegation: { replacementUserIdCel: null, replacementUserRef: { id: this.user(r) }, useSubjectUser: true, userIdCel: '', userRef: null } };
+        return {
+          ...base,
+          removeFromDelegation: {
+            replacementUserIdCel: null,
+            replacementUserRef: { id: this.user(r) },
+            useSubjectUser: true,
+            userIdCel: '',
+            userRef: null,
+          },
+        };
       case 'runAutomation':
-        return { ...base, runAutomation: { automationTemplateIdCel: null, automationTemplateRef: { id: r.id() }, context: { context: { source: 'parent' } } } };
+        return {
+          ...base,
+          runAutomation: {
+            automationTemplateIdCel: null,
+            automationTemplateRef: { id: r.id() },
+            context: { context: { source: 'parent' } },
+          },
+        };
       case 'sendEmail':
-        return { ...base, sendEmail: { body: 'Your access has changed.', email: '', emailCel: 'subject.email', subject: 'Access update', title: 'Access update', useSubjectUser: true, userIdsCel: '', userRefs: [] } };
+        return {
+          ...base,
+          sendEmail: {
+            body: 'Your access has changed.',
+            email: '',
+            emailCel: 'subject.email',
+            subject: 'Access update',
+            title: 'Access update',
+            useSubjectUser: true,
+            userIdsCel: '',
+            userRefs: [],
+          },
+        };
       case 'sendChatMessage':
-        return { ...base, sendChatMessage: { body: 'Automation ran for {{ subject.displayName }}', channelIsId: false, channelName: '#it-ops', channelNameCel: null, useSubjectUser: false, userIdsCel: '', userRefs: [userRef] } };
+        return {
+          ...base,
+          sendChatMessage: {
+            body: 'Automation ran for {{ subject.displayName }}',
+            channelIsId: false,
+            channelName: '#it-ops',
+            channelNameCel: null,
+            useSubjectUser: false,
+            userIdsCel: '',
+            userRefs: [userRef],
+          },
+        };
       case 'setCredential':
         return { ...base, setCredential: { accountIdCel: 'ctx.account.id', connectorRef, passwordCel: 'ctx.password' } };
       case 'storeCredential':
@@ -622,13 +904,39 @@ export class Builders {
         return {
           ...base,
           taskAction: r.chance(0.5)
-            ? { close: { useSubjectUser: true, userIdCel: null, userRef: null }, taskTypes: [r.pick(known(TASK_TYPE_VALUES))], taskUserRelation: r.pick(known(TASK_USER_RELATION_VALUES)) }
-            : { reassign: { assigneeUserIdCel: null, assigneeUserRef: userRef, subjectUserIdCel: null, subjectUserRef: null, useSubjectUser: true }, taskTypes: ['TASK_TYPE_REQUEST'], taskUserRelation: 'TASK_USER_RELATION_ASSIGNEE' },
+            ? {
+                close: { useSubjectUser: true, userIdCel: null, userRef: null },
+                taskTypes: [r.pick(known(TASK_TYPE_VALUES))],
+                taskUserRelation: r.pick(known(TASK_USER_RELATION_VALUES)),
+              }
+            : {
+                reassign: {
+                  assigneeUserIdCel: null,
+                  assigneeUserRef: userRef,
+                  subjectUserIdCel: null,
+                  subjectUserRef: null,
+                  useSubjectUser: true,
+                },
+                taskTypes: ['TASK_TYPE_REQUEST'],
+                taskUserRelation: 'TASK_USER_RELATION_ASSIGNEE',
+              },
         };
       case 'unenrollFromAllAccessProfiles':
-        return { ...base, unenrollFromAllAccessProfiles: { catalogIds: [this.appList[0]?.id ?? ''], catalogIdsCel: '', useSubjectUser: true, userIdsCel: '', userRefs: [] } };
+        return {
+          ...base,
+          unenrollFromAllAccessProfiles: {
+            catalogIds: [this.appList[0]?.id ?? ''],
+            catalogIdsCel: '',
+            useSubjectUser: true,
+            userIdsCel: '',
+            userRefs: [],
+          },
+        };
       case 'updateUser':
-        return { ...base, updateUser: { useSubjectUser: true, userIdCel: null, userRef: null, userStatusCel: null, userStatusEnum: 'DISABLED' } };
+        return {
+          ...base,
+          updateUser: { useSubjectUser: true, userIdCel: null, userRef: null, userStatusCel: null, userStatusEnum: 'DISABLED' },
+        };
       case 'waitForDuration':
         return { ...base, waitForDuration: { duration: seconds(r.pick([3600, 86400, 604800])) } };
       case 'webhook':
@@ -655,7 +963,11 @@ export class Builders {
     const cron = r.pick(['0 9 * * 1', '0 0 1 * *', '*/30 * * * *', '0 6 * * *']);
     switch (key) {
       case 'accessConflict':
-        return { accessConflict: r.chance(0.5) ? { allConflictMonitors: true, conflictMonitorRefs: null } : { allConflictMonitors: false, conflictMonitorRefs: { conflictMonitorRefs: [{ id: r.id() }] } } };
+        return {
+          accessConflict: r.chance(0.5)
+            ? { allConflictMonitors: true, conflictMonitorRefs: null }
+            : { allConflictMonitors: false, conflictMonitorRefs: { conflictMonitorRefs: [{ id: r.id() }] } },
+        };
       case 'appUserCreated':
         return { appUserCreated: { appId, appIdCel: null, condition: 'appUser.type == "user"' } };
       case 'appUserUpdated':
@@ -667,7 +979,15 @@ export class Builders {
       case 'schedule':
         return { schedule: { advanced: false, condition: '', cronSpec: cron, skipIfTrueCel: '', start, timezone: r.pick(TIMEZONES) } };
       case 'scheduleAppUser':
-        return { scheduleAppUser: { appId, condition: 'appUser.lastLogin < now - duration("2160h")', cronSpec: cron, start, timezone: r.pick(TIMEZONES) } };
+        return {
+          scheduleAppUser: {
+            appId,
+            condition: 'appUser.lastLogin < now - duration("2160h")',
+            cronSpec: cron,
+            start,
+            timezone: r.pick(TIMEZONES),
+          },
+        };
       case 'scheduleNoUser':
         return { scheduleNoUser: { advanced: r.chance(0.3), cronSpec: cron, start, timezone: r.pick(TIMEZONES) } };
       case 'usageBasedRevocation':
@@ -690,7 +1010,16 @@ export class Builders {
         return { userProfileChange: { condition: 'subject.title != previous.title' } };
       case 'webhook': {
         const auth = r.int(3);
-        return { webhook: { ...(auth === 0 ? { capabilityUrl: {} } : auth === 1 ? { hmac: {} } : { jwt: { jwksUrl: 'https://idp.example.com/.well-known/jwks.json' } }), listenerId: r.id() } };
+        return {
+          webhook: {
+            ...(auth === 0
+              ? { capabilityUrl: {} }
+              : auth === 1
+                ? { hmac: {} }
+                : { jwt: { jwksUrl: 'https://idp.example.com/.well-known/jwks.json' } }),
+            listenerId: r.id(),
+          },
+        };
       }
     }
   }
@@ -702,7 +1031,9 @@ export class Builders {
       const app = this.app(r);
       // Automation i < 21 starts with step action i and trigger i % 12: every member appears.
       const stepCount = r.range(1, 4);
-      const keys = Array.from({ length: stepCount }, (_, n) => (n === 0 && i < STEP_KEYS.length ? (STEP_KEYS[i] as (typeof STEP_KEYS)[number]) : r.pick(STEP_KEYS)));
+      const keys = Array.from({ length: stepCount }, (_, n) =>
+        n === 0 && i < STEP_KEYS.length ? (STEP_KEYS[i] as (typeof STEP_KEYS)[number]) : r.pick(STEP_KEYS),
+      );
       const steps = keys.map((key, n) => this.step(r, key, n + 1));
       const triggerKey = i < this.minimumAutomations ? (triggerKeys[i % triggerKeys.length] as AutomationTriggerKey) : r.pick(triggerKeys);
       const triggers = [this.trigger(r, triggerKey, app.id)];
@@ -737,7 +1068,12 @@ export class Builders {
       if (isFuture(i)) {
         a.primaryTriggerType = 'TRIGGER_TYPE_AGENT_EVENT';
         a.riskScoreV3 = riskScoreV3(r);
-        (a.automationSteps as Record<string, unknown>[]).push({ stepName: 'agent', stepDisplayName: 'Ask the agent', skipIfTrueCel: '', invokeAgent: { agentId: r.id(), promptCel: '"Summarise the change"' } });
+        (a.automationSteps as Record<string, unknown>[]).push({
+          stepName: 'agent',
+          stepDisplayName: 'Ask the agent',
+          skipIfTrueCel: '',
+          invokeAgent: { agentId: r.id(), promptCel: '"Summarise the change"' },
+        });
         (a.triggers as Record<string, unknown>[]).push({ agentEvent: { eventType: 'AGENT_EVENT_TYPE_TOOL_CALL' } });
       } else if (i % 50 === 33) {
         // Form-started automations have no trigger member: the type alone says how they start.
@@ -797,7 +1133,8 @@ export class Builders {
     const findingTypes = known(FINDING_TYPE_VALUES);
     for (let i = 0; i < count; i += 1) {
       const app = this.app(r);
-      const key = i < ROUTING_RULE_ACTION_KEYS.length ? (ROUTING_RULE_ACTION_KEYS[i] as RoutingRuleActionKey) : r.pick(ROUTING_RULE_ACTION_KEYS);
+      const key =
+        i < ROUTING_RULE_ACTION_KEYS.length ? (ROUTING_RULE_ACTION_KEYS[i] as RoutingRuleActionKey) : r.pick(ROUTING_RULE_ACTION_KEYS);
       const findingType = r.pick(findingTypes);
       const createdAt = this.past(r, 300, 3);
       const rule: FindingRoutingRule & Record<string, unknown> = {
@@ -814,7 +1151,20 @@ export class Builders {
         action: this.routingAction(r, key),
         findingType,
         dispatchers: r.chance(0.3)
-          ? [{ key: 'notify-owner', displayName: 'Notify owner', enabled: true, tierOverride: 'FINDING_DISPATCH_TIER_AUTO', notify: { audience: { users: { userIds: this.users(r, 1, 2) } }, batchWindowSeconds: 300, detailLevel: 'FINDING_NOTIFY_DETAIL_LEVEL_SUMMARY', slackChannel: null } }]
+          ? [
+              {
+                key: 'notify-owner',
+                displayName: 'Notify owner',
+                enabled: true,
+                tierOverride: 'FINDING_DISPATCH_TIER_AUTO',
+                notify: {
+                  audience: { users: { userIds: this.users(r, 1, 2) } },
+                  batchWindowSeconds: 300,
+                  detailLevel: 'FINDING_NOTIFY_DETAIL_LEVEL_SUMMARY',
+                  slackChannel: null,
+                },
+              },
+            ]
           : [],
       };
       if (isFuture(i)) {
@@ -832,17 +1182,88 @@ export class Builders {
       id: r.id(),
       displayName: 'Access request details',
       description: 'Tell the approvers why you need this access',
-      fieldGroups: [{ name: 'main', displayName: 'Request', helpText: '', default: true, fields: ['justification', 'duration', 'ticket', 'urgent', 'attachments', 'labels', 'tags', 'oauth'] }],
+      fieldGroups: [
+        {
+          name: 'main',
+          displayName: 'Request',
+          helpText: '',
+          default: true,
+          fields: ['justification', 'duration', 'ticket', 'urgent', 'attachments', 'labels', 'tags', 'oauth'],
+        },
+      ],
       fieldRelationships: [{ fieldNames: ['ticket', 'justification'], atLeastOne: {} }],
       fields: [
-        { name: 'justification', displayName: 'Justification', description: '', readOnly: false, required: true, stringField: { defaultValue: '', placeholder: 'Why?', rules: { minLen: '10', maxLen: '1000' }, textField: { multiline: true } } },
-        { name: 'duration', displayName: 'Duration', description: '', readOnly: false, required: true, stringField: { defaultValue: '7d', selectField: { options: [{ value: '1d', displayName: '1 day' }, { value: '7d', displayName: '7 days' }], type: 'SELECT_TYPE_DROPDOWN' } } },
-        { name: 'ticket', displayName: 'Ticket', description: '', readOnly: false, required: false, stringField: { defaultValue: '', placeholder: 'JIRA-123', rules: { pattern: '^[A-Z]+-[0-9]+$' }, textField: { multiline: false } } },
-        { name: 'urgent', displayName: 'Urgent', description: '', readOnly: false, required: false, boolField: { defaultValue: false, checkboxField: {} } },
-        { name: 'count', displayName: 'Seats', description: '', readOnly: false, required: false, int64Field: { defaultValue: '1', placeholder: '', rules: { gte: '1', lte: '50' } } },
-        { name: 'attachments', displayName: 'Evidence', description: '', readOnly: false, required: false, fileField: { acceptedFileTypes: ['.pdf', '.png'], maxFileSize: '10485760' } },
+        {
+          name: 'justification',
+          displayName: 'Justification',
+          description: '',
+          readOnly: false,
+          required: true,
+          stringField: { defaultValue: '', placeholder: 'Why?', rules: { minLen: '10', maxLen: '1000' }, textField: { multiline: true } },
+        },
+        {
+          name: 'duration',
+          displayName: 'Duration',
+          description: '',
+          readOnly: false,
+          required: true,
+          stringField: {
+            defaultValue: '7d',
+            selectField: {
+              options: [
+                { value: '1d', displayName: '1 day' },
+                { value: '7d', displayName: '7 days' },
+              ],
+              type: 'SELECT_TYPE_DROPDOWN',
+            },
+          },
+        },
+        {
+          name: 'ticket',
+          displayName: 'Ticket',
+          description: '',
+          readOnly: false,
+          required: false,
+          stringField: {
+            defaultValue: '',
+            placeholder: 'JIRA-123',
+            rules: { pattern: '^[A-Z]+-[0-9]+$' },
+            textField: { multiline: false },
+          },
+        },
+        {
+          name: 'urgent',
+          displayName: 'Urgent',
+          description: '',
+          readOnly: false,
+          required: false,
+          boolField: { defaultValue: false, checkboxField: {} },
+        },
+        {
+          name: 'count',
+          displayName: 'Seats',
+          description: '',
+          readOnly: false,
+          required: false,
+          int64Field: { defaultValue: '1', placeholder: '', rules: { gte: '1', lte: '50' } },
+        },
+        {
+          name: 'attachments',
+          displayName: 'Evidence',
+          description: '',
+          readOnly: false,
+          required: false,
+          fileField: { acceptedFileTypes: ['.pdf', '.png'], maxFileSize: '10485760' },
+        },
         { name: 'labels', displayName: 'Labels', description: '', readOnly: false, required: false, stringMapField: { defaultValue: {} } },
-        { name: 'tags', displayName: 'Tags', description: '', readOnly: false, required: false, stringSliceField: { defaultValues: [], placeholder: 'tag' } },
+        {
+          name: 'tags',
+          displayName: 'Tags',
+          description: '',
+          readOnly: false,
+          required: false,
+          stringSliceField: { defaultValues: [], placeholder: 'tag' },
+        },
         { name: 'oauth', displayName: 'Connect account', description: '', readOnly: false, required: false, oauth2Field: {} },
       ],
     };
@@ -863,7 +1284,11 @@ export class Builders {
           requireReassignmentReason: false,
           requiresStepUpProviderId: '',
           escalationEnabled: true,
-          escalation: { expiration: '86400', escalationComment: 'Escalated after a day', reassignToApprovers: { approverIds: this.users(r, 1, 2) } },
+          escalation: {
+            expiration: '86400',
+            escalationComment: 'Escalated after a day',
+            reassignToApprovers: { approverIds: this.users(r, 1, 2) },
+          },
           assigned: true,
           users: { allowSelfApproval: false, requireDistinctApprovers: false, userIds: this.users(r, 1, 3) },
         },
@@ -876,7 +1301,13 @@ export class Builders {
   }
 
   /** A task's policy: history of done steps and the current one. */
-  private policy(r: Random, kind: 'grant' | 'revoke' | 'other', open: boolean, target: { appId: string; appEntitlementId: string; appUserId: string }, at: string): TaskPolicy {
+  private policy(
+    r: Random,
+    kind: 'grant' | 'revoke' | 'other',
+    open: boolean,
+    target: { appId: string; appEntitlementId: string; appUserId: string },
+    at: string,
+  ): TaskPolicy {
     const provision: PolicyStepInstance = {
       id: r.id(),
       policyGenerationId: '1',
@@ -885,10 +1316,14 @@ export class Builders {
         state: open ? 'PROVISION_INSTANCE_STATE_WAITING' : 'PROVISION_INSTANCE_STATE_DONE',
         provision: {
           assigned: true,
-          provisionPolicy: r.chance(0.5) ? { manual: { instructions: 'Make the change in the admin console', userIds: this.users(r, 1, 2) } } : { connector: { defaultBehavior: { connectorId: r.id() } } },
+          provisionPolicy: r.chance(0.5)
+            ? { manual: { instructions: 'Make the change in the admin console', userIds: this.users(r, 1, 2) } }
+            : { connector: { defaultBehavior: { connectorId: r.id() } } },
           provisionTarget: { ...target, grantDuration: kind === 'grant' ? seconds(7 * 86400) : null },
         },
-        completed: open ? null : { completedAt: at, entitlements: [{ appEntitlementId: target.appEntitlementId, appId: target.appId }], userId: this.user(r) },
+        completed: open
+          ? null
+          : { completedAt: at, entitlements: [{ appEntitlementId: target.appEntitlementId, appId: target.appId }], userId: this.user(r) },
         externalTicketId: '',
         externalTicketProvisionerConfigId: '',
         notificationId: '',
@@ -899,18 +1334,46 @@ export class Builders {
     };
     if (kind === 'grant') {
       const history: PolicyStepInstance[] = [];
-      if (r.chance(0.3)) history.push({ id: r.id(), policyGenerationId: '1', state: 'POLICY_STEP_STATE_DONE', form: { form: this.form(r), data: { justification: 'Need it for the migration project' }, state: 'FORM_INSTANCE_STATE_DONE', completed: { completedAt: at, userId: this.user(r) } } });
+      if (r.chance(0.3))
+        history.push({
+          id: r.id(),
+          policyGenerationId: '1',
+          state: 'POLICY_STEP_STATE_DONE',
+          form: {
+            form: this.form(r),
+            data: { justification: 'Need it for the migration project' },
+            state: 'FORM_INSTANCE_STATE_DONE',
+            completed: { completedAt: at, userId: this.user(r) },
+          },
+        });
       if (r.chance(0.2)) {
         history.push({
           id: r.id(),
           policyGenerationId: '1',
           state: 'POLICY_STEP_STATE_DONE',
-          wait: { name: 'Wait for training', state: 'WAIT_INSTANCE_STATE_COMPLETED', condition: { condition: 'subject.training.completed' }, commentOnFirstWait: 'Waiting for security training', commentOnTimeout: '', startedWaitingAt: at, timeout: null, timeoutDuration: seconds(3 * 86400), succeeded: { succeededAt: at } },
+          wait: {
+            name: 'Wait for training',
+            state: 'WAIT_INSTANCE_STATE_COMPLETED',
+            condition: { condition: 'subject.training.completed' },
+            commentOnFirstWait: 'Waiting for security training',
+            commentOnTimeout: '',
+            startedWaitingAt: at,
+            timeout: null,
+            timeoutDuration: seconds(3 * 86400),
+            succeeded: { succeededAt: at },
+          },
         });
       }
       if (open) return { current: this.approvalStep(r, true, at), history, next: [{ provision: provision.provision?.provision ?? null }] };
       history.push(this.approvalStep(r, false, at), provision);
-      return { current: null, history: [...history, { id: r.id(), policyGenerationId: '1', state: 'POLICY_STEP_STATE_DONE', accept: { acceptMessage: 'Access granted' } }], next: [] };
+      return {
+        current: null,
+        history: [
+          ...history,
+          { id: r.id(), policyGenerationId: '1', state: 'POLICY_STEP_STATE_DONE', accept: { acceptMessage: 'Access granted' } },
+        ],
+        next: [],
+      };
     }
     if (kind === 'revoke') return { current: open ? provision : null, history: open ? [] : [provision], next: [] };
     const action: PolicyStepInstance = {
@@ -924,11 +1387,32 @@ export class Builders {
         success: open ? null : { outcomeTime: at },
       },
     };
-    return open ? { current: action, history: [], next: [] } : { current: null, history: [action, { id: r.id(), policyGenerationId: '1', state: 'POLICY_STEP_STATE_DONE', reject: { rejectMessage: 'Closed by policy' } }], next: [] };
+    return open
+      ? { current: action, history: [], next: [] }
+      : {
+          current: null,
+          history: [
+            action,
+            { id: r.id(), policyGenerationId: '1', state: 'POLICY_STEP_STATE_DONE', reject: { rejectMessage: 'Closed by policy' } },
+          ],
+          next: [],
+        };
   }
 
   /** A task's own fields; `type` decides the rest. */
-  task(r: Random, init: { id: string; numericId: string; type: TaskTypeDetails; kind: 'grant' | 'revoke' | 'other'; open: boolean; createdAt: string; target: { appId: string; appEntitlementId: string; appUserId: string }; title: string }): Task {
+  task(
+    r: Random,
+    init: {
+      id: string;
+      numericId: string;
+      type: TaskTypeDetails;
+      kind: 'grant' | 'revoke' | 'other';
+      open: boolean;
+      createdAt: string;
+      target: { appId: string; appEntitlementId: string; appUserId: string };
+      title: string;
+    },
+  ): Task {
     const updatedAt = this.after(r, init.createdAt, 10);
     const approvers = this.users(r, 1, 3);
     return {
@@ -938,7 +1422,16 @@ export class Builders {
       description: '',
       analysisId: '',
       createdByUserId: this.user(r),
-      actions: init.open ? ['TASK_ACTION_TYPE_CLOSE', 'TASK_ACTION_TYPE_COMMENT', 'TASK_ACTION_TYPE_REASSIGN', ...(init.kind === 'grant' ? (['TASK_ACTION_TYPE_APPROVE', 'TASK_ACTION_TYPE_DENY', 'TASK_ACTION_TYPE_ESCALATE_TO_EMERGENCY_ACCESS'] as const) : [])] : [],
+      actions: init.open
+        ? [
+            'TASK_ACTION_TYPE_CLOSE',
+            'TASK_ACTION_TYPE_COMMENT',
+            'TASK_ACTION_TYPE_REASSIGN',
+            ...(init.kind === 'grant'
+              ? (['TASK_ACTION_TYPE_APPROVE', 'TASK_ACTION_TYPE_DENY', 'TASK_ACTION_TYPE_ESCALATE_TO_EMERGENCY_ACCESS'] as const)
+              : []),
+          ]
+        : [],
       annotations: [],
       approverIds: approvers,
       insightIds: [],
@@ -947,7 +1440,9 @@ export class Builders {
       deletedAt: null,
       data: {},
       emergencyAccess: false,
-      externalRefs: r.chance(0.2) ? [{ externalRefSource: 'JIRA', name: `IT-${r.range(100, 9999)}`, url: 'https://jira.example.com/browse/IT' }] : [],
+      externalRefs: r.chance(0.2)
+        ? [{ externalRefSource: 'JIRA', name: `IT-${r.range(100, 9999)}`, url: 'https://jira.example.com/browse/IT' }]
+        : [],
       origin: init.kind === 'revoke' ? 'TASK_ORIGIN_API' : r.pick(known(TASK_ORIGIN_VALUES)),
       form: init.kind === 'grant' && r.chance(0.3) ? this.form(r) : null,
       policy: this.policy(r, init.kind, init.open, init.target, updatedAt),
@@ -976,7 +1471,16 @@ export class Builders {
       createdAt: new Date().toISOString(),
       target,
       title: `Revoke ${entitlement?.displayName ?? target.appEntitlementId} from ${user?.displayName ?? target.appUserId}`,
-      type: { revoke: { ...target, identityUserId: user?.identityUserId ?? '', outcome: 'REVOKE_OUTCOME_UNSPECIFIED', outcomeTime: null, resource: null, source: { request: { requestUserId: requestedBy } } } },
+      type: {
+        revoke: {
+          ...target,
+          identityUserId: user?.identityUserId ?? '',
+          outcome: 'REVOKE_OUTCOME_UNSPECIFIED',
+          outcomeTime: null,
+          resource: null,
+          source: { request: { requestUserId: requestedBy } },
+        },
+      },
     });
   }
 
@@ -997,19 +1501,62 @@ export class Builders {
       let type: TaskTypeDetails;
       let title: string;
       if (kind === 'grant') {
-        type = { grant: { ...target, identityUserId: u.identityUserId, grantDuration: seconds(7 * 86400), outcome: open ? 'GRANT_OUTCOME_UNSPECIFIED' : 'GRANT_OUTCOME_GRANTED', outcomeTime, source: null } };
+        type = {
+          grant: {
+            ...target,
+            identityUserId: u.identityUserId,
+            grantDuration: seconds(7 * 86400),
+            outcome: open ? 'GRANT_OUTCOME_UNSPECIFIED' : 'GRANT_OUTCOME_GRANTED',
+            outcomeTime,
+            source: null,
+          },
+        };
         title = `Grant ${e.displayName} to ${u.displayName}`;
       } else if (kind === 'revoke') {
-        type = { revoke: { ...target, identityUserId: u.identityUserId, outcome: open ? 'REVOKE_OUTCOME_UNSPECIFIED' : 'REVOKE_OUTCOME_REVOKED', outcomeTime, resource: null, source: null } };
+        type = {
+          revoke: {
+            ...target,
+            identityUserId: u.identityUserId,
+            outcome: open ? 'REVOKE_OUTCOME_UNSPECIFIED' : 'REVOKE_OUTCOME_REVOKED',
+            outcomeTime,
+            resource: null,
+            source: null,
+          },
+        };
         title = `Revoke ${e.displayName} from ${u.displayName}`;
       } else if (r.chance(0.6) && campaigns.length > 0) {
-        type = { certify: { ...target, accessReviewId: r.pick(campaigns), accessReviewSelection: '', identityUserId: u.identityUserId, outcome: open ? 'CERTIFY_OUTCOME_UNSPECIFIED' : 'CERTIFY_OUTCOME_CERTIFIED', outcomeTime, resource: null } };
+        type = {
+          certify: {
+            ...target,
+            accessReviewId: r.pick(campaigns),
+            accessReviewSelection: '',
+            identityUserId: u.identityUserId,
+            outcome: open ? 'CERTIFY_OUTCOME_UNSPECIFIED' : 'CERTIFY_OUTCOME_CERTIFIED',
+            outcomeTime,
+            resource: null,
+          },
+        };
         title = `Review ${e.displayName} of ${u.displayName}`;
       } else {
-        type = { offboarding: { outcome: open ? 'OFFBOARDING_OUTCOME_UNSPECIFIED' : 'OFFBOARDING_OUTCOME_DONE', outcomeTime, subjectUserId: u.identityUserId } };
+        type = {
+          offboarding: {
+            outcome: open ? 'OFFBOARDING_OUTCOME_UNSPECIFIED' : 'OFFBOARDING_OUTCOME_DONE',
+            outcomeTime,
+            subjectUserId: u.identityUserId,
+          },
+        };
         title = `Offboard ${u.displayName}`;
       }
-      const t = this.task(r, { id: r.id(), numericId: this.data.newNumericId(), type, kind, open, createdAt: this.past(r, 120, 1), target, title });
+      const t = this.task(r, {
+        id: r.id(),
+        numericId: this.data.newNumericId(),
+        type,
+        kind,
+        open,
+        createdAt: this.past(r, 120, 1),
+        target,
+        title,
+      });
       if (kind === 'grant' && !open && r.chance(0.1)) t.emergencyAccess = true;
       if (isFuture(i)) {
         t.origin = 'TASK_ORIGIN_AGENT';

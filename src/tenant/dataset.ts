@@ -6,7 +6,15 @@
  * or `data.touch('scopes', id, { displayName: 'x' })`, which edits in place and bumps `updatedAt`
  * (automations, which have no `updatedAt`, get a new `currentVersion`).
  */
-import type { AccessReview, AccessReviewTemplate, Automation, FindingRoutingRule, McpAccessProfile, Scope, Task } from '../shared/api-types';
+import type {
+  AccessReview,
+  AccessReviewTemplate,
+  Automation,
+  FindingRoutingRule,
+  McpAccessProfile,
+  Scope,
+  Task,
+} from '../shared/api-types';
 import type { AppUserStatus, AppUserType } from '../shared/enums';
 import { Builders, membershipId } from './builders';
 import { Collection } from './collection';
@@ -100,7 +108,8 @@ export const LARGE_SCALE = 500;
 export function scaleFactor(scale: Scale): number {
   if (scale === 'demo') return 1;
   if (scale === 'large') return LARGE_SCALE;
-  if (!Number.isFinite(scale) || scale < 0.05 || scale > 5000) throw new Error(`scale must be demo, large or a number from 0.05 to 5000, not ${scale}`);
+  if (!Number.isFinite(scale) || scale < 0.05 || scale > 5000)
+    throw new Error(`scale must be demo, large or a number from 0.05 to 5000, not ${scale}`);
   return scale;
 }
 
@@ -179,7 +188,19 @@ export class TenantData {
   }
 
   counts(): Record<CollectionName, number> {
-    const names: CollectionName[] = ['apps', 'entitlements', 'appUsers', 'memberships', 'scopes', 'automations', 'templates', 'campaigns', 'toolsets', 'routingRules', 'tasks'];
+    const names: CollectionName[] = [
+      'apps',
+      'entitlements',
+      'appUsers',
+      'memberships',
+      'scopes',
+      'automations',
+      'templates',
+      'campaigns',
+      'toolsets',
+      'routingRules',
+      'tasks',
+    ];
     return Object.fromEntries(names.map((n) => [n, this.collection(n).size])) as Record<CollectionName, number>;
   }
 }

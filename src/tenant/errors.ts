@@ -60,7 +60,11 @@ export class ApiError extends Error {
 const TYPE = 'type.googleapis.com/google.rpc.';
 
 export function invalidArgument(message: string, violations: FieldViolation[] = []): ApiError {
-  return new ApiError(RPC.INVALID_ARGUMENT, message, violations.length ? [{ '@type': `${TYPE}BadRequest`, fieldViolations: violations }] : []);
+  return new ApiError(
+    RPC.INVALID_ARGUMENT,
+    message,
+    violations.length ? [{ '@type': `${TYPE}BadRequest`, fieldViolations: violations }] : [],
+  );
 }
 
 /** A bad field: the message names it, and a BadRequest detail carries it for programs. */
@@ -75,7 +79,9 @@ export function notFound(resourceType: string, resourceName: string, message?: s
 }
 
 export function alreadyExists(resourceType: string, resourceName: string, message: string): ApiError {
-  return new ApiError(RPC.ALREADY_EXISTS, message, [{ '@type': `${TYPE}ResourceInfo`, resourceType, resourceName, description: 'already exists' }]);
+  return new ApiError(RPC.ALREADY_EXISTS, message, [
+    { '@type': `${TYPE}ResourceInfo`, resourceType, resourceName, description: 'already exists' },
+  ]);
 }
 
 export function failedPrecondition(type: string, subject: string, description: string): ApiError {

@@ -37,7 +37,15 @@ export interface FaultSpec {
 }
 
 type ProbabilityKind = 'error5xx' | 'rate429' | 'truncate' | 'html' | 'dropAfterApply' | 'emptyPages' | 'tokenExpireEarly';
-const PROBABILITIES: readonly ProbabilityKind[] = ['error5xx', 'rate429', 'truncate', 'html', 'dropAfterApply', 'emptyPages', 'tokenExpireEarly'];
+const PROBABILITIES: readonly ProbabilityKind[] = [
+  'error5xx',
+  'rate429',
+  'truncate',
+  'html',
+  'dropAfterApply',
+  'emptyPages',
+  'tokenExpireEarly',
+];
 const MILLISECONDS = ['latency', 'jitter'] as const;
 const KNOWN = [...PROBABILITIES, ...MILLISECONDS, 'retryAfter', 'rps'];
 
@@ -81,9 +89,7 @@ export function parseFaultSpec(input: string | FaultSpec): FaultSpec {
 
 /** The answer a request gets from the fault injector before it is handled (none: handle it). */
 export type PreFault =
-  | { kind: 'error5xx'; status: 500 | 503 }
-  | { kind: 'rate429'; retryAfter: string; seconds: number }
-  | { kind: 'html' };
+  { kind: 'error5xx'; status: 500 | 503 } | { kind: 'rate429'; retryAfter: string; seconds: number } | { kind: 'html' };
 
 export class Faults {
   private spec: FaultSpec = {};

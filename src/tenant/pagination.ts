@@ -78,7 +78,8 @@ export class PageTokens {
     const body = token.slice(0, dot);
     const given = Buffer.from(token.slice(dot + 1), 'base64url');
     const expected = Buffer.from(this.mac(body), 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw bad('the page token was not issued by this tenant or was altered');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      throw bad('the page token was not issued by this tenant or was altered');
     let payload: unknown;
     try {
       payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
@@ -86,7 +87,14 @@ export class PageTokens {
       throw bad('the page token is malformed');
     }
     const p = payload as Partial<TokenPayload>;
-    if (typeof p !== 'object' || p === null || typeof p.l !== 'string' || typeof p.f !== 'string' || typeof p.o !== 'string' || typeof p.s !== 'number') {
+    if (
+      typeof p !== 'object' ||
+      p === null ||
+      typeof p.l !== 'string' ||
+      typeof p.f !== 'string' ||
+      typeof p.o !== 'string' ||
+      typeof p.s !== 'number'
+    ) {
       throw bad('the page token is malformed');
     }
     return p as TokenPayload;
@@ -95,7 +103,10 @@ export class PageTokens {
 
 /** A short digest of the filters: binds a token to the query it continues. */
 export function filterDigest(filter: unknown): string {
-  return createHash('sha256').update(JSON.stringify(filter ?? null)).digest('base64url').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify(filter ?? null))
+    .digest('base64url')
+    .slice(0, 16);
 }
 
 interface SortedEntry {
@@ -174,13 +185,18 @@ export function paginate<T extends object>(tokens: PageTokens, request: PageRequ
   let cursor: Cursor = { seq: 0 };
   if (request.pageToken) {
     const payload = tokens.verify(request.pageToken, request.tokenField);
-    if (payload.l !== request.listing) throw badField(request.tokenField, 'the page token belongs to another listing; start the walk again without a page token');
+    if (payload.l !== request.listing)
+      throw badField(request.tokenField, 'the page token belongs to another listing; start the walk again without a page token');
     if (payload.f !== digest || payload.o !== orderName) {
-      throw badField(request.tokenField, 'the page token was issued for other filters or another order; start the walk again without a page token');
+      throw badField(
+        request.tokenField,
+        'the page token was issued for other filters or another order; start the walk again without a page token',
+      );
     }
     cursor = payload.k === undefined ? { seq: payload.s } : { seq: payload.s, key: payload.k };
   }
-  const sign = (c: Cursor) => tokens.sign({ l: request.listing, f: digest, o: orderName, s: c.seq, ...(c.key === undefined ? {} : { k: c.key }) });
+  const sign = (c: Cursor) =>
+    tokens.sign({ l: request.listing, f: digest, o: orderName, s: c.seq, ...(c.key === undefined ? {} : { k: c.key }) });
 
   const walk = request.order ? walkSorted(request.collection, request.order, cursor) : walkInserted(request.collection, cursor);
   const items: T[] = [];

@@ -81,7 +81,8 @@ const TOKEN_PATH = '/auth/v1/token';
 const API_PREFIX = '/api/v1';
 const MAX_BODY_BYTES = 1 << 20;
 
-const HTML_PAGE = '<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><h1>Your session has expired</h1><p>Please sign in again to continue.</p></body></html>\n';
+const HTML_PAGE =
+  '<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><h1>Your session has expired</h1><p>Please sign in again to continue.</p></body></html>\n';
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || /^127(\.\d{1,3}){3}$/.test(host);
@@ -120,14 +121,18 @@ async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<s
 
 export async function startTenant(options: TenantOptions = {}): Promise<ReferenceTenant> {
   const host = options.host ?? '127.0.0.1';
-  if (host.includes(':')) throw new Error(`host '${host}': IPv6 literals cannot be carried by the client secret format; use 127.0.0.1 or localhost`);
+  if (host.includes(':'))
+    throw new Error(`host '${host}': IPv6 literals cannot be carried by the client secret format; use 127.0.0.1 or localhost`);
   if (!isLoopback(host) && !options.allowNonLoopback) {
-    throw new Error(`refusing to listen on '${host}': the reference tenant listens on loopback only (127.0.0.0/8, localhost) unless explicitly allowed`);
+    throw new Error(
+      `refusing to listen on '${host}': the reference tenant listens on loopback only (127.0.0.0/8, localhost) unless explicitly allowed`,
+    );
   }
   const seed = options.seed ?? 1;
   if (!Number.isSafeInteger(seed)) throw new Error(`seed must be an integer, not ${seed}`);
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 3600;
-  if (!Number.isInteger(tokenTtlSeconds) || tokenTtlSeconds < 1) throw new Error(`token TTL must be a whole number of seconds >= 1, not ${tokenTtlSeconds}`);
+  if (!Number.isInteger(tokenTtlSeconds) || tokenTtlSeconds < 1)
+    throw new Error(`token TTL must be a whole number of seconds >= 1, not ${tokenTtlSeconds}`);
   const faults = new Faults(seed);
   if (options.faults !== undefined) faults.set(options.faults);
 
@@ -229,7 +234,8 @@ export async function startTenant(options: TenantOptions = {}): Promise<Referenc
     if (key === 'POST /_tenant/faults') {
       const body = parseBody(await readBody(req));
       const spec = body.spec;
-      if (typeof spec !== 'string' && !isObject(spec)) throw badField('spec', 'must be a fault spec string (e.g. "latency=20,error5xx=0.1") or an object');
+      if (typeof spec !== 'string' && !isObject(spec))
+        throw badField('spec', 'must be a fault spec string (e.g. "latency=20,error5xx=0.1") or an object');
       try {
         faults.set(spec as string | FaultSpec);
       } catch (error) {

@@ -14,8 +14,19 @@ import { fileURLToPath } from 'node:url';
 const SMALL = Number(process.env.ATTEST_BENCH_EXPORT_SMALL ?? 100_000);
 const LARGE = Number(process.env.ATTEST_BENCH_EXPORT_LARGE ?? 1_000_000);
 
-const STATES = ['XAA_SCOPE_STATE_PENDING_REVIEW', 'XAA_SCOPE_STATE_ENABLED', 'XAA_SCOPE_STATE_DISABLED', 'XAA_SCOPE_STATE_REMOVED', 'XAA_SCOPE_STATE_FROM_THE_FUTURE'];
-const CLASSES = ['XAA_SCOPE_CLASSIFICATION_READ', 'XAA_SCOPE_CLASSIFICATION_WRITE', 'XAA_SCOPE_CLASSIFICATION_DESTRUCTIVE', 'XAA_SCOPE_CLASSIFICATION_SENSITIVE'];
+const STATES = [
+  'XAA_SCOPE_STATE_PENDING_REVIEW',
+  'XAA_SCOPE_STATE_ENABLED',
+  'XAA_SCOPE_STATE_DISABLED',
+  'XAA_SCOPE_STATE_REMOVED',
+  'XAA_SCOPE_STATE_FROM_THE_FUTURE',
+];
+const CLASSES = [
+  'XAA_SCOPE_CLASSIFICATION_READ',
+  'XAA_SCOPE_CLASSIFICATION_WRITE',
+  'XAA_SCOPE_CLASSIFICATION_DESTRUCTIVE',
+  'XAA_SCOPE_CLASSIFICATION_SENSITIVE',
+];
 const BASE = Date.UTC(2024, 0, 1);
 
 /** The i-th scope of the bench tenant, as the API would send it. */
@@ -42,13 +53,41 @@ function scope(i: number): Record<string, unknown> {
 function cells(s: Record<string, unknown>): unknown[] {
   const date = (v: unknown) => (typeof v === 'string' ? new Date(v) : null);
   return [
-    s.id, s.scopeValue, s.displayName, s.state, s.classification, s.source, s.appId, s.xaaResourceServerId, s.appEntitlementId,
-    date(s.createdAt), s.createdAt, date(s.updatedAt), s.updatedAt, date(s.lastDiscoveredAt), s.lastDiscoveredAt ?? null,
+    s.id,
+    s.scopeValue,
+    s.displayName,
+    s.state,
+    s.classification,
+    s.source,
+    s.appId,
+    s.xaaResourceServerId,
+    s.appEntitlementId,
+    date(s.createdAt),
+    s.createdAt,
+    date(s.updatedAt),
+    s.updatedAt,
+    date(s.lastDiscoveredAt),
+    s.lastDiscoveredAt ?? null,
   ];
 }
 
-const HEADERS = ['ID', 'Scope', 'Name', 'State', 'Classification', 'Source', 'App', 'Resource server', 'Entitlement',
-  'Created (UTC)', 'Created (API text)', 'Updated (UTC)', 'Updated (API text)', 'Last discovered (UTC)', 'Last discovered (API text)'];
+const HEADERS = [
+  'ID',
+  'Scope',
+  'Name',
+  'State',
+  'Classification',
+  'Source',
+  'App',
+  'Resource server',
+  'Entitlement',
+  'Created (UTC)',
+  'Created (API text)',
+  'Updated (UTC)',
+  'Updated (API text)',
+  'Last discovered (UTC)',
+  'Last discovered (API text)',
+];
 
 async function bareWrite(n: number, out: string): Promise<void> {
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: out, useSharedStrings: false, useStyles: true });
@@ -87,7 +126,12 @@ async function child(): Promise<void> {
   process.stdout.write(`${JSON.stringify({ ms, rows, maxRssMb: process.resourceUsage().maxRSS / 1024, bytes: statSync(out).size })}\n`);
 }
 
-interface Measure { ms: number; rows: number; maxRssMb: number; bytes: number }
+interface Measure {
+  ms: number;
+  rows: number;
+  maxRssMb: number;
+  bytes: number;
+}
 
 function measure(mode: 'bare' | 'export', count: number, storeFile: string, out: string): Measure {
   const self = fileURLToPath(import.meta.url);
@@ -112,7 +156,15 @@ export async function benchExport(): Promise<Record<string, number | string>> {
       const t = performance.now();
       const file = join(dir, `scopes-${n}.sqlite`);
       const store = openStore(file);
-      storeRun(store, { scopes: (function* gen() { for (let i = 0; i < n; i += 1) yield scope(i); })() }, 10_000);
+      storeRun(
+        store,
+        {
+          scopes: (function* gen() {
+            for (let i = 0; i < n; i += 1) yield scope(i);
+          })(),
+        },
+        10_000,
+      );
       store.db.pragma('wal_checkpoint(TRUNCATE)');
       store.close();
       stores[n] = file;

@@ -21,7 +21,8 @@ export async function benchOutbox(): Promise<Record<string, number | string>> {
     const importStarted = performance.now();
     const imported = outbox.importCsv(removalsCsv(removableMemberships(tenant.data, ITEMS)), 'remove-membership');
     const importMs = performance.now() - importStarted;
-    if (imported.queued !== ITEMS) throw new Error(`imported ${imported.queued} of ${ITEMS}: ${JSON.stringify(imported.errors.slice(0, 3))}`);
+    if (imported.queued !== ITEMS)
+      throw new Error(`imported ${imported.queued} of ${ITEMS}: ${JSON.stringify(imported.errors.slice(0, 3))}`);
 
     let rateLimited = 0;
     const api = createApiClient({

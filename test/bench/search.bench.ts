@@ -23,7 +23,10 @@ const PAGE = 2_000;
 const KNOWN_APPS = `Okta Workday Salesforce GitHub AWS Azure GCP Slack Jira Confluence Zendesk NetSuite Snowflake Datadog
 PagerDuty Box Dropbox Zoom DocuSign Coupa Greenhouse BambooHR Expensify Tableau Looker HubSpot Marketo Intercom
 Atlassian ServiceNow SAP Oracle Workato Figma Notion Asana Airtable Gusto Rippling Carta`.split(/\s+/);
-const SYLLABLES = 'ab ac ad al an ar as at ba be bi bo ca ce co da de di do fa fe fi ga ge go ka ke ko la le li lo ma me mi mo na ne ni no pa pe pi po ra re ri ro sa se si so ta te ti to va ve vi vo xa xe za ze zo'.split(' ');
+const SYLLABLES =
+  'ab ac ad al an ar as at ba be bi bo ca ce co da de di do fa fe fi ga ge go ka ke ko la le li lo ma me mi mo na ne ni no pa pe pi po ra re ri ro sa se si so ta te ti to va ve vi vo xa xe za ze zo'.split(
+    ' ',
+  );
 const DOMAIN = `access review user account role group admin read write owner entitlement grant revoke approve manager
 policy campaign template automation scope rule finding task request approval certification audit compliance
 payroll finance hr engineering sales support legal security privileged dormant orphaned terminated contractor
@@ -33,7 +36,8 @@ release production staging sandbox customer partner internal external emergency 
 billing invoice ledger expense budget forecast procurement contract renewal license seat identity directory
 federation saml oidc mfa password sso provisioning deprovisioning sync connector webhook notification email
 slack channel escalation reminder deadline exception exemption risk critical high medium low sensitive`.split(/\s+/);
-const ATTRIBUTES = 'department manager_id location cost_center employee_type title status division region team country company level org_unit'.split(' ');
+const ATTRIBUTES =
+  'department manager_id location cost_center employee_type title status division region team country company level org_unit'.split(' ');
 
 function zipf(n: number, s: number): (r: number) => number {
   const cdf: number[] = [];
@@ -78,7 +82,15 @@ function generator(seed: number) {
     const key = `${id.slice(0, 3)}-${n.toString(36)}`;
     switch (id) {
       case 'scopes':
-        return { id: key, appId: `app-${n % 97}`, scopeValue: `${word()}:${word()}`, displayName: title(), description: `Lets the holder ${words(5)} in ${app()}`, classification: state('XAA_SCOPE_CLASSIFICATION_', ['READ', 'WRITE', 'SENSITIVE', 'DANGEROUS']), state: state('XAA_SCOPE_STATE_', ['ENABLED', 'DISABLED', 'PENDING_REVIEW']) };
+        return {
+          id: key,
+          appId: `app-${n % 97}`,
+          scopeValue: `${word()}:${word()}`,
+          displayName: title(),
+          description: `Lets the holder ${words(5)} in ${app()}`,
+          classification: state('XAA_SCOPE_CLASSIFICATION_', ['READ', 'WRITE', 'SENSITIVE', 'DANGEROUS']),
+          state: state('XAA_SCOPE_STATE_', ['ENABLED', 'DISABLED', 'PENDING_REVIEW']),
+        };
       case 'automations':
         return {
           id: key,
@@ -93,18 +105,44 @@ function generator(seed: number) {
           ],
         };
       case 'campaigns':
-        return { accessReview: { accessReview: { id: key, displayName: `${title()} review`, description: words(10), state: state('ACCESS_REVIEW_STATE_', ['DRAFT', 'STARTED', 'CLOSED']), scopeV2: { celExpression: { expression: cel() } } } }, expanded: [] };
+        return {
+          accessReview: {
+            accessReview: {
+              id: key,
+              displayName: `${title()} review`,
+              description: words(10),
+              state: state('ACCESS_REVIEW_STATE_', ['DRAFT', 'STARTED', 'CLOSED']),
+              scopeV2: { celExpression: { expression: cel() } },
+            },
+          },
+          expanded: [],
+        };
       case 'templates':
         return { id: key, displayName: `${title()} template`, description: words(10), reviewInstructions: words(6) };
       case 'toolsets':
         return { id: key, displayName: `${title()} tools`, description: words(6), toolCount: Math.floor(rand() * 40) };
       default:
-        return { id: key, displayName: title(), description: words(6), condition: cel(), enabled: rand() < 0.8, priority: n % 1000, action: { [['acceptRisk', 'createTask', 'snooze', 'suppress'][n % 4]!]: { reason: words(3) } } };
+        return {
+          id: key,
+          displayName: title(),
+          description: words(6),
+          condition: cel(),
+          enabled: rand() < 0.8,
+          priority: n % 1000,
+          action: { [['acceptRisk', 'createTask', 'snooze', 'suppress'][n % 4]!]: { reason: words(3) } },
+        };
     }
   };
 }
 
-const SHARES: [CollectionId, number][] = [['scopes', 0.35], ['automations', 0.25], ['campaigns', 0.1], ['templates', 0.05], ['toolsets', 0.1], ['routing-rules', 0.15]];
+const SHARES: [CollectionId, number][] = [
+  ['scopes', 0.35],
+  ['automations', 0.25],
+  ['campaigns', 0.1],
+  ['templates', 0.05],
+  ['toolsets', 0.1],
+  ['routing-rules', 0.15],
+];
 
 /** Fills a store with `total` objects through the sync's write path, one completed run. */
 export function fillStore(store: Store, total: number): number {
@@ -142,7 +180,10 @@ function likeSearch(store: Store, query: string, collectionId?: CollectionId): n
   if (collectionId) params.push(collectionId);
   const from = `FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE ${where}${scope}`;
   store.db.prepare(`SELECT o.id, v.title ${from} LIMIT 50`).all(...params);
-  return store.db.prepare(`SELECT count(*) ${from}`).pluck().get(...params) as number;
+  return store.db
+    .prepare(`SELECT count(*) ${from}`)
+    .pluck()
+    .get(...params) as number;
 }
 
 export async function benchSearch(): Promise<Record<string, number | string>> {
@@ -158,19 +199,32 @@ export async function benchSearch(): Promise<Record<string, number | string>> {
     // without a collection or a filter. Run after one warm-up pass.
     const queries: { q: string; collection?: CollectionId; filters?: Record<string, string | boolean> }[] = [
       // Names of apps (a known one, obscure ones), being typed, with a governance word.
-      { q: 'okta' }, { q: 'workd' }, { q: 'snowflake admin' }, { q: 'zendesk' }, { q: 'docusign' },
+      { q: 'okta' },
+      { q: 'workd' },
+      { q: 'snowflake admin' },
+      { q: 'zendesk' },
+      { q: 'docusign' },
       // Governance words from common to rare, a phrase, CEL attributes.
-      { q: 'payroll' }, { q: 'breakglass' }, { q: 'terminated contractor' }, { q: '"access review"' }, { q: 'cost_center' },
-      { q: 'vault rotation' }, { q: 'hipaa' }, { q: 'deprov' },
+      { q: 'payroll' },
+      { q: 'breakglass' },
+      { q: 'terminated contractor' },
+      { q: '"access review"' },
+      { q: 'cost_center' },
+      { q: 'vault rotation' },
+      { q: 'hipaa' },
+      { q: 'deprov' },
       // One collection, filters.
-      { q: 'github', collection: 'scopes' }, { q: 'legal', collection: 'automations', filters: { enabled: true } },
+      { q: 'github', collection: 'scopes' },
+      { q: 'legal', collection: 'automations', filters: { enabled: true } },
       { q: 'privileged', collection: 'scopes', filters: { classification: 'XAA_SCOPE_CLASSIFICATION_DANGEROUS' } },
       { q: 'finding', collection: 'routing-rules', filters: { actionKind: 'suppress' } },
       { q: 'quarterly review', collection: 'campaigns', filters: { state: 'ACCESS_REVIEW_STATE_STARTED' } },
       // Broad: words most objects contain.
-      { q: 'access' }, { q: 'user' },
+      { q: 'access' },
+      { q: 'user' },
     ];
-    const run = (x: (typeof queries)[number]) => store.search(x.q, { limit: 50, ...(x.collection ? { collection: x.collection } : {}), ...(x.filters ? { filters: x.filters } : {}) });
+    const run = (x: (typeof queries)[number]) =>
+      store.search(x.q, { limit: 50, ...(x.collection ? { collection: x.collection } : {}), ...(x.filters ? { filters: x.filters } : {}) });
     for (const x of queries) run(x);
     const times: number[] = [];
     const perQuery = new Map<string, { ms: number; total: number }>();

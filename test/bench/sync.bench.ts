@@ -35,7 +35,17 @@ interface Tenant {
 
 /** Starts `attest tenant` in a child process and reads its one JSON line. */
 async function startTenantProcess(scale: string, faults?: string): Promise<Tenant> {
-  const args = [join(ROOT, 'bin/attest.mjs'), 'tenant', '--port', '0', '--scale', scale, '--seed', String(SEED), ...(faults ? ['--faults', faults] : [])];
+  const args = [
+    join(ROOT, 'bin/attest.mjs'),
+    'tenant',
+    '--port',
+    '0',
+    '--scale',
+    scale,
+    '--seed',
+    String(SEED),
+    ...(faults ? ['--faults', faults] : []),
+  ];
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
@@ -69,10 +79,11 @@ async function bareWalk(api: ApiClient, concurrency = 3): Promise<{ ms: number; 
     if (typeof campaignTemplate === 'string' && campaignTemplate) templateIds.add(campaignTemplate);
     for (const member of ['automationSteps', 'draftAutomationSteps']) {
       const steps = getPath(obj, member);
-      if (Array.isArray(steps)) for (const s of steps) {
-        const id = getPath(s, 'createAccessReview.accessReviewTemplateId');
-        if (typeof id === 'string' && id) templateIds.add(id);
-      }
+      if (Array.isArray(steps))
+        for (const s of steps) {
+          const id = getPath(s, 'createAccessReview.accessReviewTemplateId');
+          if (typeof id === 'string' && id) templateIds.add(id);
+        }
     }
   };
   const walk = async (d: CollectionDescriptor): Promise<void> => {
@@ -85,7 +96,9 @@ async function bareWalk(api: ApiClient, concurrency = 3): Promise<{ ms: number; 
       }
       return;
     }
-    for await (const step of paginate<unknown, { nextPageToken?: string | null }>((req, s) => d.fetchPage!(api, req, s) as never, { pageSize: d.pageSize })) {
+    for await (const step of paginate<unknown, { nextPageToken?: string | null }>((req, s) => d.fetchPage!(api, req, s) as never, {
+      pageSize: d.pageSize,
+    })) {
       const body = step.response.body as unknown;
       const rows = isRecord(body) && Array.isArray(body[d.listKey]) ? (body[d.listKey] as unknown[]) : [];
       rows.forEach(noteTemplates);
@@ -118,17 +131,37 @@ const pagesOf = (s: SyncSummary) => s.collections.reduce((n, c) => n + c.pages, 
  * `ms` runs from the call; `syncMs` from the worker's first event, leaving out the thread's start
  * (which, run from source, includes compiling the TypeScript of the worker's modules).
  */
-async function workerSync(t: Tenant, dir: string, name: string): Promise<{ ms: number; syncMs: number; summary: SyncSummary; lagP99: number; lagMax: number; storeMB: number }> {
+async function workerSync(
+  t: Tenant,
+  dir: string,
+  name: string,
+): Promise<{ ms: number; syncMs: number; summary: SyncSummary; lagP99: number; lagMax: number; storeMB: number }> {
   const storeFile = join(dir, `${name}.sqlite`);
   const lag = monitorEventLoopDelay({ resolution: 5 });
   lag.enable();
   const started = performance.now();
   let firstEvent = 0;
-  const summary = await runSyncJob({ storeFile, clientId: t.clientId, clientSecret: t.clientSecret, serverUrl: t.url }, { onProgress: () => void (firstEvent ||= performance.now()) });
+  const summary = await runSyncJob(
+    { storeFile, clientId: t.clientId, clientSecret: t.clientSecret, serverUrl: t.url },
+    { onProgress: () => void (firstEvent ||= performance.now()) },
+  );
   const ended = performance.now();
   lag.disable();
-  if (summary.status !== 'completed') throw new Error(`sync ${summary.status}: ${summary.collections.map((c) => c.error).filter(Boolean).join('; ')}`);
-  return { ms: ended - started, syncMs: ended - firstEvent, summary, lagP99: lag.percentile(99) / 1e6, lagMax: lag.max / 1e6, storeMB: statSync(storeFile).size / 1e6 };
+  if (summary.status !== 'completed')
+    throw new Error(
+      `sync ${summary.status}: ${summary.collections
+        .map((c) => c.error)
+        .filter(Boolean)
+        .join('; ')}`,
+    );
+  return {
+    ms: ended - started,
+    syncMs: ended - firstEvent,
+    summary,
+    lagP99: lag.percentile(99) / 1e6,
+    lagMax: lag.max / 1e6,
+    storeMB: statSync(storeFile).size / 1e6,
+  };
 }
 
 /** Network latency of a real tenant, for the second measurement of (a): 20 ms per request, plus up to 10. */

@@ -46,12 +46,16 @@ export async function benchTenant(): Promise<Record<string, number>> {
 
     const scopes = await walk(200, (pageToken) => post('/api/v1/search/xaa/scopes', { pageSize: 100, pageToken }));
     const tasks = await walk(100, (pageToken) => post('/api/v1/search/tasks', { pageSize: 100, pageToken }));
-    const campaigns = await walk(80, (pageToken) => get(`/api/v1/access_reviews?page_size=100&page_token=${encodeURIComponent(pageToken)}`));
+    const campaigns = await walk(80, (pageToken) =>
+      get(`/api/v1/access_reviews?page_size=100&page_token=${encodeURIComponent(pageToken)}`),
+    );
     const automations = await walk(200, (pageToken) => post('/api/v1/search/automations', { pageSize: 10, pageToken }));
     // Resuming deep in the largest collection costs what the first page costs (keyset, not offset).
     const deepToken = await (async () => {
       let pageToken = '';
-      for (let i = 0; i < 195; i += 1) pageToken = ((await (await post('/api/v1/search/xaa/scopes', { pageSize: 100, pageToken })).json()) as { nextPageToken: string }).nextPageToken;
+      for (let i = 0; i < 195; i += 1)
+        pageToken = ((await (await post('/api/v1/search/xaa/scopes', { pageSize: 100, pageToken })).json()) as { nextPageToken: string })
+          .nextPageToken;
       return pageToken;
     })();
     const deep = await walk(5, (pageToken) => post('/api/v1/search/xaa/scopes', { pageSize: 100, pageToken: pageToken || deepToken }));

@@ -20,9 +20,27 @@ import { chromiumLaunchOptions } from '../helpers/chromium';
 
 const N = Number(process.env.ATTEST_BENCH_UI_N ?? 1_000_000);
 const KEY_MS = Number(process.env.ATTEST_BENCH_UI_KEY_MS ?? 80);
-const CLASSES = ['XAA_SCOPE_CLASSIFICATION_READ', 'XAA_SCOPE_CLASSIFICATION_WRITE', 'XAA_SCOPE_CLASSIFICATION_DESTRUCTIVE', 'XAA_SCOPE_CLASSIFICATION_SENSITIVE'];
+const CLASSES = [
+  'XAA_SCOPE_CLASSIFICATION_READ',
+  'XAA_SCOPE_CLASSIFICATION_WRITE',
+  'XAA_SCOPE_CLASSIFICATION_DESTRUCTIVE',
+  'XAA_SCOPE_CLASSIFICATION_SENSITIVE',
+];
 const STATES = ['XAA_SCOPE_STATE_PENDING_REVIEW', 'XAA_SCOPE_STATE_ENABLED', 'XAA_SCOPE_STATE_DISABLED'];
-const WORDS = ['payroll', 'ledger', 'invoice', 'calendar', 'repository', 'pipeline', 'warehouse', 'ticket', 'vault', 'roster', 'billing', 'metrics'];
+const WORDS = [
+  'payroll',
+  'ledger',
+  'invoice',
+  'calendar',
+  'repository',
+  'pipeline',
+  'warehouse',
+  'ticket',
+  'vault',
+  'roster',
+  'billing',
+  'metrics',
+];
 
 function scope(i: number): Record<string, unknown> {
   const word = WORDS[i % WORDS.length]!;
@@ -59,13 +77,22 @@ export async function benchUiSearchAndList(): Promise<Record<string, unknown>> {
   const seedStarted = performance.now();
   if (!kept || !existsSync(kept)) {
     const store = openStore(storeFile);
-    storeRun(store, { scopes: (function* generate() { for (let i = 0; i < N; i += 1) yield scope(i); })() }, 10_000);
+    storeRun(
+      store,
+      {
+        scopes: (function* generate() {
+          for (let i = 0; i < N; i += 1) yield scope(i);
+        })(),
+      },
+      10_000,
+    );
     store.db.pragma('wal_checkpoint(TRUNCATE)');
     store.close();
   }
   const seedMs = performance.now() - seedStarted;
 
-  const phase = (label: string) => process.stderr.write(`ui bench: ${label} at ${((performance.now() - seedStarted) / 1000).toFixed(1)} s\n`);
+  const phase = (label: string) =>
+    process.stderr.write(`ui bench: ${label} at ${((performance.now() - seedStarted) / 1000).toFixed(1)} s\n`);
   phase('seeded');
   const host = await startBrowserHost({ rendererRoot, dataDir: join(dir, 'data'), storeFile });
   const browser = await chromium.launch(chromiumLaunchOptions());
@@ -119,7 +146,8 @@ export async function benchUiSearchAndList(): Promise<Record<string, unknown>> {
       await box.pressSequentially(query, { delay: KEY_MS });
       await page.waitForFunction(() => (window as unknown as { benchDone: () => boolean }).benchDone(), null, { polling: 20 });
       const keys = await page.evaluate(() => (window as unknown as { benchKeys: { text: string; ms: number }[] }).benchKeys);
-      if (keys.length !== query.length || keys[keys.length - 1]!.text !== query) throw new Error(`typed ${JSON.stringify(keys.map((k) => k.text))}, expected ${query}`);
+      if (keys.length !== query.length || keys[keys.length - 1]!.text !== query)
+        throw new Error(`typed ${JSON.stringify(keys.map((k) => k.text))}, expected ${query}`);
       for (const k of keys) {
         uiMs.push(k.ms);
         typed.push(k.text);
@@ -134,11 +162,20 @@ export async function benchUiSearchAndList(): Promise<Record<string, unknown>> {
       return performance.now() - started;
     });
     if (process.env.ATTEST_BENCH_UI_VERBOSE) {
-      const slowest = uiMs.map((ms, i) => ({ ms, text: typed[i]!, core: coreMs[i]! })).sort((a, b) => b.ms - a.ms).slice(0, 25);
-      for (const k of slowest) process.stderr.write(`  ${JSON.stringify(k.text).padEnd(16)} ui ${k.ms.toFixed(0).padStart(4)} ms  core ${k.core.toFixed(1).padStart(6)} ms\n`);
+      const slowest = uiMs
+        .map((ms, i) => ({ ms, text: typed[i]!, core: coreMs[i]! }))
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 25);
+      for (const k of slowest)
+        process.stderr.write(
+          `  ${JSON.stringify(k.text).padEnd(16)} ui ${k.ms.toFixed(0).padStart(4)} ms  core ${k.core.toFixed(1).padStart(6)} ms\n`,
+        );
     }
     // (b) The Scopes list: DOM rows, and a jump to the middle.
-    await page.getByRole('navigation').getByRole('button', { name: /^Scopes/ }).click();
+    await page
+      .getByRole('navigation')
+      .getByRole('button', { name: /^Scopes/ })
+      .click();
     await page.getByTestId('list-row').first().waitFor();
     const rowsAtTop = await page.getByTestId('list-row').count();
     const jumps: number[] = [];
@@ -152,7 +189,10 @@ export async function benchUiSearchAndList(): Promise<Record<string, unknown>> {
       // The rows of the new position are on screen and filled in (not placeholders).
       await page.waitForFunction((first) => {
         const rows = [...document.querySelectorAll('[data-testid="list-row"]')];
-        return rows.some((r) => Math.abs(Number(r.getAttribute('data-index')) - first) < 40) && rows.every((r) => r.getAttribute('data-loaded') === 'true');
+        return (
+          rows.some((r) => Math.abs(Number(r.getAttribute('data-index')) - first) < 40) &&
+          rows.every((r) => r.getAttribute('data-loaded') === 'true')
+        );
       }, target);
       jumps.push(performance.now() - started);
       rowsAfterJump = Math.max(rowsAfterJump, await page.getByTestId('list-row').count());

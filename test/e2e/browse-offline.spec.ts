@@ -20,7 +20,10 @@ test('browse a stored workspace offline: overview, lists, automation steps, sear
     await expect(page.getByRole('button', { name: 'Sync', exact: true })).toBeDisabled();
 
     // A virtualized list: 302 rows, far fewer in the DOM.
-    await page.getByRole('navigation').getByRole('button', { name: /^Scopes/ }).click();
+    await page
+      .getByRole('navigation')
+      .getByRole('button', { name: /^Scopes/ })
+      .click();
     await expect(page.getByTestId('list-total')).toHaveText('302 objects');
     const rendered = await page.getByTestId('list-row').count();
     expect(rendered).toBeGreaterThan(5);
@@ -37,7 +40,10 @@ test('browse a stored workspace offline: overview, lists, automation steps, sear
     await expect(page.getByTestId('list-row').first()).not.toContainText('extra:scope-0');
 
     // An automation's triggers and steps with their CEL.
-    await page.getByRole('navigation').getByRole('button', { name: /^Automations/ }).click();
+    await page
+      .getByRole('navigation')
+      .getByRole('button', { name: /^Automations/ })
+      .click();
     await page.getByTestId('list-row').filter({ hasText: 'Leaver offboarding' }).click();
     await expect(page.locator('[data-screen="detail"]')).toBeVisible();
     await expect(page.getByTestId('automation-flow')).toBeVisible();

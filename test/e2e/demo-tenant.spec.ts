@@ -17,7 +17,10 @@ test('open the demo tenant from the first-run screen, sync it, and find its data
   await page.getByRole('navigation').getByRole('button', { name: 'Settings' }).click();
   await expect(page.locator('[data-screen="settings"]')).toContainText('demo');
   await page.getByRole('radio', { name: 'Dark' }).check();
-  await page.getByRole('navigation').getByRole('button', { name: /^Automations/ }).click();
+  await page
+    .getByRole('navigation')
+    .getByRole('button', { name: /^Automations/ })
+    .click();
   await page.getByTestId('list-row').first().click();
   await expect(page.getByTestId('automation-flow')).toBeVisible();
   await page.screenshot({ path: join(screenshotDir, 'automation-dark.png') });

@@ -54,7 +54,10 @@ test('connect with pasted credentials, sync with visible progress, search and op
   await page.screenshot({ path: join(screenshotDir, 'overview.png') });
 
   // Open an automation from its list and see its steps as a flow with their CEL.
-  await page.getByRole('navigation').getByRole('button', { name: /^Automations/ }).click();
+  await page
+    .getByRole('navigation')
+    .getByRole('button', { name: /^Automations/ })
+    .click();
   const firstRow = page.getByTestId('list-row').first();
   await expect(firstRow).toBeVisible();
   await page.screenshot({ path: join(screenshotDir, 'list-automations.png') });
@@ -99,7 +102,10 @@ test('work offline with the tenant unreachable, then sync again when it is back'
     await expect(page.getByTestId('online-indicator')).toHaveAttribute('data-online', 'false', { timeout: 30_000 });
     await expect(page.getByTestId('offline-banner')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Sync', exact: true })).toBeDisabled();
-    await page.getByRole('navigation').getByRole('button', { name: /^Scopes/ }).click();
+    await page
+      .getByRole('navigation')
+      .getByRole('button', { name: /^Scopes/ })
+      .click();
     const row = page.getByTestId('list-row').first();
     await expect(row).toBeVisible();
     await row.click();

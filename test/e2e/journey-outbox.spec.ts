@@ -23,13 +23,21 @@ async function connectAndSync(page: Page, url: string): Promise<void> {
   await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
 }
 
-test('queue a scope (bad value refused inline, then a good one), bulk-import a CSV, send the outbox and see the results', async ({ page, host }) => {
+test('queue a scope (bad value refused inline, then a good one), bulk-import a CSV, send the outbox and see the results', async ({
+  page,
+  host,
+}) => {
   await connectAndSync(page, host.url);
   const scope = [...tenant.data.scopes.values()][0]!;
-  const memberships = [...tenant.data.memberships.values()].filter((m) => MANAGED_ENTITLEMENT_KINDS.includes(tenant.data.entitlements.get(m.appEntitlementId)!.kind)).slice(0, 2);
+  const memberships = [...tenant.data.memberships.values()]
+    .filter((m) => MANAGED_ENTITLEMENT_KINDS.includes(tenant.data.entitlements.get(m.appEntitlementId)!.kind))
+    .slice(0, 2);
   expect(memberships).toHaveLength(2);
 
-  await page.getByRole('navigation').getByRole('button', { name: /^Outbox/ }).click();
+  await page
+    .getByRole('navigation')
+    .getByRole('button', { name: /^Outbox/ })
+    .click();
   await expect(page.getByRole('heading', { name: 'Nothing queued' })).toBeVisible();
   await page.getByRole('tab', { name: 'New change' }).click();
   await page.getByLabel('App id').fill(scope.appId ?? '');
@@ -52,11 +60,17 @@ test('queue a scope (bad value refused inline, then a good one), bulk-import a C
   await page.getByLabel('Kind').selectOption('remove-membership');
   const header = 'app_id,app_entitlement_id,app_user_id';
   const rows = memberships.map((m) => `${m.appId},${m.appEntitlementId},${m.appUserId}`);
-  await page.getByLabel('CSV file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from([header, rows[0], `${memberships[1]!.appId},,someone`].join('\n')) });
+  await page.getByLabel('CSV file').setInputFiles({
+    name: 'bad.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from([header, rows[0], `${memberships[1]!.appId},,someone`].join('\n')),
+  });
   await expect(page.getByTestId('import-errors')).toContainText('3');
   await expect(page.getByRole('button', { name: 'Fix the errors to import' })).toBeDisabled();
   await page.screenshot({ path: join(screenshotDir, 'outbox-import-errors.png') });
-  await page.getByLabel('CSV file').setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from([header, ...rows].join('\n')) });
+  await page
+    .getByLabel('CSV file')
+    .setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from([header, ...rows].join('\n')) });
   await expect(page.getByTestId('import-valid')).toBeVisible();
   await page.getByRole('button', { name: 'Queue 2 changes' }).click();
   await expect(page.getByTestId('outbox-item')).toHaveCount(3);
@@ -88,10 +102,16 @@ test('queue a scope (bad value refused inline, then a good one), bulk-import a C
   await page.screenshot({ path: join(screenshotDir, 'reports-verified.png') });
 });
 
-test('update a synced template in its editor (the derived updateMask shown before queuing), edit the queued change, send it, and see the template updated at once', async ({ page, host }) => {
+test('update a synced template in its editor (the derived updateMask shown before queuing), edit the queued change, send it, and see the template updated at once', async ({
+  page,
+  host,
+}) => {
   await connectAndSync(page, host.url);
   // From a synced template's details to its editor.
-  await page.getByRole('navigation').getByRole('button', { name: /^Templates/ }).click();
+  await page
+    .getByRole('navigation')
+    .getByRole('button', { name: /^Templates/ })
+    .click();
   await page.getByTestId('list-row').first().click();
   await expect(page.locator('[data-screen="detail"][data-collection="templates"]')).toBeVisible();
   await page.getByRole('button', { name: 'Edit template…' }).click();
@@ -117,7 +137,9 @@ test('update a synced template in its editor (the derived updateMask shown befor
   await expect(page.getByTestId('update-mask')).toHaveText('displayName,description');
   await page.screenshot({ path: join(screenshotDir, 'template-editor.png') });
   await page.getByRole('button', { name: 'Queue update' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Queued:' })).toContainText(`update template ${templateId}: displayName,description`);
+  await expect(page.getByRole('status').filter({ hasText: 'Queued:' })).toContainText(
+    `update template ${templateId}: displayName,description`,
+  );
 
   // Edit the queued change: the description back as synced, so only the name is sent.
   await page.getByRole('tab', { name: 'Changes' }).click();

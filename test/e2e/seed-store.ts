@@ -12,7 +12,8 @@ export function seedFixtureStore(file: string, extraScopes = 0): void {
   try {
     const scope = load('scope') as Record<string, unknown>;
     const scopes = [scope, load('scope-unknown')];
-    for (let i = 0; i < extraScopes; i += 1) scopes.push({ ...scope, id: `xs_extra_${i}`, scopeValue: `extra:scope-${i}`, displayName: `Extra scope ${i}` });
+    for (let i = 0; i < extraScopes; i += 1)
+      scopes.push({ ...scope, id: `xs_extra_${i}`, scopeValue: `extra:scope-${i}`, displayName: `Extra scope ${i}` });
     storeRun(store, {
       scopes,
       automations: [load('automation'), load('automation-unknown')],

@@ -19,9 +19,7 @@ export function chromiumExecutable(): string {
 export function chromiumLaunchOptions(): { executablePath: string; args: string[] } {
   const executablePath = chromiumExecutable();
   if (!existsSync(executablePath)) {
-    throw new Error(
-      `Chromium not found at ${executablePath}: install it (apt-get install chromium) or set PLAYWRIGHT_CHROMIUM_EXECUTABLE`,
-    );
+    throw new Error(`Chromium not found at ${executablePath}: install it (apt-get install chromium) or set PLAYWRIGHT_CHROMIUM_EXECUTABLE`);
   }
   return { executablePath, args: CHROMIUM_FLAGS };
 }

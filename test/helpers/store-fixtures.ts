@@ -31,7 +31,11 @@ export function tableNames(db: Database.Database): string[] {
  * (the tables migration tests fill before opening the store at the latest version).
  */
 export function insertStoredScope(db: Database.Database, raw: string, title: string, cols = '{}', id = 'a'): void {
-  db.prepare("INSERT INTO objects (oid, collection, id, first_seen_run, last_seen_run, last_seen_walk) VALUES (1, 'scopes', ?, 1, 1, 1)").run(id);
-  db.prepare("INSERT INTO object_versions (vid, oid, valid_from, hash, title, cols, raw, fetched_at) VALUES (1, 1, 1, x'00', ?, ?, ?, 't')").run(title, cols, raw);
+  db.prepare(
+    "INSERT INTO objects (oid, collection, id, first_seen_run, last_seen_run, last_seen_walk) VALUES (1, 'scopes', ?, 1, 1, 1)",
+  ).run(id);
+  db.prepare(
+    "INSERT INTO object_versions (vid, oid, valid_from, hash, title, cols, raw, fetched_at) VALUES (1, 1, 1, x'00', ?, ?, ?, 't')",
+  ).run(title, cols, raw);
   db.prepare('UPDATE objects SET current_vid = 1 WHERE oid = 1').run();
 }

@@ -54,10 +54,12 @@ export async function startTestTenant(options: TenantOptions = {}): Promise<Test
       }),
     );
   const accessToken = () => {
-    token ??= tokenRequest({ grant_type: 'client_credentials', client_id: tenant.clientId, client_secret: tenant.clientSecret }).then((r) => {
-      if (r.status !== 200) throw new Error(`token request failed: ${r.status} ${r.text}`);
-      return (r.body as { access_token: string }).access_token;
-    });
+    token ??= tokenRequest({ grant_type: 'client_credentials', client_id: tenant.clientId, client_secret: tenant.clientSecret }).then(
+      (r) => {
+        if (r.status !== 200) throw new Error(`token request failed: ${r.status} ${r.text}`);
+        return (r.body as { access_token: string }).access_token;
+      },
+    );
     return token;
   };
   const call = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -65,7 +67,11 @@ export async function startTestTenant(options: TenantOptions = {}): Promise<Test
       await fetch(`${tenant.url}${path}`, {
         method,
         redirect: 'manual',
-        headers: { Authorization: `Bearer ${await accessToken()}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+        headers: {
+          Authorization: `Bearer ${await accessToken()}`,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...headers,
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
     );
@@ -130,7 +136,8 @@ function compile(mode: 'open' | 'exact'): Ajv2020 {
   const components = structuredClone(openApi().components);
   walkSchemas(components.schemas, (schema) => {
     if (mode === 'open' && schema['x-speakeasy-unknown-values'] === 'allow') delete schema.enum;
-    if (mode === 'exact' && schema.properties && typeof schema.properties === 'object' && schema.additionalProperties === undefined) schema.additionalProperties = false;
+    if (mode === 'exact' && schema.properties && typeof schema.properties === 'object' && schema.additionalProperties === undefined)
+      schema.additionalProperties = false;
   });
   if (mode === 'exact') {
     for (const [name, member, sameAs] of SPEC_MEMBERS) {
@@ -184,7 +191,9 @@ function withoutFuture(value: unknown): unknown {
 function describe(validate: ValidateFunction): string {
   return (validate.errors ?? [])
     .slice(0, 8)
-    .map((e) => `${e.instancePath || '/'} ${e.message}${'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`)
+    .map(
+      (e) => `${e.instancePath || '/'} ${e.message}${'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`,
+    )
     .join('; ');
 }
 

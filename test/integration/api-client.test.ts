@@ -83,7 +83,15 @@ describe('token flows', () => {
   it('refuses every malformed credential locally, each with its own message', async () => {
     const messages = new Set<string>();
     const host = new URL(tenant.url).host;
-    for (const id of ['', `x${host}/attest`, `@${host}/attest`, `a@${host}`, `a@/attest`, 'a@127.0.0.1:99999/attest', 'a@bad_host/attest']) {
+    for (const id of [
+      '',
+      `x${host}/attest`,
+      `@${host}/attest`,
+      `a@${host}`,
+      `a@/attest`,
+      'a@127.0.0.1:99999/attest',
+      'a@bad_host/attest',
+    ]) {
       try {
         parseClientId(id);
         throw new Error(`accepted ${id}`);
@@ -320,7 +328,8 @@ describe('endpoints against the tenant', () => {
       if (all.length === 10) saved = step.nextPageToken;
     }
     const rest: string[] = [];
-    for await (const step of paginate(fetchPage, { pageSize: 10, startToken: saved })) rest.push(...(step.response.body.list ?? []).map((a) => a.id!));
+    for await (const step of paginate(fetchPage, { pageSize: 10, startToken: saved }))
+      rest.push(...(step.response.body.list ?? []).map((a) => a.id!));
     expect(rest).toEqual(all.slice(10));
   });
 
@@ -330,10 +339,17 @@ describe('endpoints against the tenant', () => {
     const campaign = await endpoints.getAccessReview(api, campaignId);
     const templateId = [...tenant.data.templates.keys()][0]!;
     expect((await endpoints.getAccessReviewTemplate(api, templateId)).body.accessReviewTemplate?.id).toBe(templateId);
-    const updated = await endpoints.updateAccessReviewTemplate(api, templateId, { accessReviewTemplate: { displayName: 'Renamed by the client test' }, updateMask: 'displayName' });
+    const updated = await endpoints.updateAccessReviewTemplate(api, templateId, {
+      accessReviewTemplate: { displayName: 'Renamed by the client test' },
+      updateMask: 'displayName',
+    });
     expect(updated.body.accessReviewTemplate?.displayName).toBe('Renamed by the client test');
     const ownerId = tenant.data.identityUserIds[0]!;
-    const createdCampaign = await endpoints.createAccessReview(api, { displayName: 'Client test campaign', ownerIds: [ownerId], duplicateFrom: campaignId });
+    const createdCampaign = await endpoints.createAccessReview(api, {
+      displayName: 'Client test campaign',
+      ownerIds: [ownerId],
+      duplicateFrom: campaignId,
+    });
     expect(createdCampaign.body.accessReview?.accessReview?.displayName).toBe('Client test campaign');
     expect(campaign.text.length).toBeGreaterThan(10);
 
@@ -368,21 +384,37 @@ describe('endpoints against the tenant', () => {
     const escalated = await endpoints.escalateTask(api, grantTask.id!, { comment: 'client test' });
     expect(escalated.body.taskView?.task?.emergencyAccess).toBe(true);
 
-    const membership = [...tenant.data.memberships.values()].find((m) => tenant.data.entitlements.get(m.appEntitlementId)?.kind === 'catalog')!;
-    const removed = await endpoints.removeMembership(api, membership.appId, membership.appEntitlementId, { appUserId: membership.appUserId });
+    const membership = [...tenant.data.memberships.values()].find(
+      (m) => tenant.data.entitlements.get(m.appEntitlementId)?.kind === 'catalog',
+    )!;
+    const removed = await endpoints.removeMembership(api, membership.appId, membership.appEntitlementId, {
+      appUserId: membership.appUserId,
+    });
     expect(removed.body.revokeTaskId).toBeTruthy();
     // Not a member any more: 404, not_found.
-    const again = await failure(endpoints.removeMembership(api, membership.appId, membership.appEntitlementId, { appUserId: membership.appUserId }));
+    const again = await failure(
+      endpoints.removeMembership(api, membership.appId, membership.appEntitlementId, { appUserId: membership.appUserId }),
+    );
     expect(again.kind).toBe('not_found');
     expect(again.grpcCode).toBe(5);
 
     const { call } = newScope(api);
     const created = await call;
     const duplicate = await failure(
-      endpoints.createScope(api, appId, { xaaResourceServerId: created.body.scope!.xaaResourceServerId!, scopeValue: created.body.scope!.scopeValue!, displayName: 'dup' }),
+      endpoints.createScope(api, appId, {
+        xaaResourceServerId: created.body.scope!.xaaResourceServerId!,
+        scopeValue: created.body.scope!.scopeValue!,
+        displayName: 'dup',
+      }),
     );
     expect(duplicate.kind).toBe('conflict');
-    const invalid = await failure(endpoints.createScope(api, appId, { xaaResourceServerId: created.body.scope!.xaaResourceServerId!, scopeValue: 'has space', displayName: 'bad' }));
+    const invalid = await failure(
+      endpoints.createScope(api, appId, {
+        xaaResourceServerId: created.body.scope!.xaaResourceServerId!,
+        scopeValue: 'has space',
+        displayName: 'bad',
+      }),
+    );
     expect(invalid.kind).toBe('invalid_input');
     expect(invalid.message).toMatch(/scopeValue/);
   });

@@ -39,7 +39,14 @@ async function call<T>(channel: string, args: unknown = {}): Promise<T> {
 describe('the contract over a stored workspace', () => {
   it('describes every collection with its columns, filter values and "as of" status', async () => {
     const result = await call<ChannelResult<'collections'>>('collections');
-    expect(result.collections.map((c) => c.id).sort()).toEqual(['automations', 'campaigns', 'routing-rules', 'scopes', 'templates', 'toolsets']);
+    expect(result.collections.map((c) => c.id).sort()).toEqual([
+      'automations',
+      'campaigns',
+      'routing-rules',
+      'scopes',
+      'templates',
+      'toolsets',
+    ]);
     const scopes = result.collections.find((c) => c.id === 'scopes')!;
     expect(scopes.columns.find((c) => c.key === 'state')).toMatchObject({ kind: 'enum', filterable: true });
     expect(scopes.filterValues.state?.length).toBeGreaterThan(0);
@@ -49,10 +56,19 @@ describe('the contract over a stored workspace', () => {
   });
 
   it('lists a window of rows, sorted and filtered, with the total', async () => {
-    const page = await call<ChannelResult<'listObjects'>>('listObjects', { collection: 'scopes', offset: 5, limit: 10, sort: { key: 'scopeValue', dir: 'desc' } });
+    const page = await call<ChannelResult<'listObjects'>>('listObjects', {
+      collection: 'scopes',
+      offset: 5,
+      limit: 10,
+      sort: { key: 'scopeValue', dir: 'desc' },
+    });
     expect(page.total).toBe(32);
     expect(page.rows).toHaveLength(10);
-    const all = await call<ChannelResult<'listObjects'>>('listObjects', { collection: 'scopes', limit: 100, filters: { state: ['XAA_SCOPE_STATE_ENABLED'] } });
+    const all = await call<ChannelResult<'listObjects'>>('listObjects', {
+      collection: 'scopes',
+      limit: 100,
+      filters: { state: ['XAA_SCOPE_STATE_ENABLED'] },
+    });
     expect(all.rows.every((r) => r.cells.state === 'XAA_SCOPE_STATE_ENABLED')).toBe(true);
   });
 
@@ -79,15 +95,33 @@ describe('the contract over a stored workspace', () => {
   it('checks a template change against the synced template: the derived updateMask, nothing queued', async () => {
     const preview = await call<ChannelResult<'outboxCheck'>>('outboxCheck', {
       kind: 'update-template',
-      input: { templateId: 'art_quarterly_finance', changes: { displayName: 'Quarterly finance review (H2)', description: 'Every quarter, managers certify finance application access.', notificationConfig: { sendReminders: true } } },
+      input: {
+        templateId: 'art_quarterly_finance',
+        changes: {
+          displayName: 'Quarterly finance review (H2)',
+          description: 'Every quarter, managers certify finance application access.',
+          notificationConfig: { sendReminders: true },
+        },
+      },
     });
     // The description already has that value: only what really changes is in the mask.
     expect(preview.input.updateMask).toBe('displayName,notificationConfig');
-    expect(preview.input.before).toEqual({ displayName: 'Quarterly finance access review', notificationConfig: { sendClose: true, sendKickoff: true, sendReminders: false } });
-    expect(preview.request).toMatchObject({ method: 'POST', path: '/access_review_template/art_quarterly_finance', body: { updateMask: 'displayName,notificationConfig' } });
+    expect(preview.input.before).toEqual({
+      displayName: 'Quarterly finance access review',
+      notificationConfig: { sendClose: true, sendKickoff: true, sendReminders: false },
+    });
+    expect(preview.request).toMatchObject({
+      method: 'POST',
+      path: '/access_review_template/art_quarterly_finance',
+      body: { updateMask: 'displayName,notificationConfig' },
+    });
     expect(preview.summary).toBe('update template art_quarterly_finance: displayName,notificationConfig');
-    await expect(call('outboxCheck', { kind: 'update-template', input: { templateId: 'art_quarterly_finance', changes: { scopeType: 'X' } } })).rejects.toThrow(/bad_request scopeType is set by the server/);
-    await expect(call('outboxCheck', { kind: 'update-template', input: { templateId: 'art_quarterly_finance', changes: { colour: 'red' } } })).rejects.toThrow(/'colour' is not a template field/);
+    await expect(
+      call('outboxCheck', { kind: 'update-template', input: { templateId: 'art_quarterly_finance', changes: { scopeType: 'X' } } }),
+    ).rejects.toThrow(/bad_request scopeType is set by the server/);
+    await expect(
+      call('outboxCheck', { kind: 'update-template', input: { templateId: 'art_quarterly_finance', changes: { colour: 'red' } } }),
+    ).rejects.toThrow(/'colour' is not a template field/);
     expect((await call<ChannelResult<'outboxList'>>('outboxList')).items).toEqual([]);
   });
 

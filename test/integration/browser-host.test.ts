@@ -13,7 +13,10 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'attest-host-'));
   const renderer = join(dir, 'renderer');
   mkdirSync(join(renderer, 'assets'), { recursive: true });
-  writeFileSync(join(renderer, 'index.html'), '<!doctype html><html><head><title>Attest</title></head><body><script type="module" src="./assets/app.js"></script></body></html>');
+  writeFileSync(
+    join(renderer, 'index.html'),
+    '<!doctype html><html><head><title>Attest</title></head><body><script type="module" src="./assets/app.js"></script></body></html>',
+  );
   writeFileSync(join(renderer, 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(join(dir, 'secret.txt'), 'outside');
   host = await startBrowserHost({ rendererRoot: renderer, dataDir: join(dir, 'data') });
@@ -25,14 +28,20 @@ afterAll(async () => {
 });
 
 /** A raw request, so Host and Origin can be anything (fetch would set them itself). */
-function raw(path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function raw(
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   const url = new URL(host.origin);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: options.headers },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     if (options.body) req.write(options.body);
     req.end();
@@ -42,7 +51,13 @@ function raw(path: string, options: { method?: string; headers?: Record<string, 
 const rpc = (channel: string, body: unknown, headers: Record<string, string> = {}) =>
   raw(`/rpc/${channel}`, {
     method: 'POST',
-    headers: { host: new URL(host.origin).host, origin: host.origin, 'content-type': 'application/json', 'x-attest-token': host.token, ...headers },
+    headers: {
+      host: new URL(host.origin).host,
+      origin: host.origin,
+      'content-type': 'application/json',
+      'x-attest-token': host.token,
+      ...headers,
+    },
     body: JSON.stringify(body),
   });
 
@@ -73,7 +88,11 @@ describe('the browser host', () => {
     const reply = JSON.parse((await rpc('getObject', { collection: 'nope', id: 1 })).body);
     expect(reply).toMatchObject({ ok: false, error: { code: 'bad_request' } });
     expect(JSON.parse((await rpc('invoke', {})).body)).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
-    const notJson = await raw('/rpc/appInfo', { method: 'POST', headers: { host: new URL(host.origin).host, origin: host.origin, 'content-type': 'application/json', 'x-attest-token': host.token }, body: '{' });
+    const notJson = await raw('/rpc/appInfo', {
+      method: 'POST',
+      headers: { host: new URL(host.origin).host, origin: host.origin, 'content-type': 'application/json', 'x-attest-token': host.token },
+      body: '{',
+    });
     expect(notJson.status).toBe(400);
   });
 
@@ -98,17 +117,21 @@ describe('the browser host', () => {
     expect((await raw('/events?token=wrong', { headers: { host: hostHeader } })).status).toBe(403);
     const url = new URL(host.origin);
     const received = await new Promise<string>((resolve, reject) => {
-      const req = httpRequest({ host: url.hostname, port: url.port, path: `/events?token=${host.token}`, headers: { host: hostHeader } }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => {
-          text += chunk.toString();
-          if (text.includes('connected') && !text.includes('event:')) host.events.emit('connectionState', { connection: 'x', online: true, checkedAt: null, reason: null });
-          if (text.includes('event: connectionState')) {
-            req.destroy();
-            resolve(text);
-          }
-        });
-      });
+      const req = httpRequest(
+        { host: url.hostname, port: url.port, path: `/events?token=${host.token}`, headers: { host: hostHeader } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => {
+            text += chunk.toString();
+            if (text.includes('connected') && !text.includes('event:'))
+              host.events.emit('connectionState', { connection: 'x', online: true, checkedAt: null, reason: null });
+            if (text.includes('event: connectionState')) {
+              req.destroy();
+              resolve(text);
+            }
+          });
+        },
+      );
       req.on('error', reject);
       req.end();
     });

@@ -113,11 +113,20 @@ describe('attest connect / connections / disconnect with the real keychain', () 
   it('connects with the secret on stdin, stores it in the keychain, lists and disconnects', async () => {
     requireKeychain();
     accounts.add(tenant.clientId);
-    const connect = await attest(['connect', '--client-id', tenant.clientId, '--server-url', tenant.url, '--data-dir', dataDir, '--name', 'demo', '--json'], `${tenant.clientSecret}\n`);
+    const connect = await attest(
+      ['connect', '--client-id', tenant.clientId, '--server-url', tenant.url, '--data-dir', dataDir, '--name', 'demo', '--json'],
+      `${tenant.clientSecret}\n`,
+    );
     expect(connect.stderr).toMatch(/Token check passed/);
     expect(connect.code).toBe(0);
     const printed = JSON.parse(connect.stdout) as Record<string, unknown>;
-    expect(printed).toMatchObject({ name: 'demo', clientId: tenant.clientId, serverUrl: tenant.url, auth: 'assertion', secretStored: true });
+    expect(printed).toMatchObject({
+      name: 'demo',
+      clientId: tenant.clientId,
+      serverUrl: tenant.url,
+      auth: 'assertion',
+      secretStored: true,
+    });
     expect(String(printed.storeFile).startsWith(dataDir)).toBe(true);
 
     // The secret is in the OS keychain: service attest, account = client id.
@@ -146,12 +155,18 @@ describe('attest connect / connections / disconnect with the real keychain', () 
     const second = tenant.issueCredentials();
     remember(second.clientSecret);
     accounts.add(second.clientId);
-    const connect = await attest(['connect', '--client-id', second.clientId, '--auth', 'secret', '--data-dir', dataDir], second.clientSecret);
+    const connect = await attest(
+      ['connect', '--client-id', second.clientId, '--auth', 'secret', '--data-dir', dataDir],
+      second.clientSecret,
+    );
     expect(connect.code).toBe(0);
     expect(connect.stdout).toBe('');
     expect(connect.stderr).toMatch(/Connected '127\.0\.0\.1-\d+'/);
     expect(await keytar.getPassword(KEYCHAIN_SERVICE, second.clientId)).toBe(second.clientSecret);
-    const list = JSON.parse((await attest(['connections', '--json', '--data-dir', dataDir], '')).stdout) as Array<{ auth: string; clientId: string }>;
+    const list = JSON.parse((await attest(['connections', '--json', '--data-dir', dataDir], '')).stdout) as Array<{
+      auth: string;
+      clientId: string;
+    }>;
     expect(list).toEqual([expect.objectContaining({ clientId: second.clientId, auth: 'secret' })]);
   });
 
@@ -159,7 +174,10 @@ describe('attest connect / connections / disconnect with the real keychain', () 
     requireKeychain();
     const other = tenant.issueCredentials();
     remember(other.clientSecret);
-    const malformed = await attest(['connect', '--client-id', tenant.clientId, '--data-dir', dataDir], tenant.clientSecret.replace(':v1:', ':v2:'));
+    const malformed = await attest(
+      ['connect', '--client-id', tenant.clientId, '--data-dir', dataDir],
+      tenant.clientSecret.replace(':v1:', ':v2:'),
+    );
     expect(malformed.code).toBe(3);
     expect(malformed.stderr).toMatch(/unsupported version/);
     const truncated = await attest(['connect', '--client-id', tenant.clientId, '--data-dir', dataDir], tenant.clientSecret.slice(0, -7));
@@ -168,7 +186,10 @@ describe('attest connect / connections / disconnect with the real keychain', () 
     const wrongKey = await attest(['connect', '--client-id', tenant.clientId, '--data-dir', dataDir], other.clientSecret);
     expect(wrongKey.code).toBe(3);
     expect(wrongKey.stderr).toMatch(/refused the credentials.*invalid_client/);
-    const unreachable = await attest(['connect', '--client-id', 'quiet-otter-42@127.0.0.1:1/attest', '--data-dir', dataDir], tenant.clientSecret);
+    const unreachable = await attest(
+      ['connect', '--client-id', 'quiet-otter-42@127.0.0.1:1/attest', '--data-dir', dataDir],
+      tenant.clientSecret,
+    );
     expect(unreachable.code).toBe(4);
     const asArgument = await attest(['connect', '--client-id', tenant.clientId, '--data-dir', dataDir, tenant.clientSecret], '');
     expect(asArgument.code).toBe(2);

@@ -30,7 +30,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (keychainUp) await osKeychain(SERVICE).delete(tenant.clientId).catch(() => undefined);
+  if (keychainUp)
+    await osKeychain(SERVICE)
+      .delete(tenant.clientId)
+      .catch(() => undefined);
   await tenant?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -61,7 +64,11 @@ describe('OS keychain', () => {
 
     await secrets.delete(tenant.clientId);
     await expect(openApiForConnection(dataDir, 'kc', { secrets, env: {} })).rejects.toMatchObject({ code: 'no_secret' });
-    const fromEnv = await openApiForConnection(dataDir, undefined, { secrets, env: { ATTEST_CLIENT_SECRET: tenant.clientSecret }, onNotice: (m) => notices.push(m) });
+    const fromEnv = await openApiForConnection(dataDir, undefined, {
+      secrets,
+      env: { ATTEST_CLIENT_SECRET: tenant.clientSecret },
+      onNotice: (m) => notices.push(m),
+    });
     expect((await endpoints.listRoutingRules(fromEnv.api, { pageSize: 10 })).status).toBe(200);
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatch(/ATTEST_CLIENT_SECRET for this run only/);

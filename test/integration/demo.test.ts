@@ -13,7 +13,12 @@ const dir = mkdtempSync(join(tmpdir(), 'attest-demo-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function attest(args: string[], cwd = dir) {
-  const run = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, ATTEST_DATA_DIR: join(dir, 'data') } });
+  const run = spawnSync(process.execPath, [cli, ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, ATTEST_DATA_DIR: join(dir, 'data') },
+  });
   return { code: run.status, out: run.stdout, err: run.stderr };
 }
 
@@ -27,7 +32,18 @@ describe('attest demo', () => {
     expect(existsSync(file)).toBe(true);
     expect(demo.err).toContain('verify: intact');
     const py = openpyxlDump(file);
-    expect(py.sheets.map((s) => s.name)).toEqual(['Evidence', 'Campaigns', 'Templates', 'Automations', 'Automation steps', 'MCP toolsets', 'Routing rules', 'Scopes', 'Outbox journal', 'Diff']);
+    expect(py.sheets.map((s) => s.name)).toEqual([
+      'Evidence',
+      'Campaigns',
+      'Templates',
+      'Automations',
+      'Automation steps',
+      'MCP toolsets',
+      'Routing rules',
+      'Scopes',
+      'Outbox journal',
+      'Diff',
+    ]);
     expect(py.sheets.find((s) => s.name === 'Scopes')!.rows).toBeGreaterThan(0);
     const verify = attest(['verify', file]);
     expect(verify.code, verify.err).toBe(0);

@@ -42,7 +42,10 @@ afterAll(async () => {
 describe('attest queue', () => {
   it('refuses an invalid change with exit 2, naming the field', async () => {
     const out = io();
-    const code = await main(['queue', 'add', 'create-scope', '--store', store, '--app', 'a', '--resource-server', 'r', '--scope-value', 'x'.repeat(257)], out);
+    const code = await main(
+      ['queue', 'add', 'create-scope', '--store', store, '--app', 'a', '--resource-server', 'r', '--scope-value', 'x'.repeat(257)],
+      out,
+    );
     expect(code).toBe(2);
     expect(out.stderr).toMatch(/scopeValue: scopeValue is 257 bytes long.*nothing was queued/);
     const campaign = io();
@@ -63,7 +66,10 @@ describe('attest queue', () => {
     expect(JSON.parse(listed.stdout)).toHaveLength(6);
 
     const sent = io(tenant.clientSecret);
-    const code = await main(['queue', 'send', '--store', store, '--client-id', tenant.clientId, '--server-url', tenant.url, '--json'], sent);
+    const code = await main(
+      ['queue', 'send', '--store', store, '--client-id', tenant.clientId, '--server-url', tenant.url, '--json'],
+      sent,
+    );
     expect(code).toBe(5);
     const result = JSON.parse(sent.stdout) as { counts: Record<string, number> };
     expect(result.counts).toMatchObject({ succeeded: 5, failed: 1 });
@@ -90,7 +96,27 @@ describe('attest queue', () => {
     const file = join(tmp.dir, 'edit.sqlite');
     const [server] = resourceServers(tenant.data, 1);
     const added = io();
-    expect(await main(['queue', 'add', 'create-scope', '--store', file, '--app', server!.appId, '--resource-server', server!.xaaResourceServerId, '--scope-value', 'ledger:read', '--display-name', 'Ledger', '--json'], added)).toBe(0);
+    expect(
+      await main(
+        [
+          'queue',
+          'add',
+          'create-scope',
+          '--store',
+          file,
+          '--app',
+          server!.appId,
+          '--resource-server',
+          server!.xaaResourceServerId,
+          '--scope-value',
+          'ledger:read',
+          '--display-name',
+          'Ledger',
+          '--json',
+        ],
+        added,
+      ),
+    ).toBe(0);
     const id = (JSON.parse(added.stdout) as { id: string }).id;
 
     const edited = io();
@@ -109,7 +135,9 @@ describe('attest queue', () => {
     await main(['queue', 'show', id, '--store', file], shown);
     expect((JSON.parse(shown.stdout) as { item: { input: { scopeValue: string } } }).item.input.scopeValue).toBe('ledger:export');
 
-    expect(await main(['queue', 'send', '--store', file, '--client-id', tenant.clientId, '--server-url', tenant.url], io(tenant.clientSecret))).toBe(0);
+    expect(
+      await main(['queue', 'send', '--store', file, '--client-id', tenant.clientId, '--server-url', tenant.url], io(tenant.clientSecret)),
+    ).toBe(0);
     expect(tenant.journal().some((j) => JSON.stringify(j).includes('ledger:export'))).toBe(true);
     const late = io();
     expect(await main(['queue', 'edit', id, '--store', file, '--display-name', 'Too late'], late)).toBe(1);
@@ -119,7 +147,24 @@ describe('attest queue', () => {
   it('exits 3 when the tenant refuses the credentials, and nothing is lost', async () => {
     const rows = removableMemberships(tenant.data, 1);
     const file = join(tmp.dir, 'auth.sqlite');
-    expect(await main(['queue', 'add', 'remove-membership', '--store', file, '--app', rows[0]!.appId, '--entitlement', rows[0]!.appEntitlementId, '--user', rows[0]!.appUserId], io())).toBe(0);
+    expect(
+      await main(
+        [
+          'queue',
+          'add',
+          'remove-membership',
+          '--store',
+          file,
+          '--app',
+          rows[0]!.appId,
+          '--entitlement',
+          rows[0]!.appEntitlementId,
+          '--user',
+          rows[0]!.appUserId,
+        ],
+        io(),
+      ),
+    ).toBe(0);
     const other = await startTenant({ port: 0, seed: 78 });
     try {
       const out = io(other.clientSecret);

@@ -9,7 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openOutbox } from '../../src/main/outbox/queue';
 import { openStore } from '../../src/main/store/db';
 import { startTenant } from '../../src/tenant/server';
-import { appliedCounts, escalatableTasks, openTestStore, removableMemberships, resourceServers, tempDir, type JournalLike } from './outbox.helpers';
+import {
+  appliedCounts,
+  escalatableTasks,
+  openTestStore,
+  removableMemberships,
+  resourceServers,
+  tempDir,
+  type JournalLike,
+} from './outbox.helpers';
 
 type Tenant = Awaited<ReturnType<typeof startTenant>>;
 
@@ -42,11 +50,15 @@ interface Run {
 /** Starts `attest queue send`; kills it `killAfterMs` after it starts sending (null: let it finish). */
 function runSend(killAfterMs: number | null): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'queue', 'send', '--store', storeFile, '--client-id', tenant.clientId, '--server-url', tenant.url, '--concurrency', '4'], {
-      cwd: ROOT,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_OPTIONS: '' },
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'queue', 'send', '--store', storeFile, '--client-id', tenant.clientId, '--server-url', tenant.url, '--concurrency', '4'],
+      {
+        cwd: ROOT,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: { ...process.env, NODE_OPTIONS: '' },
+      },
+    );
     let stderr = '';
     let killed = false;
     let timer: NodeJS.Timeout | null = null;
@@ -59,7 +71,8 @@ function runSend(killAfterMs: number | null): Promise<Run> {
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       // Kill at a random moment once it is sending (or reconciling what the last kill left).
-      if (killAfterMs !== null && !timer && /sending \d+ item|in flight when Attest last stopped|reconciled/.test(stderr)) timer = setTimeout(kill, killAfterMs);
+      if (killAfterMs !== null && !timer && /sending \d+ item|in flight when Attest last stopped|reconciled/.test(stderr))
+        timer = setTimeout(kill, killAfterMs);
     });
     child.stdout.resume();
     child.stdin.end(tenant.clientSecret);
@@ -82,7 +95,8 @@ beforeAll(async () => {
   const outbox = openOutbox(outboxStore);
   for (const r of removableMemberships(tenant.data, 160)) outbox.enqueue('remove-membership', r);
   const servers = resourceServers(tenant.data, 2);
-  for (let i = 0; i < 16; i += 1) outbox.enqueue('create-scope', { ...servers[i % servers.length]!, scopeValue: `crash:test:${i}`, displayName: `Crash ${i}` });
+  for (let i = 0; i < 16; i += 1)
+    outbox.enqueue('create-scope', { ...servers[i % servers.length]!, scopeValue: `crash:test:${i}`, displayName: `Crash ${i}` });
   for (const t of escalatableTasks(tenant.data, 6)) outbox.enqueue('escalate-task', t);
   const owner = tenant.data.identityUserIds[0]!;
   for (let i = 0; i < 8; i += 1) outbox.enqueue('create-campaign', { displayName: `Crash campaign ${i}`, ownerIds: [owner] });
@@ -109,7 +123,9 @@ describe('attest queue send survives SIGKILL', () => {
     const runs: Run[] = [];
     for (let i = 0; i < KILLS; i += 1) runs.push(await runSend(Math.floor(random() * 200)));
     const killedWhileWorking = runs.filter((r) => r.killed && r.signal === 'SIGKILL').length;
-    const story = runs.map((r, i) => `#${i + 1} ${r.killed ? 'killed' : `exit ${r.code}`}: ${r.stderr.split('\n').filter(Boolean).slice(-2).join(' | ')}`).join('\n');
+    const story = runs
+      .map((r, i) => `#${i + 1} ${r.killed ? 'killed' : `exit ${r.code}`}: ${r.stderr.split('\n').filter(Boolean).slice(-2).join(' | ')}`)
+      .join('\n');
     expect(killedWhileWorking, story).toBeGreaterThanOrEqual(KILLS - 2);
     // Restart until done (a clean run reconciles what the last kill left, then sends the rest).
     let final = await runSend(null);
@@ -128,7 +144,9 @@ describe('attest queue send survives SIGKILL', () => {
       expect([...applied.entries()].filter(([, n]) => n !== 1)).toEqual([]);
       expect(journal).toHaveLength(194);
       // The template updates went out in queue order.
-      const revisions = journal.filter((j) => j.operation === 'updateTemplate').map((j) => (j.request as { accessReviewTemplate: { description: string } }).accessReviewTemplate.description);
+      const revisions = journal
+        .filter((j) => j.operation === 'updateTemplate')
+        .map((j) => (j.request as { accessReviewTemplate: { description: string } }).accessReviewTemplate.description);
       expect(revisions).toEqual(['revision 0', 'revision 1', 'revision 2', 'revision 3']);
       // The outbox journal shows the interruptions it recovered from.
       expect(outbox.journal().filter((j) => j.event === 'interrupted').length).toBeGreaterThan(0);

@@ -46,10 +46,22 @@ describe('fresh copies after a send', () => {
     const statusBefore = store.collectionStatus();
 
     const [server] = resourceServers(tenant.data, 1);
-    const scopeItem = outbox.enqueue('create-scope', { ...server!, scopeValue: 'fresh:copies:read', displayName: 'Freshly created scope', classification: 'XAA_SCOPE_CLASSIFICATION_READ' });
+    const scopeItem = outbox.enqueue('create-scope', {
+      ...server!,
+      scopeValue: 'fresh:copies:read',
+      displayName: 'Freshly created scope',
+      classification: 'XAA_SCOPE_CLASSIFICATION_READ',
+    });
     const template = store.listObjects('templates', { limit: 1 }).rows[0]!;
-    const templateItem = outbox.enqueue('update-template', { templateId: template.id, changes: { description: 'Edited through the outbox' } });
-    const campaignItem = outbox.enqueue('create-campaign', { displayName: 'Fresh campaign', ownerIds: [tenant.data.identityUserIds[0]!], completionDate: '2031-01-31T17:00:00Z' });
+    const templateItem = outbox.enqueue('update-template', {
+      templateId: template.id,
+      changes: { description: 'Edited through the outbox' },
+    });
+    const campaignItem = outbox.enqueue('create-campaign', {
+      displayName: 'Fresh campaign',
+      ownerIds: [tenant.data.identityUserIds[0]!],
+      completionDate: '2031-01-31T17:00:00Z',
+    });
 
     const summary = await outbox.send(api);
     expect(summary).toMatchObject({ succeeded: 3, failed: 0, uncertain: 0, touched: ['campaigns', 'scopes', 'templates'] });
@@ -69,8 +81,16 @@ describe('fresh copies after a send', () => {
 
     // Searchable at once, and a snapshot like any run: the diff from the sync is exactly these three.
     expect(store.search('Freshly created').hits.map((h) => h.id)).toContain(scopeId);
-    expect(store.runs()[0]).toMatchObject({ id: freshRun, origin: 'outbox', status: 'completed', collections: expect.arrayContaining(['scopes', 'templates', 'campaigns']) });
-    const diff = store.diff(syncRun, freshRun).map((d) => `${d.change} ${d.collection}/${d.id}`).sort();
+    expect(store.runs()[0]).toMatchObject({
+      id: freshRun,
+      origin: 'outbox',
+      status: 'completed',
+      collections: expect.arrayContaining(['scopes', 'templates', 'campaigns']),
+    });
+    const diff = store
+      .diff(syncRun, freshRun)
+      .map((d) => `${d.change} ${d.collection}/${d.id}`)
+      .sort();
     expect(diff).toEqual([`added campaigns/${campaignId}`, `added scopes/${scopeId}`, `modified templates/${template.id}`].sort());
     // The data of each collection is still "as of" the sync: a run from the outbox walks nothing.
     const added: Record<string, number> = { campaigns: 1, scopes: 1 };
@@ -88,7 +108,11 @@ describe('fresh copies after a send', () => {
   it('writes nothing while a sync run is open; that sync brings the object', async () => {
     const open = store.sync.beginRun(['scopes']);
     const [server] = resourceServers(tenant.data, 1);
-    const item = outbox.enqueue('create-scope', { ...server!, scopeValue: 'fresh:copies:write', classification: 'XAA_SCOPE_CLASSIFICATION_WRITE' });
+    const item = outbox.enqueue('create-scope', {
+      ...server!,
+      scopeValue: 'fresh:copies:write',
+      classification: 'XAA_SCOPE_CLASSIFICATION_WRITE',
+    });
     const runsBefore = store.runs().length;
     const summary = await outbox.send(api);
     expect(summary.succeeded).toBe(1);

@@ -32,7 +32,14 @@ describe('network loss during a send', () => {
     const outbox = openOutbox(store);
     for (const r of removableMemberships(tenant.data, 200)) outbox.enqueue('remove-membership', r);
     const link = await startRelay(Number(new URL(tenant.url).port));
-    const api = createApiClient({ clientId: tenant.clientId, clientSecret: tenant.clientSecret, serverUrl: link.url, limiter: new RateLimiter(), maxRetries: 1, backoffBaseMs: 10 });
+    const api = createApiClient({
+      clientId: tenant.clientId,
+      clientSecret: tenant.clientSecret,
+      serverUrl: link.url,
+      limiter: new RateLimiter(),
+      maxRetries: 1,
+      backoffBaseMs: 10,
+    });
 
     let cut = false;
     const pauses: SendProgress[] = [];
@@ -70,9 +77,18 @@ describe('network loss during a send', () => {
     const link = await startRelay(Number(new URL(tenant.url).port));
     const url = link.url;
     await link.down();
-    const api = createApiClient({ clientId: tenant.clientId, clientSecret: tenant.clientSecret, serverUrl: url, limiter: new RateLimiter(), maxRetries: 0 });
+    const api = createApiClient({
+      clientId: tenant.clientId,
+      clientSecret: tenant.clientSecret,
+      serverUrl: url,
+      limiter: new RateLimiter(),
+      maxRetries: 0,
+    });
     const summary = await outbox.send(api);
-    expect(summary.paused).toMatchObject({ reason: 'network', message: expect.stringMatching(/cannot be reached.*send again when online/) });
+    expect(summary.paused).toMatchObject({
+      reason: 'network',
+      message: expect.stringMatching(/cannot be reached.*send again when online/),
+    });
     expect(outbox.counts()).toMatchObject({ queued: 5, sending: 0 });
   });
 });

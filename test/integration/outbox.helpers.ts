@@ -51,7 +51,12 @@ export function removalsCsv(rows: { appId: string; appEntitlementId: string; app
 export function escalatableTasks(data: TenantData, n: number): { taskId: string; policyStepId: string }[] {
   const out: { taskId: string; policyStepId: string }[] = [];
   for (const task of data.tasks.values()) {
-    const t = task as unknown as { id: string; emergencyAccess?: boolean; type?: { grant?: unknown }; policy?: { current?: { id?: string } | null } };
+    const t = task as unknown as {
+      id: string;
+      emergencyAccess?: boolean;
+      type?: { grant?: unknown };
+      policy?: { current?: { id?: string } | null };
+    };
     if (!t.type?.grant || t.emergencyAccess || !t.policy?.current?.id) continue;
     out.push({ taskId: t.id, policyStepId: t.policy.current.id });
     if (out.length >= n) break;

@@ -8,7 +8,16 @@ import { createApiClient, RateLimiter, type ApiClient } from '../../src/main/api
 import { openOutbox, type Outbox } from '../../src/main/outbox/queue';
 import type { Store } from '../../src/main/store/db';
 import { startTenant } from '../../src/tenant/server';
-import { appliedCounts, escalatableTasks, openTestStore, removableMemberships, removalsCsv, resourceServers, tempDir, type JournalLike } from './outbox.helpers';
+import {
+  appliedCounts,
+  escalatableTasks,
+  openTestStore,
+  removableMemberships,
+  removalsCsv,
+  resourceServers,
+  tempDir,
+  type JournalLike,
+} from './outbox.helpers';
 
 type Tenant = Awaited<ReturnType<typeof startTenant>>;
 
@@ -24,7 +33,13 @@ beforeAll(async () => {
   const opened = openTestStore(`${tmp.dir}/store.sqlite`, tenant.data);
   store = opened.store;
   outbox = openOutbox(opened.outboxStore);
-  api = createApiClient({ clientId: tenant.clientId, clientSecret: tenant.clientSecret, serverUrl: tenant.url, limiter: new RateLimiter(), backoffBaseMs: 20 });
+  api = createApiClient({
+    clientId: tenant.clientId,
+    clientSecret: tenant.clientSecret,
+    serverUrl: tenant.url,
+    limiter: new RateLimiter(),
+    backoffBaseMs: 20,
+  });
 });
 
 afterAll(async () => {
@@ -43,13 +58,23 @@ describe('outbox against the reference tenant with faults', () => {
     const servers = resourceServers(tenant.data, 3);
     for (let i = 0; i < 30; i += 1) {
       const rs = servers[i % servers.length]!;
-      outbox.enqueue('create-scope', { ...rs, scopeValue: `outbox:it:${i}`, displayName: `Outbox scope ${i}`, classification: 'XAA_SCOPE_CLASSIFICATION_READ' });
+      outbox.enqueue('create-scope', {
+        ...rs,
+        scopeValue: `outbox:it:${i}`,
+        displayName: `Outbox scope ${i}`,
+        classification: 'XAA_SCOPE_CLASSIFICATION_READ',
+      });
     }
     for (const t of escalatableTasks(tenant.data, 10)) outbox.enqueue('escalate-task', { ...t, comment: 'outbox integration' });
     const templates = [...tenant.data.templates.values()].slice(0, 3) as unknown as { id: string; description?: string }[];
-    for (const t of templates) outbox.enqueue('update-template', { templateId: t.id, changes: { description: `${t.description ?? ''} (updated by the outbox)`, notificationConfig: { sendReminders: true } } });
+    for (const t of templates)
+      outbox.enqueue('update-template', {
+        templateId: t.id,
+        changes: { description: `${t.description ?? ''} (updated by the outbox)`, notificationConfig: { sendReminders: true } },
+      });
     const owner = tenant.data.identityUserIds[0]!;
-    for (let i = 0; i < 10; i += 1) outbox.enqueue('create-campaign', { displayName: `Outbox campaign ${i}`, ownerIds: [owner], completionDate: '2031-01-31T17:00:00Z' });
+    for (let i = 0; i < 10; i += 1)
+      outbox.enqueue('create-campaign', { displayName: `Outbox campaign ${i}`, ownerIds: [owner], completionDate: '2031-01-31T17:00:00Z' });
     const campaignIds = [...tenant.data.campaigns.keys()];
     outbox.enqueue('create-campaign', { displayName: 'Outbox duplicate', ownerIds: [owner], duplicateFrom: campaignIds[0] });
     const all = outbox.list();
@@ -81,7 +106,9 @@ describe('outbox against the reference tenant with faults', () => {
     const scope = outbox.list({ kind: 'create-scope' })[0]!;
     expect(scope.result).toMatchObject({ scopeId: expect.any(String), appEntitlementId: expect.any(String) });
     expect(outbox.list({ kind: 'escalate-task' }).every((i) => i.result?.emergencyAccess === true)).toBe(true);
-    expect(outbox.list({ kind: 'create-campaign' }).every((i) => typeof i.result?.campaignId === 'string' && i.result.campaignId !== '')).toBe(true);
+    expect(
+      outbox.list({ kind: 'create-campaign' }).every((i) => typeof i.result?.campaignId === 'string' && i.result.campaignId !== ''),
+    ).toBe(true);
     expect(outbox.overlays('memberships')).toEqual([]);
     const attempts = outbox.journal().filter((j) => j.event === 'send' || j.event === 'reconcile');
     expect(attempts.length).toBeGreaterThanOrEqual(total);

@@ -19,7 +19,12 @@ const dir = mkdtempSync(join(tmpdir(), 'attest-report-catalog-'));
 let store: Store;
 let run1 = 0;
 let run2 = 0;
-const connection = { name: 'acme', tenantHost: 'acme.example.test', clientId: 'abc123@acme.example.test/attest', serverUrl: 'https://acme.example.test' };
+const connection = {
+  name: 'acme',
+  tenantHost: 'acme.example.test',
+  clientId: 'abc123@acme.example.test/attest',
+  serverUrl: 'https://acme.example.test',
+};
 
 const iso = (i: number): string => new Date(Date.UTC(2025, 0, 1) + i * 3_600_123).toISOString();
 
@@ -61,7 +66,13 @@ const campaign = (i: number): unknown => ({
   expanded: [],
 });
 
-const template = { id: 'tmpl-1', displayName: 'Quarterly', scopeType: 'ACCESS_REVIEW_SCOPE_TYPE_APP', createdAt: iso(1), notificationConfig: { sendClose: true } };
+const template = {
+  id: 'tmpl-1',
+  displayName: 'Quarterly',
+  scopeType: 'ACCESS_REVIEW_SCOPE_TYPE_APP',
+  createdAt: iso(1),
+  notificationConfig: { sendClose: true },
+};
 
 const automation = (i: number): unknown => ({
   id: `auto-${i}`,
@@ -109,8 +120,31 @@ beforeAll(() => {
   scopes2.push(scope(20));
   run2 = storeRun(store, { scopes: scopes2 });
   const journal = new Journal(store.db);
-  journal.append({ itemId: 'item-1', kind: 'create-scope', target: 'app-1/rs-1/files:write', attempt: 1, event: 'send', requestDigest: 'sha256:abc', method: 'POST', path: '/api/v1/apps/app-1/xaa/scopes', httpStatus: 200, outcome: 'succeeded', answer: { scope: { id: 'scope-new' } }, at: '2025-02-01T12:00:00.000Z' });
-  journal.append({ itemId: 'item-2', kind: 'escalate-task', target: 'task-9', attempt: 1, event: 'send', httpStatus: 404, outcome: 'failed', answer: { code: 5, message: 'not found' }, at: '2025-02-01T12:00:01.000Z' });
+  journal.append({
+    itemId: 'item-1',
+    kind: 'create-scope',
+    target: 'app-1/rs-1/files:write',
+    attempt: 1,
+    event: 'send',
+    requestDigest: 'sha256:abc',
+    method: 'POST',
+    path: '/api/v1/apps/app-1/xaa/scopes',
+    httpStatus: 200,
+    outcome: 'succeeded',
+    answer: { scope: { id: 'scope-new' } },
+    at: '2025-02-01T12:00:00.000Z',
+  });
+  journal.append({
+    itemId: 'item-2',
+    kind: 'escalate-task',
+    target: 'task-9',
+    attempt: 1,
+    event: 'send',
+    httpStatus: 404,
+    outcome: 'failed',
+    answer: { code: 5, message: 'not found' },
+    at: '2025-02-01T12:00:01.000Z',
+  });
 });
 
 afterAll(() => {
@@ -127,7 +161,17 @@ async function exportKind(kind: ReportKind, extra: { asOfRun?: number; filters?:
 }
 
 const expectedSheets: Record<ReportKind, string[]> = {
-  evidence: ['Campaigns', 'Templates', 'Automations', 'Automation steps', 'MCP toolsets', 'Routing rules', 'Scopes', 'Outbox journal', 'Diff'],
+  evidence: [
+    'Campaigns',
+    'Templates',
+    'Automations',
+    'Automation steps',
+    'MCP toolsets',
+    'Routing rules',
+    'Scopes',
+    'Outbox journal',
+    'Diff',
+  ],
   campaigns: ['Campaigns'],
   templates: ['Templates'],
   automations: ['Automations', 'Automation steps'],

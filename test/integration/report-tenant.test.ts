@@ -56,7 +56,18 @@ describe('evidence workbook of a synced reference tenant', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(file);
     const py = openpyxlDump(file);
-    const names = ['Evidence', 'Campaigns', 'Templates', 'Automations', 'Automation steps', 'MCP toolsets', 'Routing rules', 'Scopes', 'Outbox journal', 'Diff'];
+    const names = [
+      'Evidence',
+      'Campaigns',
+      'Templates',
+      'Automations',
+      'Automation steps',
+      'MCP toolsets',
+      'Routing rules',
+      'Scopes',
+      'Outbox journal',
+      'Diff',
+    ];
     expect(wb.worksheets.map((w) => w.name)).toEqual(names);
     expect(py.sheets.map((s) => s.name)).toEqual(names);
     for (const [collection, sheet] of Object.entries(SHEET_OF)) {
@@ -72,7 +83,11 @@ describe('evidence workbook of a synced reference tenant', () => {
     let parts = 0;
     for (const a of store.iterateObjects('automations')) {
       const j = a.json as Record<string, unknown[] | undefined>;
-      parts += (j.triggers?.length ?? 0) + (j.automationSteps?.length ?? 0) + (j.draftTriggers?.length ?? 0) + (j.draftAutomationSteps?.length ?? 0);
+      parts +=
+        (j.triggers?.length ?? 0) +
+        (j.automationSteps?.length ?? 0) +
+        (j.draftTriggers?.length ?? 0) +
+        (j.draftAutomationSteps?.length ?? 0);
     }
     expect(py.sheets.find((s) => s.name === 'Automation steps')!.rows).toBe(parts);
     expect((await verifyWorkbook(file)).status).toBe('intact');
@@ -109,7 +124,11 @@ describe('evidence workbook of a synced reference tenant', () => {
   it('never carries the client secret or its private key', () => {
     const xml = execFileSync(
       SYSTEM_PYTHON,
-      ['-c', 'import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nsys.stdout.write("".join(z.read(n).decode("utf-8", "replace") for n in z.namelist()))', file],
+      [
+        '-c',
+        'import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nsys.stdout.write("".join(z.read(n).decode("utf-8", "replace") for n in z.namelist()))',
+        file,
+      ],
       { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
     );
     expect(xml).toContain(tenant.clientId);

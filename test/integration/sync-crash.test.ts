@@ -16,7 +16,8 @@ const KILLS = 20;
 function classify(method: string, url: URL, body: string): { collection: string; page: string; byId: boolean } | null {
   if (!url.pathname.startsWith('/api/v1/')) return null; // the token endpoint
   const path = url.pathname.slice('/api/v1'.length);
-  const token = method === 'GET' ? (url.searchParams.get('page_token') ?? '') : ((JSON.parse(body || '{}') as { pageToken?: string }).pageToken ?? '');
+  const token =
+    method === 'GET' ? (url.searchParams.get('page_token') ?? '') : ((JSON.parse(body || '{}') as { pageToken?: string }).pageToken ?? '');
   if (path === '/access_reviews') return { collection: 'campaigns', page: `list ${token}`, byId: false };
   if (path.startsWith('/access_review/')) return { collection: 'campaigns', page: path, byId: true };
   if (path.startsWith('/access_review_template/')) return { collection: 'templates', page: path, byId: true };
@@ -87,7 +88,11 @@ describe('sync crash safety', () => {
   let proxy: Awaited<ReturnType<typeof countingProxy>>;
   let tmp: ReturnType<typeof tempDir>;
   let storeFile: string;
-  const env = (): NodeJS.ProcessEnv => ({ ...process.env, ATTEST_CLIENT_SECRET: tenant.clientSecret, ATTEST_DATA_DIR: join(tmp.dir, 'data') });
+  const env = (): NodeJS.ProcessEnv => ({
+    ...process.env,
+    ATTEST_CLIENT_SECRET: tenant.clientSecret,
+    ATTEST_DATA_DIR: join(tmp.dir, 'data'),
+  });
 
   beforeAll(async () => {
     // About 5,000 objects across the six collections (automations 10 to a page: 160 pages).
@@ -105,7 +110,11 @@ describe('sync crash safety', () => {
     tmp?.remove();
   });
 
-  const startSync = (): ChildProcess => spawn(process.execPath, [join(ROOT, 'bin/attest.mjs'), 'sync', '--connection', 'crash', '--json'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const startSync = (): ChildProcess =>
+    spawn(process.execPath, [join(ROOT, 'bin/attest.mjs'), 'sync', '--connection', 'crash', '--json'], {
+      env: env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   const exited = (child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }> =>
     new Promise((resolve) => {
       let out = '';
@@ -122,8 +131,21 @@ describe('sync crash safety', () => {
     // (plus room for the page it refetches: a campaign page is 1 list + 100 detail reads), and
     // always before the sync could end.
     const d = tenant.data;
-    const templates = new Set([...d.campaigns.values()].map((c) => c.accessReviewTemplateId).concat([...d.automations.values()].flatMap((a) => (a.automationSteps ?? []).map((s) => s.createAccessReview?.accessReviewTemplateId))));
-    const total = Math.ceil(d.campaigns.size / 100) + d.campaigns.size + Math.ceil(d.automations.size / 10) + Math.ceil(d.scopes.size / 100) + Math.ceil(d.toolsets.size / 100) + Math.ceil(d.routingRules.size / 100) + templates.size;
+    const templates = new Set(
+      [...d.campaigns.values()]
+        .map((c) => c.accessReviewTemplateId)
+        .concat(
+          [...d.automations.values()].flatMap((a) => (a.automationSteps ?? []).map((s) => s.createAccessReview?.accessReviewTemplateId)),
+        ),
+    );
+    const total =
+      Math.ceil(d.campaigns.size / 100) +
+      d.campaigns.size +
+      Math.ceil(d.automations.size / 10) +
+      Math.ceil(d.scopes.size / 100) +
+      Math.ceil(d.toolsets.size / 100) +
+      Math.ceil(d.routingRules.size / 100) +
+      templates.size;
 
     const seen = new Set<string>();
     const refetched: Record<string, number>[] = [];
@@ -161,10 +183,12 @@ describe('sync crash safety', () => {
     }
     // The kills did land mid-page (some page was asked for again), and never more than one per collection.
     expect(refetched.filter((pages) => Object.keys(pages).length > 0).length).toBeGreaterThan(KILLS / 2);
-    if (process.env.ATTEST_TEST_VERBOSE) process.stderr.write(`${total} requests; refetched pages per attempt: ${JSON.stringify(refetched)}\n`);
+    if (process.env.ATTEST_TEST_VERBOSE)
+      process.stderr.write(`${total} requests; refetched pages per attempt: ${JSON.stringify(refetched)}\n`);
     expect(refetched.some((pages) => pages.templates === 1)).toBe(true);
     for (const [i, pages] of refetched.entries()) {
-      for (const [collection, n] of Object.entries(pages)) expect(n, `attempt ${i + 1}: ${collection} refetched ${n} pages`).toBeLessThanOrEqual(1);
+      for (const [collection, n] of Object.entries(pages))
+        expect(n, `attempt ${i + 1}: ${collection} refetched ${n} pages`).toBeLessThanOrEqual(1);
     }
 
     proxy.attempt = { requests: [] };

@@ -15,7 +15,12 @@ describe('sync job in a worker thread', () => {
   beforeAll(async () => {
     tenant = await startTenant({ port: 0, seed: 21, scale: 4, faults: 'latency=1' });
     tmp = tempDir();
-    input = { storeFile: join(tmp.dir, 'store.sqlite'), clientId: tenant.clientId, clientSecret: tenant.clientSecret, serverUrl: tenant.url };
+    input = {
+      storeFile: join(tmp.dir, 'store.sqlite'),
+      clientId: tenant.clientId,
+      clientSecret: tenant.clientSecret,
+      serverUrl: tenant.url,
+    };
   });
   afterAll(async () => {
     await tenant?.close();
@@ -67,7 +72,14 @@ describe('sync job in a worker thread', () => {
       const summary = await runSyncJob(wrong);
       expect(summary.status).toBe('failed');
       const kinds = Object.fromEntries(summary.collections.map((c) => [c.collection, c.errorKind]));
-      expect(kinds).toEqual({ campaigns: 'auth', templates: 'blocked', automations: 'auth', toolsets: 'auth', 'routing-rules': 'auth', scopes: 'auth' });
+      expect(kinds).toEqual({
+        campaigns: 'auth',
+        templates: 'blocked',
+        automations: 'auth',
+        toolsets: 'auth',
+        'routing-rules': 'auth',
+        scopes: 'auth',
+      });
       await expect(runSyncJob({ ...input, clientId: 'not a client id' })).rejects.toBeInstanceOf(SyncJobError);
     } finally {
       await other.close();

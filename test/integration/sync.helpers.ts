@@ -33,11 +33,15 @@ export function referencedTemplateIds(data: TenantData): Set<string> {
  * of its GET answer). Built from the tenant's own data, independently of the sync's scanner.
  */
 export function expectedRaw(data: TenantData): Record<CollectionId, Map<string, string>> {
-  const map = <T extends { id?: string }>(items: Iterable<T>, raw: (item: T) => string) => new Map([...items].map((item) => [item.id!, raw(item)]));
+  const map = <T extends { id?: string }>(items: Iterable<T>, raw: (item: T) => string) =>
+    new Map([...items].map((item) => [item.id!, raw(item)]));
   const templates = referencedTemplateIds(data);
   return {
     campaigns: map(data.campaigns.values(), (c) => JSON.stringify({ accessReview: campaignView(c), expanded: [] })),
-    templates: map([...data.templates.values()].filter((t) => templates.has(t.id!)), (t) => JSON.stringify(t)),
+    templates: map(
+      [...data.templates.values()].filter((t) => templates.has(t.id!)),
+      (t) => JSON.stringify(t),
+    ),
     automations: map(data.automations.values(), (a) => JSON.stringify(a)),
     toolsets: map(data.toolsets.values(), (t) => JSON.stringify(t)),
     'routing-rules': map(data.routingRules.values(), (r) => JSON.stringify(r)),

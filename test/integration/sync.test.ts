@@ -18,7 +18,8 @@ function expectedChanges(before: Snapshot, after: Snapshot): string[] {
   for (const collection of Object.keys(after) as CollectionId[]) {
     const a = before[collection];
     const b = after[collection];
-    for (const [id, raw] of b) if (!a.has(id)) out.push(`${collection} ${id} added`);
+    for (const [id, raw] of b)
+      if (!a.has(id)) out.push(`${collection} ${id} added`);
       else if (a.get(id) !== raw) out.push(`${collection} ${id} modified`);
     for (const id of a.keys()) if (!b.has(id)) out.push(`${collection} ${id} removed`);
   }
@@ -53,13 +54,21 @@ describe('sync against the reference tenant', () => {
     firstSnapshot = expectedRaw(tenant.data);
     expect(differences(store, tenant.data)).toEqual([]);
     for (const c of summary.collections) {
-      expect(c).toMatchObject({ complete: true, fetched: firstSnapshot[c.collection].size, upserted: firstSnapshot[c.collection].size, deleted: 0 });
+      expect(c).toMatchObject({
+        complete: true,
+        fetched: firstSnapshot[c.collection].size,
+        upserted: firstSnapshot[c.collection].size,
+        deleted: 0,
+      });
     }
     // Automations come 10 to a page; the rest 100.
     expect(summary.collections.find((c) => c.collection === 'automations')!.pages).toBe(Math.ceil(tenant.data.automations.size / 10));
-    expect(events.filter((e) => e.state === 'done' && e.phase === 'collection').map((e) => e.collection).sort()).toEqual(
-      ['automations', 'campaigns', 'routing-rules', 'scopes', 'templates', 'toolsets'],
-    );
+    expect(
+      events
+        .filter((e) => e.state === 'done' && e.phase === 'collection')
+        .map((e) => e.collection)
+        .sort(),
+    ).toEqual(['automations', 'campaigns', 'routing-rules', 'scopes', 'templates', 'toolsets']);
     // Enum values are kept as the tenant wrote them, unknown ones included, in the columns too.
     for (const scope of tenant.data.scopes.values()) expect(store.getObject('scopes', scope.id!)!.columns.state).toBe(scope.state ?? null);
     expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
@@ -130,7 +139,10 @@ describe('sync against the reference tenant', () => {
     const found = await runCli(['search', 'Renamed', '--store', store.file, '--json']);
     expect((JSON.parse(found.out) as { hits: { id: string }[] }).hits.map((h) => h.id).sort()).toEqual([a1!.id, s3!.id].sort());
     const runs = await runCli(['runs', '--store', store.file, '--json']);
-    expect((JSON.parse(runs.out) as { runs: { id: number; status: string }[] }).runs.map((r) => [r.id, r.status])).toEqual([[summary.runId, 'completed'], [firstRun, 'completed']]);
+    expect((JSON.parse(runs.out) as { runs: { id: number; status: string }[] }).runs.map((r) => [r.id, r.status])).toEqual([
+      [summary.runId, 'completed'],
+      [firstRun, 'completed'],
+    ]);
   });
 });
 
@@ -159,7 +171,12 @@ describe('sync through faults', () => {
       const second = await syncTenant({ store, api });
       expect(second.status).toBe('completed');
       expect(differences(store, tenant.data)).toEqual([]);
-      expect(store.diff(first.runId, second.runId).map((e) => `${e.id} ${e.change}`).sort()).toEqual([`${s1!.id} removed`, `${s2!.id} modified`].sort());
+      expect(
+        store
+          .diff(first.runId, second.runId)
+          .map((e) => `${e.id} ${e.change}`)
+          .sort(),
+      ).toEqual([`${s1!.id} removed`, `${s2!.id} modified`].sort());
     } finally {
       store.close();
       await tenant.close();
@@ -199,15 +216,24 @@ describe('sync through faults', () => {
         expect(summary.status).toBe('failed');
         const scopes = summary.collections.find((c) => c.collection === 'scopes')!;
         expect(scopes).toMatchObject({ complete: false, pages: 2, fetched: 200, errorKind: 'bad_response' });
-        expect(scopes.error).toMatch(fault === 'html' ? /scopes: POST \/search\/xaa\/scopes .*not JSON|text\/html/ : /scopes: POST \/search\/xaa\/scopes/);
+        expect(scopes.error).toMatch(
+          fault === 'html' ? /scopes: POST \/search\/xaa\/scopes .*not JSON|text\/html/ : /scopes: POST \/search\/xaa\/scopes/,
+        );
         expect(summary.collections.filter((c) => c.collection !== 'scopes').every((c) => c.complete)).toBe(true);
         expect(store.countObjects('scopes')).toBe(200);
         expect(store.sync.walk(summary.runId, 'scopes')).toMatchObject({ status: 'failed', checkpoint: badToken, pages: 2 });
-        expect(store.collectionStatus().find((c) => c.collection === 'scopes')).toMatchObject({ complete: false, interrupted: true, error: scopes.error });
+        expect(store.collectionStatus().find((c) => c.collection === 'scopes')).toMatchObject({
+          complete: false,
+          interrupted: true,
+          error: scopes.error,
+        });
 
         const resumed = await syncTenant({ store, api: base });
         expect(resumed).toMatchObject({ runId: summary.runId, resumed: true, status: 'completed' });
-        expect(resumed.collections.find((c) => c.collection === 'scopes')).toMatchObject({ resumed: true, fetched: tenant.data.scopes.size - 200 });
+        expect(resumed.collections.find((c) => c.collection === 'scopes')).toMatchObject({
+          resumed: true,
+          fetched: tenant.data.scopes.size - 200,
+        });
         expect(differences(store, tenant.data)).toEqual([]);
         expect(storedRaw(store, 'scopes').size).toBe(tenant.data.scopes.size);
       } finally {

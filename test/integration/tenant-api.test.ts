@@ -4,7 +4,16 @@
  */
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import type { AccessReviewResponse, AccessReviewTemplate, Automation, CreateScopeResponse, McpAccessProfile, Scope, Task, TaskViewResponse } from '../../src/shared/api-types';
+import type {
+  AccessReviewResponse,
+  AccessReviewTemplate,
+  Automation,
+  CreateScopeResponse,
+  McpAccessProfile,
+  Scope,
+  Task,
+  TaskViewResponse,
+} from '../../src/shared/api-types';
 import type { Entitlement } from '../../src/tenant/dataset';
 import { assertResponse, assertStatus, type CallResult, useTenant } from '../helpers/tenant';
 
@@ -45,26 +54,49 @@ describe('create scope: POST /api/v1/apps/{app_id}/xaa/scopes', () => {
     expect(r.status, r.text).toBe(200);
     assertResponse('POST', path, r.body);
     const scope = r.body.scope as Scope;
-    expect(scope).toMatchObject({ appId: app.id, xaaResourceServerId: rs, scopeValue: 'orders:refund', state: 'XAA_SCOPE_STATE_PENDING_REVIEW', source: 'XAA_SCOPE_SOURCE_ADMIN_DECLARED' });
+    expect(scope).toMatchObject({
+      appId: app.id,
+      xaaResourceServerId: rs,
+      scopeValue: 'orders:refund',
+      state: 'XAA_SCOPE_STATE_PENDING_REVIEW',
+      source: 'XAA_SCOPE_SOURCE_ADMIN_DECLARED',
+    });
     expect(scope.appEntitlementId).toBeTruthy();
     expect(t.data.entitlements.get(scope.appEntitlementId!)).toMatchObject({ kind: 'scope', scopeId: scope.id, appId: app.id });
     expect(t.data.scopes.get(scope.id!)).toEqual(scope);
     const entry = t.journal().find((e) => e.objectId === scope.id);
-    expect(entry).toMatchObject({ operation: 'createScope', method: 'POST', path: `/api/v1/apps/${app.id}/xaa/scopes`, clientId: t.clientId });
+    expect(entry).toMatchObject({
+      operation: 'createScope',
+      method: 'POST',
+      path: `/api/v1/apps/${app.id}/xaa/scopes`,
+      clientId: t.clientId,
+    });
     expect(entry?.request).toMatchObject({ scopeValue: 'orders:refund' });
   });
 
   it('keeps any other requested state; the same value on another resource server is fine', async () => {
     const t = tenant();
     const app = someApp();
-    for (const [i, state] of ['XAA_SCOPE_STATE_ENABLED', 'XAA_SCOPE_STATE_DISABLED', 'XAA_SCOPE_STATE_REMOVED', 'XAA_SCOPE_STATE_PENDING_REVIEW'].entries()) {
-      const r = await t.call<CreateScopeResponse>('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { xaaResourceServerId: app.resourceServerIds[0], scopeValue: `kept:${i}`, state });
+    for (const [i, state] of [
+      'XAA_SCOPE_STATE_ENABLED',
+      'XAA_SCOPE_STATE_DISABLED',
+      'XAA_SCOPE_STATE_REMOVED',
+      'XAA_SCOPE_STATE_PENDING_REVIEW',
+    ].entries()) {
+      const r = await t.call<CreateScopeResponse>('POST', `/api/v1/apps/${app.id}/xaa/scopes`, {
+        xaaResourceServerId: app.resourceServerIds[0],
+        scopeValue: `kept:${i}`,
+        state,
+      });
       expect(r.status, r.text).toBe(200);
       expect(r.body.scope?.state).toBe(state);
       // No display name: the value stands in.
       expect(r.body.scope?.displayName).toBe(`kept:${i}`);
     }
-    const other = await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { xaaResourceServerId: app.resourceServerIds[1], scopeValue: 'orders:refund' });
+    const other = await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, {
+      xaaResourceServerId: app.resourceServerIds[1],
+      scopeValue: 'orders:refund',
+    });
     expect(other.status, other.text).toBe(200);
   });
 
@@ -78,10 +110,24 @@ describe('create scope: POST /api/v1/apps/{app_id}/xaa/scopes', () => {
     expect(t.journal()).toHaveLength(before);
     // A generated scope is a duplicate too.
     const existing = [...t.data.scopes.values()].find((s) => s.appId === app.id)!;
-    expectError(await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { xaaResourceServerId: existing.xaaResourceServerId, scopeValue: existing.scopeValue }), 409, ALREADY_EXISTS);
+    expectError(
+      await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, {
+        xaaResourceServerId: existing.xaaResourceServerId,
+        scopeValue: existing.scopeValue,
+      }),
+      409,
+      ALREADY_EXISTS,
+    );
     // Once that scope is gone (deleted behind the server's back), the value is free again.
     t.data.scopes.delete(existing.id!);
-    expect((await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { xaaResourceServerId: existing.xaaResourceServerId, scopeValue: existing.scopeValue })).status).toBe(200);
+    expect(
+      (
+        await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, {
+          xaaResourceServerId: existing.xaaResourceServerId,
+          scopeValue: existing.scopeValue,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('checks scopeValue by RFC 6749 (charset, 1 to 256 bytes) -> 400 INVALID_ARGUMENT naming the field', async () => {
@@ -104,21 +150,59 @@ describe('create scope: POST /api/v1/apps/{app_id}/xaa/scopes', () => {
       const details = (r.body as { details: { fieldViolations?: { field: string }[] }[] }).details;
       expect(details[0]?.fieldViolations?.[0]?.field).toBe('scopeValue');
     }
-    expect((await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { xaaResourceServerId: rs, scopeValue: 'y'.repeat(256) })).status).toBe(200);
-    expect((await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { xaaResourceServerId: rs, scopeValue: '!#$%&\'()*+,-./:;<=>?@[]^_`{|}~' })).status).toBe(200);
+    expect(
+      (await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { xaaResourceServerId: rs, scopeValue: 'y'.repeat(256) })).status,
+    ).toBe(200);
+    expect(
+      (await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { xaaResourceServerId: rs, scopeValue: "!#$%&'()*+,-./:;<=>?@[]^_`{|}~" }))
+        .status,
+    ).toBe(200);
   });
 
   it('refuses unknown enums, wrong types, missing fields and bodies that are not JSON objects -> 400', async () => {
     const t = tenant();
     const app = someApp();
     const rs = app.resourceServerIds[0];
-    expectError(await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { xaaResourceServerId: rs, scopeValue: 'a:b', classification: 'XAA_SCOPE_CLASSIFICATION_QUANTUM' }), 400, INVALID_ARGUMENT, /classification/);
-    expectError(await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { xaaResourceServerId: rs, scopeValue: 'a:b', state: 'ENABLED' }), 400, INVALID_ARGUMENT, /state/);
-    expectError(await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { xaaResourceServerId: rs, scopeValue: 'a:b', displayName: 5 }), 400, INVALID_ARGUMENT, /displayName/);
-    expectError(await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { scopeValue: 'a:b' }), 400, INVALID_ARGUMENT, /xaaResourceServerId/);
+    expectError(
+      await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, {
+        xaaResourceServerId: rs,
+        scopeValue: 'a:b',
+        classification: 'XAA_SCOPE_CLASSIFICATION_QUANTUM',
+      }),
+      400,
+      INVALID_ARGUMENT,
+      /classification/,
+    );
+    expectError(
+      await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { xaaResourceServerId: rs, scopeValue: 'a:b', state: 'ENABLED' }),
+      400,
+      INVALID_ARGUMENT,
+      /state/,
+    );
+    expectError(
+      await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { xaaResourceServerId: rs, scopeValue: 'a:b', displayName: 5 }),
+      400,
+      INVALID_ARGUMENT,
+      /displayName/,
+    );
+    expectError(
+      await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { scopeValue: 'a:b' }),
+      400,
+      INVALID_ARGUMENT,
+      /xaaResourceServerId/,
+    );
     expectError(await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, [1, 2]), 400, INVALID_ARGUMENT, /object/);
-    expectError(await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, undefined, { 'Content-Type': 'application/json' }), 400, INVALID_ARGUMENT, /xaaResourceServerId/);
-    const raw = await fetch(`${t.url}/api/v1/apps/${app.id}/xaa/scopes`, { method: 'POST', headers: { Authorization: `Bearer ${await t.accessToken()}` }, body: '{"scopeValue": ' });
+    expectError(
+      await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, undefined, { 'Content-Type': 'application/json' }),
+      400,
+      INVALID_ARGUMENT,
+      /xaaResourceServerId/,
+    );
+    const raw = await fetch(`${t.url}/api/v1/apps/${app.id}/xaa/scopes`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${await t.accessToken()}` },
+      body: '{"scopeValue": ',
+    });
     expect(raw.status).toBe(400);
     assertStatus(await raw.json(), INVALID_ARGUMENT);
   });
@@ -126,13 +210,23 @@ describe('create scope: POST /api/v1/apps/{app_id}/xaa/scopes', () => {
   it('an unknown app or resource server -> 404 NOT_FOUND', async () => {
     const t = tenant();
     const app = someApp();
-    expectError(await t.call('POST', '/api/v1/apps/no-such-app/xaa/scopes', { xaaResourceServerId: 'x', scopeValue: 'a:b' }), 404, NOT_FOUND, /app/);
-    expectError(await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { xaaResourceServerId: 'no-such-server', scopeValue: 'a:b' }), 404, NOT_FOUND, /resource server/);
+    expectError(
+      await t.call('POST', '/api/v1/apps/no-such-app/xaa/scopes', { xaaResourceServerId: 'x', scopeValue: 'a:b' }),
+      404,
+      NOT_FOUND,
+      /app/,
+    );
+    expectError(
+      await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { xaaResourceServerId: 'no-such-server', scopeValue: 'a:b' }),
+      404,
+      NOT_FOUND,
+      /resource server/,
+    );
   });
 });
 
 describe('list, get and search scopes', () => {
-  it('GET /api/v1/apps/{app_id}/xaa/scopes lists that app\'s scopes under `scopes`', async () => {
+  it("GET /api/v1/apps/{app_id}/xaa/scopes lists that app's scopes under `scopes`", async () => {
     const t = tenant();
     const app = someApp();
     const r = await t.call<{ scopes: Scope[]; nextPageToken: string }>('GET', `/api/v1/apps/${app.id}/xaa/scopes?page_size=100`);
@@ -164,14 +258,29 @@ describe('list, get and search scopes', () => {
       assertResponse('POST', '/api/v1/search/xaa/scopes', r.body);
       return r.body.list;
     };
-    expect((await search({ stateFilter: ['XAA_SCOPE_STATE_DISABLED'] })).map((s) => s.id)).toEqual(all.filter((s) => s.state === 'XAA_SCOPE_STATE_DISABLED').map((s) => s.id));
-    expect((await search({ classificationFilter: ['XAA_SCOPE_CLASSIFICATION_DANGEROUS'], sourceFilter: ['XAA_SCOPE_SOURCE_DISCOVERED'] })).every((s) => s.classification === 'XAA_SCOPE_CLASSIFICATION_DANGEROUS' && s.source === 'XAA_SCOPE_SOURCE_DISCOVERED')).toBe(true);
+    expect((await search({ stateFilter: ['XAA_SCOPE_STATE_DISABLED'] })).map((s) => s.id)).toEqual(
+      all.filter((s) => s.state === 'XAA_SCOPE_STATE_DISABLED').map((s) => s.id),
+    );
+    expect(
+      (await search({ classificationFilter: ['XAA_SCOPE_CLASSIFICATION_DANGEROUS'], sourceFilter: ['XAA_SCOPE_SOURCE_DISCOVERED'] })).every(
+        (s) => s.classification === 'XAA_SCOPE_CLASSIFICATION_DANGEROUS' && s.source === 'XAA_SCOPE_SOURCE_DISCOVERED',
+      ),
+    ).toBe(true);
     const first = all[0]!;
     expect((await search({ refs: [{ id: first.id }] })).map((s) => s.id)).toEqual([first.id]);
-    expect((await search({ appIds: [first.appId], xaaResourceServerIds: [first.xaaResourceServerId] })).every((s) => s.xaaResourceServerId === first.xaaResourceServerId)).toBe(true);
+    expect(
+      (await search({ appIds: [first.appId], xaaResourceServerIds: [first.xaaResourceServerId] })).every(
+        (s) => s.xaaResourceServerId === first.xaaResourceServerId,
+      ),
+    ).toBe(true);
     const byText = await search({ query: first.scopeValue!.toUpperCase() });
     expect(byText.map((s) => s.id)).toContain(first.id);
-    expectError(await t.call('POST', '/api/v1/search/xaa/scopes', { stateFilter: ['XAA_SCOPE_STATE_ARCHIVED'] }), 400, INVALID_ARGUMENT, /stateFilter\[0\]/);
+    expectError(
+      await t.call('POST', '/api/v1/search/xaa/scopes', { stateFilter: ['XAA_SCOPE_STATE_ARCHIVED'] }),
+      400,
+      INVALID_ARGUMENT,
+      /stateFilter\[0\]/,
+    );
     expectError(await t.call('POST', '/api/v1/search/xaa/scopes', { refs: ['x'] }), 400, INVALID_ARGUMENT, /refs/);
   });
 });
@@ -199,7 +308,11 @@ describe('remove entitlement membership: DELETE /api/v1/apps/{app_id}/entitlemen
     const task = await t.call<TaskViewResponse>('GET', `/api/v1/tasks/${r.body.revokeTaskId}`);
     expect(task.status).toBe(200);
     assertResponse('GET', '/api/v1/tasks/{id}', task.body);
-    expect(task.body.taskView?.task?.type?.revoke).toMatchObject({ appEntitlementId: m.appEntitlementId, appUserId: m.appUserId, appId: m.appId });
+    expect(task.body.taskView?.task?.type?.revoke).toMatchObject({
+      appEntitlementId: m.appEntitlementId,
+      appUserId: m.appUserId,
+      appId: m.appId,
+    });
     expect(t.journal().filter((e) => e.operation === 'removeMembership' && e.objectId === m.id)).toHaveLength(1);
     // Not a member any more: 404, and nothing journaled.
     expectError(await t.call('DELETE', url(m.appId, m.appEntitlementId), { appUserId: m.appUserId }), 404, NOT_FOUND, /not a member/);
@@ -265,7 +378,10 @@ describe('access review templates', () => {
       accessReviewTemplate: {
         displayName: 'Renamed review',
         description: 'not in the mask: must not change',
-        notificationConfig: { sendReminders: !before.notificationConfig?.sendReminders, sendKickoff: !before.notificationConfig?.sendKickoff },
+        notificationConfig: {
+          sendReminders: !before.notificationConfig?.sendReminders,
+          sendKickoff: !before.notificationConfig?.sendKickoff,
+        },
         columnConfig: { columns: ['ACCESS_REVIEW_TASK_COLUMN_ACCOUNT', 'ACCESS_REVIEW_TASK_COLUMN_APP'] },
         accessReviewDuration: '604800s',
       },
@@ -278,16 +394,38 @@ describe('access review templates', () => {
     expect(after.description).toBe(before.description);
     expect(after.notificationConfig?.sendReminders).toBe(!before.notificationConfig?.sendReminders);
     expect(after.notificationConfig?.sendKickoff).toBe(before.notificationConfig?.sendKickoff);
-    expect(after.columnConfig).toEqual({ columns: ['ACCESS_REVIEW_TASK_COLUMN_ACCOUNT', 'ACCESS_REVIEW_TASK_COLUMN_APP'], orderedColumns: null });
+    expect(after.columnConfig).toEqual({
+      columns: ['ACCESS_REVIEW_TASK_COLUMN_ACCOUNT', 'ACCESS_REVIEW_TASK_COLUMN_APP'],
+      orderedColumns: null,
+    });
     expect(after.accessReviewDuration).toBe('604800s');
     expect(after.reviewInstructions).toBe('');
     expect(after.updatedAt! > before.updatedAt!).toBe(true);
-    const { displayName: _a, notificationConfig: _b, columnConfig: _c, accessReviewDuration: _d, reviewInstructions: _e, updatedAt: _f, ...rest } = after;
-    const { displayName: _g, notificationConfig: _h, columnConfig: _i, accessReviewDuration: _j, reviewInstructions: _k, updatedAt: _l, ...restBefore } = before;
+    const {
+      displayName: _a,
+      notificationConfig: _b,
+      columnConfig: _c,
+      accessReviewDuration: _d,
+      reviewInstructions: _e,
+      updatedAt: _f,
+      ...rest
+    } = after;
+    const {
+      displayName: _g,
+      notificationConfig: _h,
+      columnConfig: _i,
+      accessReviewDuration: _j,
+      reviewInstructions: _k,
+      updatedAt: _l,
+      ...restBefore
+    } = before;
     expect(rest).toEqual(restBefore);
     expect(t.journal().filter((e) => e.operation === 'updateTemplate' && e.objectId === id)).toHaveLength(1);
     // The next GET shows the change.
-    expect((await t.call<{ accessReviewTemplate: AccessReviewTemplate }>('GET', `/api/v1/access_review_template/${id}`)).body.accessReviewTemplate).toEqual(after);
+    expect(
+      (await t.call<{ accessReviewTemplate: AccessReviewTemplate }>('GET', `/api/v1/access_review_template/${id}`)).body
+        .accessReviewTemplate,
+    ).toEqual(after);
   });
 
   it('refuses unknown, output-only and empty mask paths, bad values, and a different id -> 400; nothing changes', async () => {
@@ -295,21 +433,65 @@ describe('access review templates', () => {
     const id = [...t.data.templates.keys()][2]!;
     const before = structuredClone(t.data.templates.get(id));
     const update = (body: object) => t.call('POST', `/api/v1/access_review_template/${id}`, body);
-    expectError(await update({ accessReviewTemplate: { displayName: 'x' }, updateMask: 'displayName,colour' }), 400, INVALID_ARGUMENT, /unknown path 'colour'/);
-    expectError(await update({ accessReviewTemplate: { displayName: 'x' }, updateMask: 'display_name' }), 400, INVALID_ARGUMENT, /unknown path/);
-    expectError(await update({ accessReviewTemplate: {}, updateMask: 'notificationConfig.sendFax' }), 400, INVALID_ARGUMENT, /unknown path/);
+    expectError(
+      await update({ accessReviewTemplate: { displayName: 'x' }, updateMask: 'displayName,colour' }),
+      400,
+      INVALID_ARGUMENT,
+      /unknown path 'colour'/,
+    );
+    expectError(
+      await update({ accessReviewTemplate: { displayName: 'x' }, updateMask: 'display_name' }),
+      400,
+      INVALID_ARGUMENT,
+      /unknown path/,
+    );
+    expectError(
+      await update({ accessReviewTemplate: {}, updateMask: 'notificationConfig.sendFax' }),
+      400,
+      INVALID_ARGUMENT,
+      /unknown path/,
+    );
     expectError(await update({ accessReviewTemplate: {}, updateMask: 'createdAt' }), 400, INVALID_ARGUMENT, /output only/);
     expectError(await update({ accessReviewTemplate: {}, updateMask: 'scopeType' }), 400, INVALID_ARGUMENT, /output only/);
     expectError(await update({ accessReviewTemplate: { displayName: 'x' }, updateMask: '' }), 400, INVALID_ARGUMENT, /updateMask/);
     expectError(await update({ accessReviewTemplate: { displayName: 'x' } }), 400, INVALID_ARGUMENT, /updateMask/);
-    expectError(await update({ accessReviewTemplate: { displayName: 'x' }, updateMask: 'displayName,,description' }), 400, INVALID_ARGUMENT, /empty path/);
+    expectError(
+      await update({ accessReviewTemplate: { displayName: 'x' }, updateMask: 'displayName,,description' }),
+      400,
+      INVALID_ARGUMENT,
+      /empty path/,
+    );
     expectError(await update({ updateMask: 'displayName' }), 400, INVALID_ARGUMENT, /accessReviewTemplate/);
-    expectError(await update({ accessReviewTemplate: { displayName: 7 }, updateMask: 'displayName' }), 400, INVALID_ARGUMENT, /displayName/);
-    expectError(await update({ accessReviewTemplate: { columnConfig: { columns: ['ACCESS_REVIEW_TASK_COLUMN_MOOD'] } }, updateMask: 'columnConfig' }), 400, INVALID_ARGUMENT, /columns/);
-    expectError(await update({ accessReviewTemplate: { accessReviewDuration: 'P14D' }, updateMask: 'accessReviewDuration' }), 400, INVALID_ARGUMENT, /duration/);
-    expectError(await update({ accessReviewTemplate: { id: 'other', displayName: 'x' }, updateMask: 'displayName' }), 400, INVALID_ARGUMENT, /does not match/);
+    expectError(
+      await update({ accessReviewTemplate: { displayName: 7 }, updateMask: 'displayName' }),
+      400,
+      INVALID_ARGUMENT,
+      /displayName/,
+    );
+    expectError(
+      await update({ accessReviewTemplate: { columnConfig: { columns: ['ACCESS_REVIEW_TASK_COLUMN_MOOD'] } }, updateMask: 'columnConfig' }),
+      400,
+      INVALID_ARGUMENT,
+      /columns/,
+    );
+    expectError(
+      await update({ accessReviewTemplate: { accessReviewDuration: 'P14D' }, updateMask: 'accessReviewDuration' }),
+      400,
+      INVALID_ARGUMENT,
+      /duration/,
+    );
+    expectError(
+      await update({ accessReviewTemplate: { id: 'other', displayName: 'x' }, updateMask: 'displayName' }),
+      400,
+      INVALID_ARGUMENT,
+      /does not match/,
+    );
     expect(t.data.templates.get(id)).toEqual(before);
-    expectError(await t.call('POST', '/api/v1/access_review_template/nope', { accessReviewTemplate: {}, updateMask: 'displayName' }), 404, NOT_FOUND);
+    expectError(
+      await t.call('POST', '/api/v1/access_review_template/nope', { accessReviewTemplate: {}, updateMask: 'displayName' }),
+      404,
+      NOT_FOUND,
+    );
   });
 });
 
@@ -318,7 +500,10 @@ describe('automations', () => {
     const t = tenant();
     const all = [...t.data.automations.values()];
     const search = async (body: object) => {
-      const r = await t.call<{ list: Automation[]; nextPageToken: string }>('POST', '/api/v1/search/automations', { pageSize: 100, ...body });
+      const r = await t.call<{ list: Automation[]; nextPageToken: string }>('POST', '/api/v1/search/automations', {
+        pageSize: 100,
+        ...body,
+      });
       expect(r.status, r.text).toBe(200);
       assertResponse('POST', '/api/v1/search/automations', r.body);
       return r.body.list.map((a) => a.id);
@@ -330,12 +515,24 @@ describe('automations', () => {
     expect(await search({ isDraft: true })).toEqual(ids((a) => a.isDraft === true));
     expect(await search({ statuses: ['AUTOMATION_STATUS_FILTER_ON'] })).toEqual(ids((a) => a.enabled === true));
     expect(await search({ statuses: ['AUTOMATION_STATUS_FILTER_OFF'] })).toEqual(ids((a) => !a.enabled));
-    expect(await search({ triggerTypes: ['TRIGGER_TYPE_SCHEDULE', 'TRIGGER_TYPE_WEBHOOK'] })).toEqual(ids((a) => a.primaryTriggerType === 'TRIGGER_TYPE_SCHEDULE' || a.primaryTriggerType === 'TRIGGER_TYPE_WEBHOOK'));
+    expect(await search({ triggerTypes: ['TRIGGER_TYPE_SCHEDULE', 'TRIGGER_TYPE_WEBHOOK'] })).toEqual(
+      ids((a) => a.primaryTriggerType === 'TRIGGER_TYPE_SCHEDULE' || a.primaryTriggerType === 'TRIGGER_TYPE_WEBHOOK'),
+    );
     expect(await search({ refs: [{ id: one.id }] })).toEqual([one.id]);
     expect(await search({ query: one.displayName!.slice(0, 12).toLowerCase() })).toContain(one.id);
-    expectError(await t.call('POST', '/api/v1/search/automations', { triggerTypes: ['TRIGGER_TYPE_TELEPATHY'] }), 400, INVALID_ARGUMENT, /triggerTypes/);
+    expectError(
+      await t.call('POST', '/api/v1/search/automations', { triggerTypes: ['TRIGGER_TYPE_TELEPATHY'] }),
+      400,
+      INVALID_ARGUMENT,
+      /triggerTypes/,
+    );
     expectError(await t.call('POST', '/api/v1/search/automations', { isDraft: 'yes' }), 400, INVALID_ARGUMENT, /isDraft/);
-    expectError(await t.call('POST', '/api/v1/search/automations', { sortField: 'AUTOMATION_SORT_FIELD_MOOD' }), 400, INVALID_ARGUMENT, /sortField/);
+    expectError(
+      await t.call('POST', '/api/v1/search/automations', { sortField: 'AUTOMATION_SORT_FIELD_MOOD' }),
+      400,
+      INVALID_ARGUMENT,
+      /sortField/,
+    );
   });
 
   it('search sorts by a field in either direction, and walks every page of the sorted order', async () => {
@@ -344,7 +541,12 @@ describe('automations', () => {
       const seen: Automation[] = [];
       let pageToken = '';
       do {
-        const r = await t.call<{ list: Automation[]; nextPageToken: string }>('POST', '/api/v1/search/automations', { pageSize: 10, pageToken, sortField: 'AUTOMATION_SORT_FIELD_DISPLAY_NAME', direction });
+        const r = await t.call<{ list: Automation[]; nextPageToken: string }>('POST', '/api/v1/search/automations', {
+          pageSize: 10,
+          pageToken,
+          sortField: 'AUTOMATION_SORT_FIELD_DISPLAY_NAME',
+          direction,
+        });
         expect(r.status, r.text).toBe(200);
         seen.push(...r.body.list);
         pageToken = r.body.nextPageToken;
@@ -375,7 +577,10 @@ describe('automations', () => {
 describe('access review campaigns', () => {
   it('GET /api/v1/access_reviews lists the campaign views; GET /api/v1/access_review/{id} returns the wrapper', async () => {
     const t = tenant();
-    const list = await t.call<{ list: { accessReview: { id: string } }[]; nextPageToken: string }>('GET', '/api/v1/access_reviews?page_size=100');
+    const list = await t.call<{ list: { accessReview: { id: string } }[]; nextPageToken: string }>(
+      'GET',
+      '/api/v1/access_reviews?page_size=100',
+    );
     expect(list.status).toBe(200);
     assertResponse('GET', '/api/v1/access_reviews', list.body);
     expect(list.body.list.map((v) => v.accessReview.id)).toEqual([...t.data.campaigns.keys()]);
@@ -383,7 +588,15 @@ describe('access review campaigns', () => {
     const one = await t.call<AccessReviewResponse>('GET', `/api/v1/access_review/${id}`);
     expect(one.status).toBe(200);
     assertResponse('GET', '/api/v1/access_review/{id}', one.body);
-    expect(one.body).toEqual({ accessReview: { accessReview: t.data.campaigns.get(id), createdByUserPath: '', objectPermissions: { delete: true, edit: true, read: true, extra: {} }, policyPath: '' }, expanded: [] });
+    expect(one.body).toEqual({
+      accessReview: {
+        accessReview: t.data.campaigns.get(id),
+        createdByUserPath: '',
+        objectPermissions: { delete: true, edit: true, read: true, extra: {} },
+        policyPath: '',
+      },
+      expanded: [],
+    });
     expectError(await t.call('GET', '/api/v1/access_review/nope'), 404, NOT_FOUND);
   });
 
@@ -417,7 +630,7 @@ describe('access review campaigns', () => {
     expect(t.journal().filter((e) => e.operation === 'createCampaign' && e.objectId === campaign.id)).toHaveLength(1);
   });
 
-  it('duplicateFrom copies the source campaign\'s setup into a new draft', async () => {
+  it("duplicateFrom copies the source campaign's setup into a new draft", async () => {
     const t = tenant();
     const source = [...t.data.campaigns.values()].find((c) => c.accessReviewTemplateId && c.state === 'ACCESS_REVIEW_STATE_OPEN')!;
     const r = await t.call<AccessReviewResponse>('POST', '/api/v1/access_review', { duplicateFrom: source.id, ownerIds: ['owner-1'] });
@@ -425,8 +638,20 @@ describe('access review campaigns', () => {
     assertResponse('POST', '/api/v1/access_review', r.body);
     const copy = r.body.accessReview!.accessReview!;
     expect(copy.id).not.toBe(source.id);
-    expect(copy).toMatchObject({ accessReviewTemplateId: source.accessReviewTemplateId, scopeV2: source.scopeV2, columnConfig: source.columnConfig, policyId: source.policyId, displayName: `Copy of ${source.displayName}`, state: 'ACCESS_REVIEW_STATE_DRAFT', startedAt: null });
-    const named = await t.call<AccessReviewResponse>('POST', '/api/v1/access_review', { duplicateFrom: source.id, ownerIds: ['owner-1'], displayName: 'Named copy' });
+    expect(copy).toMatchObject({
+      accessReviewTemplateId: source.accessReviewTemplateId,
+      scopeV2: source.scopeV2,
+      columnConfig: source.columnConfig,
+      policyId: source.policyId,
+      displayName: `Copy of ${source.displayName}`,
+      state: 'ACCESS_REVIEW_STATE_DRAFT',
+      startedAt: null,
+    });
+    const named = await t.call<AccessReviewResponse>('POST', '/api/v1/access_review', {
+      duplicateFrom: source.id,
+      ownerIds: ['owner-1'],
+      displayName: 'Named copy',
+    });
     expect(named.body.accessReview?.accessReview?.displayName).toBe('Named copy');
   });
 
@@ -435,10 +660,30 @@ describe('access review campaigns', () => {
     const before = t.data.campaigns.size;
     expectError(await t.call('POST', '/api/v1/access_review', { displayName: 'x' }), 400, INVALID_ARGUMENT, /ownerIds/);
     expectError(await t.call('POST', '/api/v1/access_review', { displayName: 'x', ownerIds: [] }), 400, INVALID_ARGUMENT, /ownerIds/);
-    expectError(await t.call('POST', '/api/v1/access_review', { displayName: 'x', ownerIds: [''] }), 400, INVALID_ARGUMENT, /ownerIds\[0\]/);
-    expectError(await t.call('POST', '/api/v1/access_review', { displayName: 'x', ownerIds: 'owner-1' }), 400, INVALID_ARGUMENT, /ownerIds/);
-    expectError(await t.call('POST', '/api/v1/access_review', { displayName: 'x', ownerIds: ['o'], completionDate: 'next week' }), 400, INVALID_ARGUMENT, /completionDate/);
-    expectError(await t.call('POST', '/api/v1/access_review', { displayName: 'x', ownerIds: ['o'], notificationConfig: { sendClose: 'yes' } }), 400, INVALID_ARGUMENT, /sendClose/);
+    expectError(
+      await t.call('POST', '/api/v1/access_review', { displayName: 'x', ownerIds: [''] }),
+      400,
+      INVALID_ARGUMENT,
+      /ownerIds\[0\]/,
+    );
+    expectError(
+      await t.call('POST', '/api/v1/access_review', { displayName: 'x', ownerIds: 'owner-1' }),
+      400,
+      INVALID_ARGUMENT,
+      /ownerIds/,
+    );
+    expectError(
+      await t.call('POST', '/api/v1/access_review', { displayName: 'x', ownerIds: ['o'], completionDate: 'next week' }),
+      400,
+      INVALID_ARGUMENT,
+      /completionDate/,
+    );
+    expectError(
+      await t.call('POST', '/api/v1/access_review', { displayName: 'x', ownerIds: ['o'], notificationConfig: { sendClose: 'yes' } }),
+      400,
+      INVALID_ARGUMENT,
+      /sendClose/,
+    );
     expectError(await t.call('POST', '/api/v1/access_review', { ownerIds: ['o'], duplicateFrom: 'nope' }), 404, NOT_FOUND);
     expect(t.data.campaigns.size).toBe(before);
   });
@@ -455,7 +700,11 @@ describe('tasks', () => {
   it('escalate sets emergencyAccess on an open grant task; a second escalation -> 400 FAILED_PRECONDITION', async () => {
     const t = tenant();
     const task = find(openGrant);
-    const r = await t.call<TaskViewResponse>('POST', `/api/v1/tasks/${task.id}/action/escalate`, { comment: 'Production is down', policyStepId: task.policy?.current?.id, expandMask: { paths: ['app_id', 'app_user_id'] } });
+    const r = await t.call<TaskViewResponse>('POST', `/api/v1/tasks/${task.id}/action/escalate`, {
+      comment: 'Production is down',
+      policyStepId: task.policy?.current?.id,
+      expandMask: { paths: ['app_id', 'app_user_id'] },
+    });
     expect(r.status, r.text).toBe(200);
     assertResponse('POST', '/api/v1/tasks/{task_id}/action/escalate', r.body);
     expect(r.body.taskView?.task?.emergencyAccess).toBe(true);
@@ -477,8 +726,18 @@ describe('tasks', () => {
     const closed = find((x) => Boolean(x.type?.grant) && x.state === 'TASK_STATE_CLOSED');
     expectError(await t.call('POST', `/api/v1/tasks/${closed.id}/action/escalate`, {}), 400, FAILED_PRECONDITION, /closed/);
     const open = find(openGrant);
-    expectError(await t.call('POST', `/api/v1/tasks/${open.id}/action/escalate`, { policyStepId: 'another-step' }), 400, FAILED_PRECONDITION, /current step/);
-    expectError(await t.call('POST', `/api/v1/tasks/${open.id}/action/escalate`, { expandMask: { paths: ['everything'] } }), 400, INVALID_ARGUMENT, /expandMask/);
+    expectError(
+      await t.call('POST', `/api/v1/tasks/${open.id}/action/escalate`, { policyStepId: 'another-step' }),
+      400,
+      FAILED_PRECONDITION,
+      /current step/,
+    );
+    expectError(
+      await t.call('POST', `/api/v1/tasks/${open.id}/action/escalate`, { expandMask: { paths: ['everything'] } }),
+      400,
+      INVALID_ARGUMENT,
+      /expandMask/,
+    );
     expectError(await t.call('POST', `/api/v1/tasks/${open.id}/action/escalate`, { comment: 42 }), 400, INVALID_ARGUMENT, /comment/);
     expect(t.data.tasks.get(open.id!)?.emergencyAccess).toBe(false);
     expectError(await t.call('POST', '/api/v1/tasks/nope/action/escalate', {}), 404, NOT_FOUND);
@@ -522,14 +781,31 @@ describe('MCP toolsets and finding routing rules', () => {
   it('GET /api/v1/apps/{app_id}/mcp_toolsets/by_app_entitlement_id/{app_entitlement_id} finds the linked toolset', async () => {
     const t = tenant();
     const profile = [...t.data.toolsets.values()][0]!;
-    const r = await t.call<{ profile: McpAccessProfile }>('GET', `/api/v1/apps/${profile.appId}/mcp_toolsets/by_app_entitlement_id/${profile.appEntitlementId}`);
+    const r = await t.call<{ profile: McpAccessProfile }>(
+      'GET',
+      `/api/v1/apps/${profile.appId}/mcp_toolsets/by_app_entitlement_id/${profile.appEntitlementId}`,
+    );
     expect(r.status).toBe(200);
     assertResponse('GET', '/api/v1/apps/{app_id}/mcp_toolsets/by_app_entitlement_id/{app_entitlement_id}', r.body);
     expect(r.body.profile).toEqual(profile);
-    const unlinked = [...t.data.entitlements.values()].find((e) => e.appId === profile.appId && e.id !== profile.appEntitlementId && ![...t.data.toolsets.values()].some((p) => p.appEntitlementId === e.id))!;
-    expectError(await t.call('GET', `/api/v1/apps/${profile.appId}/mcp_toolsets/by_app_entitlement_id/${unlinked.id}`), 404, NOT_FOUND, /no MCP toolset/);
+    const unlinked = [...t.data.entitlements.values()].find(
+      (e) =>
+        e.appId === profile.appId &&
+        e.id !== profile.appEntitlementId &&
+        ![...t.data.toolsets.values()].some((p) => p.appEntitlementId === e.id),
+    )!;
+    expectError(
+      await t.call('GET', `/api/v1/apps/${profile.appId}/mcp_toolsets/by_app_entitlement_id/${unlinked.id}`),
+      404,
+      NOT_FOUND,
+      /no MCP toolset/,
+    );
     const otherApp = [...t.data.apps.keys()].find((id) => id !== profile.appId)!;
-    expectError(await t.call('GET', `/api/v1/apps/${otherApp}/mcp_toolsets/by_app_entitlement_id/${profile.appEntitlementId}`), 404, NOT_FOUND);
+    expectError(
+      await t.call('GET', `/api/v1/apps/${otherApp}/mcp_toolsets/by_app_entitlement_id/${profile.appEntitlementId}`),
+      404,
+      NOT_FOUND,
+    );
     expectError(await t.call('GET', `/api/v1/apps/nope/mcp_toolsets/by_app_entitlement_id/${profile.appEntitlementId}`), 404, NOT_FOUND);
     // Linked later (a test changing the data): found at once.
     t.data.touch('toolsets', profile.id!, { appEntitlementId: unlinked.id });
@@ -543,14 +819,20 @@ describe('MCP toolsets and finding routing rules', () => {
     assertResponse('GET', '/api/v1/mcp_toolsets/search', r.body);
     expect(r.body.profiles.map((p) => p.id)).toEqual([...t.data.toolsets.keys()]);
     const first = r.body.profiles[0]!;
-    const q = await t.call<{ profiles: McpAccessProfile[] }>('GET', `/api/v1/mcp_toolsets/search?query=${encodeURIComponent(first.displayName!)}`);
+    const q = await t.call<{ profiles: McpAccessProfile[] }>(
+      'GET',
+      `/api/v1/mcp_toolsets/search?query=${encodeURIComponent(first.displayName!)}`,
+    );
     expect(q.body.profiles.map((p) => p.id)).toContain(first.id);
     expect(q.body.profiles.every((p) => p.displayName === first.displayName || p.description?.includes(first.displayName!))).toBe(true);
   });
 
   it('GET /api/v1/findings/routing-rules lists every rule (all four action kinds), optionally for one app', async () => {
     const t = tenant();
-    const r = await t.call<{ list: { id: string; appId: string; action: Record<string, unknown> }[]; nextPageToken: string }>('GET', '/api/v1/findings/routing-rules?page_size=100');
+    const r = await t.call<{ list: { id: string; appId: string; action: Record<string, unknown> }[]; nextPageToken: string }>(
+      'GET',
+      '/api/v1/findings/routing-rules?page_size=100',
+    );
     expect(r.status).toBe(200);
     assertResponse('GET', '/api/v1/findings/routing-rules', r.body);
     expect(r.body.list.map((x) => x.id)).toEqual([...t.data.routingRules.keys()]);
@@ -623,9 +905,17 @@ describe('journal: GET /_tenant/journal', () => {
   it('lists every applied mutation in order, with its request, client and X-Request-Id; the same as journal()', async () => {
     const t = tenant();
     const app = someApp();
-    const r = await t.call('POST', `/api/v1/apps/${app.id}/xaa/scopes`, { xaaResourceServerId: app.resourceServerIds[0], scopeValue: 'journal:check' }, { 'X-Request-Id': 'req-42' });
+    const r = await t.call(
+      'POST',
+      `/api/v1/apps/${app.id}/xaa/scopes`,
+      { xaaResourceServerId: app.resourceServerIds[0], scopeValue: 'journal:check' },
+      { 'X-Request-Id': 'req-42' },
+    );
     expect(r.status).toBe(200);
-    const http = await t.call<{ entries: { seq: number; requestId: string | null; request: { scopeValue?: string } }[] }>('GET', '/_tenant/journal');
+    const http = await t.call<{ entries: { seq: number; requestId: string | null; request: { scopeValue?: string } }[] }>(
+      'GET',
+      '/_tenant/journal',
+    );
     expect(http.status).toBe(200);
     expect(http.body.entries).toEqual(t.journal());
     expect(http.body.entries.map((e) => e.seq)).toEqual(http.body.entries.map((_, i) => i + 1));

@@ -26,7 +26,15 @@ interface AssertionOptions {
 async function assertion(options: AssertionOptions = {}): Promise<string> {
   const t = tenant();
   const now = Math.floor(Date.now() / 1000);
-  const claims: JWTPayload = { iss: t.clientId, sub: t.clientId, aud: [t.domain], iat: now, nbf: now - 120, exp: now + 120, ...options.claims };
+  const claims: JWTPayload = {
+    iss: t.clientId,
+    sub: t.clientId,
+    aud: [t.domain],
+    iat: now,
+    nbf: now - 120,
+    exp: now + 120,
+    ...options.claims,
+  };
   for (const name of options.omit ?? []) delete claims[name];
   const key = await importJWK(options.key ?? privateJwkOf(t.clientSecret), 'EdDSA');
   return new SignJWT(claims).setProtectedHeader({ alg: options.alg ?? 'EdDSA', nonce: crypto.randomUUID() } as { alg: string }).sign(key);
@@ -83,7 +91,11 @@ describe('token endpoint: the two client-credentials flows', () => {
     const r = await t.tokenRequest({ grant_type: 'client_credentials', client_id: extra.clientId, client_secret: extra.clientSecret });
     expect(r.status).toBe(200);
     // One client's secret does not open another client.
-    await expectOAuthError(t.tokenRequest({ grant_type: 'client_credentials', client_id: extra.clientId, client_secret: t.clientSecret }), 401, 'invalid_client');
+    await expectOAuthError(
+      t.tokenRequest({ grant_type: 'client_credentials', client_id: extra.clientId, client_secret: t.clientSecret }),
+      401,
+      'invalid_client',
+    );
   });
 });
 
@@ -94,17 +106,37 @@ describe('token endpoint: each assertion rule broken once is refused', () => {
   });
 
   it('iss other than the client id -> 401 invalid_client', async () => {
-    await expectOAuthError(tenant().tokenRequest(assertionForm(await assertion({ claims: { iss: 'someone-else@127.0.0.1/attest' } }))), 401, 'invalid_client', /iss/);
+    await expectOAuthError(
+      tenant().tokenRequest(assertionForm(await assertion({ claims: { iss: 'someone-else@127.0.0.1/attest' } }))),
+      401,
+      'invalid_client',
+      /iss/,
+    );
   });
 
   it('sub other than the client id -> 401 invalid_client', async () => {
-    await expectOAuthError(tenant().tokenRequest(assertionForm(await assertion({ claims: { sub: 'someone-else' } }))), 401, 'invalid_client', /sub/);
+    await expectOAuthError(
+      tenant().tokenRequest(assertionForm(await assertion({ claims: { sub: 'someone-else' } }))),
+      401,
+      'invalid_client',
+      /sub/,
+    );
   });
 
   it('aud other than the tenant domain (for example with the port) -> 401 invalid_client', async () => {
     const host = new URL(tenant().url).host;
-    await expectOAuthError(tenant().tokenRequest(assertionForm(await assertion({ claims: { aud: [host] } }))), 401, 'invalid_client', /aud/);
-    await expectOAuthError(tenant().tokenRequest(assertionForm(await assertion({ claims: { aud: ['tenant.example.com'] } }))), 401, 'invalid_client', /aud/);
+    await expectOAuthError(
+      tenant().tokenRequest(assertionForm(await assertion({ claims: { aud: [host] } }))),
+      401,
+      'invalid_client',
+      /aud/,
+    );
+    await expectOAuthError(
+      tenant().tokenRequest(assertionForm(await assertion({ claims: { aud: ['tenant.example.com'] } }))),
+      401,
+      'invalid_client',
+      /aud/,
+    );
   });
 
   it('no exp -> 401 invalid_client (never-expiring assertions are not allowed)', async () => {
@@ -113,29 +145,51 @@ describe('token endpoint: each assertion rule broken once is refused', () => {
 
   it('exp in the past -> 401 invalid_client', async () => {
     const now = Math.floor(Date.now() / 1000);
-    await expectOAuthError(tenant().tokenRequest(assertionForm(await assertion({ claims: { exp: now - 120, nbf: now - 300, iat: now - 300 } }))), 401, 'invalid_client', /expired/);
+    await expectOAuthError(
+      tenant().tokenRequest(assertionForm(await assertion({ claims: { exp: now - 120, nbf: now - 300, iat: now - 300 } }))),
+      401,
+      'invalid_client',
+      /expired/,
+    );
   });
 
   it('exp more than five minutes ahead -> 401 invalid_client; just under five minutes is fine', async () => {
     const now = Math.floor(Date.now() / 1000);
-    await expectOAuthError(tenant().tokenRequest(assertionForm(await assertion({ claims: { exp: now + 3600 } }))), 401, 'invalid_client', /five minutes/);
+    await expectOAuthError(
+      tenant().tokenRequest(assertionForm(await assertion({ claims: { exp: now + 3600 } }))),
+      401,
+      'invalid_client',
+      /five minutes/,
+    );
     expect((await tenant().tokenRequest(assertionForm(await assertion({ claims: { exp: now + 290 } })))).status).toBe(200);
   });
 
   it('nbf in the future -> 401 invalid_client', async () => {
     const now = Math.floor(Date.now() / 1000);
-    await expectOAuthError(tenant().tokenRequest(assertionForm(await assertion({ claims: { nbf: now + 200 } }))), 401, 'invalid_client', /nbf/);
+    await expectOAuthError(
+      tenant().tokenRequest(assertionForm(await assertion({ claims: { nbf: now + 200 } }))),
+      401,
+      'invalid_client',
+      /nbf/,
+    );
   });
 
   it('iat in the future -> 401 invalid_client', async () => {
     const now = Math.floor(Date.now() / 1000);
-    await expectOAuthError(tenant().tokenRequest(assertionForm(await assertion({ claims: { iat: now + 200 } }))), 401, 'invalid_client', /iat/);
+    await expectOAuthError(
+      tenant().tokenRequest(assertionForm(await assertion({ claims: { iat: now + 200 } }))),
+      401,
+      'invalid_client',
+      /iat/,
+    );
   });
 
   it('a JWS that is not EdDSA -> 401 invalid_client', async () => {
     const t = tenant();
     const now = Math.floor(Date.now() / 1000);
-    const hs = await new SignJWT({ iss: t.clientId, sub: t.clientId, aud: t.domain, exp: now + 60 }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('a shared secret of thirty-two bytes!'));
+    const hs = await new SignJWT({ iss: t.clientId, sub: t.clientId, aud: t.domain, exp: now + 60 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode('a shared secret of thirty-two bytes!'));
     await expectOAuthError(t.tokenRequest(assertionForm(hs)), 401, 'invalid_client', /EdDSA/);
   });
 
@@ -157,27 +211,65 @@ describe('token endpoint: each assertion rule broken once is refused', () => {
 
   it('a grant type other than client_credentials -> 400 unsupported_grant_type', async () => {
     const t = tenant();
-    await expectOAuthError(t.tokenRequest({ grant_type: 'password', client_id: t.clientId, client_secret: t.clientSecret }), 400, 'unsupported_grant_type');
+    await expectOAuthError(
+      t.tokenRequest({ grant_type: 'password', client_id: t.clientId, client_secret: t.clientSecret }),
+      400,
+      'unsupported_grant_type',
+    );
   });
 
   it('an unknown client -> 401 invalid_client, in both flows', async () => {
     const t = tenant();
-    await expectOAuthError(t.tokenRequest({ grant_type: 'client_credentials', client_id: 'nobody@127.0.0.1/attest', client_secret: t.clientSecret }), 401, 'invalid_client', /unknown client/);
-    await expectOAuthError(t.tokenRequest(assertionForm(await assertion(), 'nobody@127.0.0.1/attest')), 401, 'invalid_client', /unknown client/);
+    await expectOAuthError(
+      t.tokenRequest({ grant_type: 'client_credentials', client_id: 'nobody@127.0.0.1/attest', client_secret: t.clientSecret }),
+      401,
+      'invalid_client',
+      /unknown client/,
+    );
+    await expectOAuthError(
+      t.tokenRequest(assertionForm(await assertion(), 'nobody@127.0.0.1/attest')),
+      401,
+      'invalid_client',
+      /unknown client/,
+    );
   });
 
   it('a wrong client secret -> 401 invalid_client', async () => {
     const t = tenant();
-    await expectOAuthError(t.tokenRequest({ grant_type: 'client_credentials', client_id: t.clientId, client_secret: `${t.clientSecret}x` }), 401, 'invalid_client');
+    await expectOAuthError(
+      t.tokenRequest({ grant_type: 'client_credentials', client_id: t.clientId, client_secret: `${t.clientSecret}x` }),
+      401,
+      'invalid_client',
+    );
   });
 
   it('malformed token requests -> 400 invalid_request (or 405 for GET)', async () => {
     const t = tenant();
     await expectOAuthError(t.tokenRequest({ client_id: t.clientId, client_secret: t.clientSecret }), 400, 'invalid_request', /grant_type/);
-    await expectOAuthError(t.tokenRequest({ grant_type: 'client_credentials', client_secret: t.clientSecret }), 400, 'invalid_request', /client_id/);
-    await expectOAuthError(t.tokenRequest({ grant_type: 'client_credentials', client_id: t.clientId }), 400, 'invalid_request', /client_secret or client_assertion/);
-    await expectOAuthError(t.tokenRequest({ ...assertionForm(await assertion()), client_secret: t.clientSecret }), 400, 'invalid_request', /not both/);
-    await expectOAuthError(t.tokenRequest({ ...assertionForm(await assertion()), client_assertion_type: 'urn:example:saml' }), 400, 'invalid_request', /client_assertion_type/);
+    await expectOAuthError(
+      t.tokenRequest({ grant_type: 'client_credentials', client_secret: t.clientSecret }),
+      400,
+      'invalid_request',
+      /client_id/,
+    );
+    await expectOAuthError(
+      t.tokenRequest({ grant_type: 'client_credentials', client_id: t.clientId }),
+      400,
+      'invalid_request',
+      /client_secret or client_assertion/,
+    );
+    await expectOAuthError(
+      t.tokenRequest({ ...assertionForm(await assertion()), client_secret: t.clientSecret }),
+      400,
+      'invalid_request',
+      /not both/,
+    );
+    await expectOAuthError(
+      t.tokenRequest({ ...assertionForm(await assertion()), client_assertion_type: 'urn:example:saml' }),
+      400,
+      'invalid_request',
+      /client_assertion_type/,
+    );
     const json = await fetch(`${t.url}/auth/v1/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -223,7 +315,11 @@ describe('bearer check of /api/v1 and /_tenant', () => {
   it('an expired token -> 401; a fresh one works again', async () => {
     const short = await startTestTenant({ seed: 11, tokenTtlSeconds: 1 });
     try {
-      const r = await short.tokenRequest({ grant_type: 'client_credentials', client_id: short.clientId, client_secret: short.clientSecret });
+      const r = await short.tokenRequest({
+        grant_type: 'client_credentials',
+        client_id: short.clientId,
+        client_secret: short.clientSecret,
+      });
       const { access_token, expires_in } = r.body as { access_token: string; expires_in: number };
       expect(expires_in).toBe(1);
       const headers = { Authorization: `Bearer ${access_token}` };
@@ -233,8 +329,18 @@ describe('bearer check of /api/v1 and /_tenant', () => {
       expect(expired.status).toBe(401);
       assertStatus(expired.body, 16);
       expect((expired.body as { message: string }).message).toMatch(/expired/);
-      const again = await short.tokenRequest({ grant_type: 'client_credentials', client_id: short.clientId, client_secret: short.clientSecret });
-      expect((await fetch(`${short.url}/api/v1/access_reviews`, { headers: { Authorization: `Bearer ${(again.body as { access_token: string }).access_token}` } })).status).toBe(200);
+      const again = await short.tokenRequest({
+        grant_type: 'client_credentials',
+        client_id: short.clientId,
+        client_secret: short.clientSecret,
+      });
+      expect(
+        (
+          await fetch(`${short.url}/api/v1/access_reviews`, {
+            headers: { Authorization: `Bearer ${(again.body as { access_token: string }).access_token}` },
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await short.close();
     }

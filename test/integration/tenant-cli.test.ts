@@ -40,13 +40,25 @@ describe('attest tenant', () => {
 
       const jwk = JSON.parse(Buffer.from(info.clientSecret.split(':').pop()!, 'base64url').toString('utf8'));
       const now = Math.floor(Date.now() / 1000);
-      const assertion = await new SignJWT({ iss: info.clientId, sub: info.clientId, aud: [info.domain], iat: now, nbf: now - 120, exp: now + 120 })
+      const assertion = await new SignJWT({
+        iss: info.clientId,
+        sub: info.clientId,
+        aud: [info.domain],
+        iat: now,
+        nbf: now - 120,
+        exp: now + 120,
+      })
         .setProtectedHeader({ alg: 'EdDSA' })
         .sign(await importJWK(jwk, 'EdDSA'));
       const token = await fetch(`${info.url}/auth/v1/token`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: info.clientId, client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: assertion }),
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: info.clientId,
+          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+          client_assertion: assertion,
+        }),
       });
       expect(token.status).toBe(200);
       const { access_token } = (await token.json()) as { access_token: string };
@@ -66,10 +78,24 @@ describe('attest tenant', () => {
     const help = attest(['tenant', '--help']);
     const helped = await exited(help);
     expect(helped.code).toBe(0);
-    for (const word of ['--seed', '--scale', '--token-ttl', '--faults', 'latency=MS', 'retryAfter=N|date', 'dropAfterApply=P', 'emptyPages=P', 'tokenExpireEarly=P']) expect(helped.stderr).toContain(word);
+    for (const word of [
+      '--seed',
+      '--scale',
+      '--token-ttl',
+      '--faults',
+      'latency=MS',
+      'retryAfter=N|date',
+      'dropAfterApply=P',
+      'emptyPages=P',
+      'tokenExpireEarly=P',
+    ])
+      expect(helped.stderr).toContain(word);
 
     const bad = [['--faults', 'teleport=1'], ['--scale', 'huge'], ['--port', 'eighty'], ['--bogus']];
-    const [outside, ...results] = await Promise.all([exited(attest(['tenant', '--host', '0.0.0.0'])), ...bad.map((args) => exited(attest(['tenant', ...args])))]);
+    const [outside, ...results] = await Promise.all([
+      exited(attest(['tenant', '--host', '0.0.0.0'])),
+      ...bad.map((args) => exited(attest(['tenant', ...args]))),
+    ]);
     results.forEach((result, i) => {
       expect(result.code, bad[i]!.join(' ')).toBe(2);
       expect(result.stderr).toContain('Usage: attest tenant');

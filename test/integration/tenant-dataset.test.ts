@@ -7,7 +7,19 @@ import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS, ROUTING_RULE_ACTI
 import { XAA_SCOPE_CLASSIFICATION_VALUES, XAA_SCOPE_SOURCE_VALUES, XAA_SCOPE_STATE_VALUES, isKnownEnumValue } from '../../src/shared/enums';
 import { generateDataset, LARGE_SCALE, UNIT_SIZES, type CollectionName, type TenantData } from '../../src/tenant/dataset';
 
-const COLLECTIONS: CollectionName[] = ['apps', 'entitlements', 'appUsers', 'memberships', 'scopes', 'automations', 'templates', 'campaigns', 'toolsets', 'routingRules', 'tasks'];
+const COLLECTIONS: CollectionName[] = [
+  'apps',
+  'entitlements',
+  'appUsers',
+  'memberships',
+  'scopes',
+  'automations',
+  'templates',
+  'campaigns',
+  'toolsets',
+  'routingRules',
+  'tasks',
+];
 
 function snapshot(data: TenantData): string {
   return JSON.stringify(COLLECTIONS.map((name) => [...data.collection(name).values()]));
@@ -16,7 +28,13 @@ function snapshot(data: TenantData): string {
 function coverage(data: TenantData) {
   const automations = [...data.automations.values()];
   return {
-    steps: new Set(automations.flatMap((a) => (a.automationSteps ?? []).flatMap((s) => Object.keys(s).filter((k) => (AUTOMATION_STEP_ACTION_KEYS as readonly string[]).includes(k))))),
+    steps: new Set(
+      automations.flatMap((a) =>
+        (a.automationSteps ?? []).flatMap((s) =>
+          Object.keys(s).filter((k) => (AUTOMATION_STEP_ACTION_KEYS as readonly string[]).includes(k)),
+        ),
+      ),
+    ),
     triggers: new Set(automations.flatMap((a) => (a.triggers ?? []).flatMap((t) => Object.keys(t)))),
     actions: new Set([...data.routingRules.values()].flatMap((r) => Object.keys(r.action ?? {}))),
     states: new Set([...data.scopes.values()].map((s) => s.state)),
@@ -40,26 +58,37 @@ describe('dataset', () => {
     for (const name of COLLECTIONS) expect(counts[name], name).toBeGreaterThan(0);
   });
 
-  it.each([['demo' as const], [0.05], [3]])('covers every step action, trigger, routing action and scope state/classification/source at scale %s', (scale) => {
-    const c = coverage(generateDataset(9, scale));
-    const specSteps = AUTOMATION_STEP_ACTION_KEYS.filter((k) => k !== 'sendSlackMessage');
-    expect([...c.steps].sort()).toEqual([...specSteps].sort());
-    expect([...c.triggers].filter((k) => (AUTOMATION_TRIGGER_KEYS as readonly string[]).includes(k)).sort()).toEqual([...AUTOMATION_TRIGGER_KEYS].sort());
-    expect([...c.actions].sort()).toEqual([...ROUTING_RULE_ACTION_KEYS].sort());
-    expect([...c.states].filter((v) => isKnownEnumValue(XAA_SCOPE_STATE_VALUES, v)).sort()).toEqual([...XAA_SCOPE_STATE_VALUES].sort());
-    expect([...c.classifications].filter((v) => isKnownEnumValue(XAA_SCOPE_CLASSIFICATION_VALUES, v)).sort()).toEqual([...XAA_SCOPE_CLASSIFICATION_VALUES].sort());
-    expect([...c.sources].sort()).toEqual([...XAA_SCOPE_SOURCE_VALUES].sort());
-  });
+  it.each([['demo' as const], [0.05], [3]])(
+    'covers every step action, trigger, routing action and scope state/classification/source at scale %s',
+    (scale) => {
+      const c = coverage(generateDataset(9, scale));
+      const specSteps = AUTOMATION_STEP_ACTION_KEYS.filter((k) => k !== 'sendSlackMessage');
+      expect([...c.steps].sort()).toEqual([...specSteps].sort());
+      expect([...c.triggers].filter((k) => (AUTOMATION_TRIGGER_KEYS as readonly string[]).includes(k)).sort()).toEqual(
+        [...AUTOMATION_TRIGGER_KEYS].sort(),
+      );
+      expect([...c.actions].sort()).toEqual([...ROUTING_RULE_ACTION_KEYS].sort());
+      expect([...c.states].filter((v) => isKnownEnumValue(XAA_SCOPE_STATE_VALUES, v)).sort()).toEqual([...XAA_SCOPE_STATE_VALUES].sort());
+      expect([...c.classifications].filter((v) => isKnownEnumValue(XAA_SCOPE_CLASSIFICATION_VALUES, v)).sort()).toEqual(
+        [...XAA_SCOPE_CLASSIFICATION_VALUES].sort(),
+      );
+      expect([...c.sources].sort()).toEqual([...XAA_SCOPE_SOURCE_VALUES].sort());
+    },
+  );
 
   it('links what the spec links: campaigns to templates, toolsets to role entitlements, scopes to their entitlements, memberships to both ends', () => {
     const data = generateDataset(12);
     for (const c of data.campaigns.values()) if (c.accessReviewTemplateId) expect(data.templates.has(c.accessReviewTemplateId)).toBe(true);
     expect([...data.campaigns.values()].some((c) => c.accessReviewTemplateId)).toBe(true);
     for (const a of data.automations.values()) {
-      for (const step of a.automationSteps ?? []) if (step.createAccessReview?.accessReviewTemplateId) expect(data.templates.has(step.createAccessReview.accessReviewTemplateId)).toBe(true);
+      for (const step of a.automationSteps ?? [])
+        if (step.createAccessReview?.accessReviewTemplateId)
+          expect(data.templates.has(step.createAccessReview.accessReviewTemplateId)).toBe(true);
     }
-    for (const p of data.toolsets.values()) expect(data.entitlements.get(p.appEntitlementId!)).toMatchObject({ kind: 'role', appId: p.appId });
-    for (const s of data.scopes.values()) expect(data.entitlements.get(s.appEntitlementId!)).toMatchObject({ kind: 'scope', scopeId: s.id, appId: s.appId });
+    for (const p of data.toolsets.values())
+      expect(data.entitlements.get(p.appEntitlementId!)).toMatchObject({ kind: 'role', appId: p.appId });
+    for (const s of data.scopes.values())
+      expect(data.entitlements.get(s.appEntitlementId!)).toMatchObject({ kind: 'scope', scopeId: s.id, appId: s.appId });
     for (const m of data.memberships.values()) {
       expect(data.entitlements.has(m.appEntitlementId)).toBe(true);
       expect(data.appUsers.has(m.appUserId)).toBe(true);
@@ -98,7 +127,10 @@ describe('dataset', () => {
     expect(counts.memberships).toBe(UNIT_SIZES.memberships * 20);
     expect(counts.toolsets).toBe(UNIT_SIZES.toolsets * 20);
     // `large` is 500 units: the same arithmetic (generated in full by test/bench/tenant.bench.ts).
-    const perUnit = Object.entries(UNIT_SIZES).filter(([k]) => k !== 'identityUsers').reduce((sum, [, n]) => sum + n, 0) + UNIT_SIZES.scopes;
+    const perUnit =
+      Object.entries(UNIT_SIZES)
+        .filter(([k]) => k !== 'identityUsers')
+        .reduce((sum, [, n]) => sum + n, 0) + UNIT_SIZES.scopes;
     expect(perUnit * LARGE_SCALE).toBeGreaterThanOrEqual(100_000);
     expect(UNIT_SIZES.automations * LARGE_SCALE).toBeGreaterThanOrEqual(20_000);
     expect(UNIT_SIZES.scopes * LARGE_SCALE).toBeGreaterThanOrEqual(20_000);

@@ -19,8 +19,22 @@ const scopeExists = (t: TestTenant, value: string) => [...t.data.scopes.values()
 
 describe('fault spec', () => {
   it('parses the documented syntax and refuses anything else', () => {
-    expect(parseFaultSpec('latency=20,jitter=30,error5xx=0.1,rate429=0.05,retryAfter=date,rps=500,truncate=0.01,html=0.01,dropAfterApply=0.1,emptyPages=0.2,tokenExpireEarly=0.2')).toEqual({
-      latency: 20, jitter: 30, error5xx: 0.1, rate429: 0.05, retryAfter: 'date', rps: 500, truncate: 0.01, html: 0.01, dropAfterApply: 0.1, emptyPages: 0.2, tokenExpireEarly: 0.2,
+    expect(
+      parseFaultSpec(
+        'latency=20,jitter=30,error5xx=0.1,rate429=0.05,retryAfter=date,rps=500,truncate=0.01,html=0.01,dropAfterApply=0.1,emptyPages=0.2,tokenExpireEarly=0.2',
+      ),
+    ).toEqual({
+      latency: 20,
+      jitter: 30,
+      error5xx: 0.1,
+      rate429: 0.05,
+      retryAfter: 'date',
+      rps: 500,
+      truncate: 0.01,
+      html: 0.01,
+      dropAfterApply: 0.1,
+      emptyPages: 0.2,
+      tokenExpireEarly: 0.2,
     });
     expect(parseFaultSpec(' retryAfter = 3 , ')).toEqual({ retryAfter: 3 });
     expect(parseFaultSpec('')).toEqual({});
@@ -52,7 +66,9 @@ describe('fault kinds', () => {
     expect((await t.call('GET', '/api/v1/findings/routing-rules')).status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(145);
     started = performance.now();
-    expect((await t.tokenRequest({ grant_type: 'client_credentials', client_id: t.clientId, client_secret: t.clientSecret })).status).toBe(200);
+    expect((await t.tokenRequest({ grant_type: 'client_credentials', client_id: t.clientId, client_secret: t.clientSecret })).status).toBe(
+      200,
+    );
     expect(performance.now() - started).toBeGreaterThanOrEqual(145);
   });
 
@@ -94,7 +110,10 @@ describe('fault kinds', () => {
     expect(r.status).toBe(429);
     expect(r.headers.get('retry-after')).toBe('1');
     assertStatus(r.body, 8);
-    expect((r.body as { details: { '@type': string; retryDelay: string }[] }).details[0]).toEqual({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' });
+    expect((r.body as { details: { '@type': string; retryDelay: string }[] }).details[0]).toEqual({
+      '@type': 'type.googleapis.com/google.rpc.RetryInfo',
+      retryDelay: '1s',
+    });
     t.faults.set('rate429=1,retryAfter=3');
     expect((await t.call('GET', '/api/v1/access_reviews')).headers.get('retry-after')).toBe('3');
   });
@@ -133,12 +152,18 @@ describe('fault kinds', () => {
   it('truncate cuts a 200 body halfway after announcing its full length; the mutation was applied', async () => {
     const t = tenant();
     t.faults.set('truncate=1');
-    const response = await fetch(`${t.url}/api/v1/access_reviews?page_size=50`, { headers: { Authorization: `Bearer ${await t.accessToken()}` } });
+    const response = await fetch(`${t.url}/api/v1/access_reviews?page_size=50`, {
+      headers: { Authorization: `Bearer ${await t.accessToken()}` },
+    });
     expect(response.status).toBe(200);
     expect(Number(response.headers.get('content-length'))).toBeGreaterThan(1000);
     await expect(response.text()).rejects.toThrow();
     const { path, body } = createScopeBody(t, 'fault:truncate');
-    const created = await fetch(`${t.url}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${await t.accessToken()}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const created = await fetch(`${t.url}${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${await t.accessToken()}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     await expect(created.text()).rejects.toThrow();
     expect(scopeExists(t, 'fault:truncate')).toBe(true);
   });
@@ -177,7 +202,10 @@ describe('fault kinds', () => {
       let empties = 0;
       let pageToken = '';
       do {
-        const r = await t.call<{ list: { id: string }[]; nextPageToken: string }>('POST', '/api/v1/search/xaa/scopes', { pageSize: 10, pageToken });
+        const r = await t.call<{ list: { id: string }[]; nextPageToken: string }>('POST', '/api/v1/search/xaa/scopes', {
+          pageSize: 10,
+          pageToken,
+        });
         expect(r.status).toBe(200);
         if (r.body.list.length === 0) {
           empties += 1;

@@ -188,7 +188,8 @@ describe('page tokens cannot be forged or misused', () => {
     // Per-app scope lists are separate listings: a token of one app is refused by another.
     const apps = [...new Set([...t.data.scopes.values()].map((s) => s.appId!))];
     const appWithMany = apps.find((a) => [...t.data.scopes.values()].filter((s) => s.appId === a).length > 10)!;
-    const appToken = (await t.call<{ nextPageToken: string }>('GET', `/api/v1/apps/${appWithMany}/xaa/scopes?page_size=10`)).body.nextPageToken;
+    const appToken = (await t.call<{ nextPageToken: string }>('GET', `/api/v1/apps/${appWithMany}/xaa/scopes?page_size=10`)).body
+      .nextPageToken;
     expect(appToken).not.toBe('');
     const otherApp = apps.find((a) => a !== appWithMany)!;
     expect((await t.call('GET', `/api/v1/apps/${otherApp}/xaa/scopes?page_token=${encodeURIComponent(appToken)}`)).status).toBe(400);
@@ -212,7 +213,18 @@ describe('determinism', () => {
         const first = await t.call(method, path, body);
         out.push(masked(first.text));
         const token = (first.body as { nextPageToken: string }).nextPageToken;
-        if (token) out.push(masked((await t.call(method, method === 'GET' ? `${path}&page_token=${encodeURIComponent(token)}` : path, method === 'GET' ? undefined : { ...body, pageToken: token })).text));
+        if (token)
+          out.push(
+            masked(
+              (
+                await t.call(
+                  method,
+                  method === 'GET' ? `${path}&page_token=${encodeURIComponent(token)}` : path,
+                  method === 'GET' ? undefined : { ...body, pageToken: token },
+                )
+              ).text,
+            ),
+          );
       }
       const template = [...t.data.templates.keys()][0]!;
       out.push((await t.call('GET', `/api/v1/access_review_template/${template}`)).text);

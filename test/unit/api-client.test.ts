@@ -48,7 +48,12 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const entry: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const entry: Seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       const handler = entry.url === '/auth/v1/token' ? tokenHandler : apiHandler;
       if (entry.url !== '/auth/v1/token') seen.push(entry);
       void handler(entry, res);
@@ -86,8 +91,10 @@ function client(extra: Partial<ApiClientOptions> = {}): ApiClient {
   });
 }
 
-const get = (api: ApiClient, path = '/access_review/c1', signal?: AbortSignal) => api.request({ method: 'GET', path, ...(signal ? { signal } : {}) });
-const post = (api: ApiClient, path = '/access_review', signal?: AbortSignal) => api.request({ method: 'POST', path, body: { displayName: 'x' }, ...(signal ? { signal } : {}) });
+const get = (api: ApiClient, path = '/access_review/c1', signal?: AbortSignal) =>
+  api.request({ method: 'GET', path, ...(signal ? { signal } : {}) });
+const post = (api: ApiClient, path = '/access_review', signal?: AbortSignal) =>
+  api.request({ method: 'POST', path, body: { displayName: 'x' }, ...(signal ? { signal } : {}) });
 
 describe('token: signed assertion (default)', () => {
   it('posts a form with an EdDSA assertion: nonce header, iss = sub = client id, aud = [host], iat, nbf -120, exp +120', async () => {
@@ -263,7 +270,11 @@ describe('token: caching and minting', () => {
   });
 
   it('refuses a token answer without a usable token', async () => {
-    for (const body of [{ token_type: 'Bearer', expires_in: 60 }, { access_token: 't', token_type: 'MAC', expires_in: 60 }, { access_token: 't', token_type: 'Bearer', expires_in: 0 }]) {
+    for (const body of [
+      { token_type: 'Bearer', expires_in: 60 },
+      { access_token: 't', token_type: 'MAC', expires_in: 60 },
+      { access_token: 't', token_type: 'Bearer', expires_in: 0 },
+    ]) {
       tokenHandler = (_req, res) => json(res, 200, body);
       expect((await failure(get(client()))).kind).toBe('bad_response');
     }
@@ -352,7 +363,11 @@ describe('5xx, network failures and uncertain mutations', () => {
       else json(res, 200, { list: [] });
     };
     const events: ApiEvent[] = [];
-    const response = await client({ onEvent: (e) => events.push(e) }).request({ method: 'GET', path: '/access_reviews', requestId: 'item-7' });
+    const response = await client({ onEvent: (e) => events.push(e) }).request({
+      method: 'GET',
+      path: '/access_reviews',
+      requestId: 'item-7',
+    });
     expect(response.status).toBe(200);
     expect(calls).toBe(3);
     // Retries carry the same request id.
@@ -423,7 +438,12 @@ describe('5xx, network failures and uncertain mutations', () => {
     await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
     const deadPort = (dead.address() as AddressInfo).port;
     await new Promise<void>((resolve) => dead.close(() => resolve()));
-    const api = createApiClient({ clientId: `a@127.0.0.1:${deadPort}/attest`, clientSecret: creds.clientSecret, backoffBaseMs: 1, maxRetries: 1 });
+    const api = createApiClient({
+      clientId: `a@127.0.0.1:${deadPort}/attest`,
+      clientSecret: creds.clientSecret,
+      backoffBaseMs: 1,
+      maxRetries: 1,
+    });
     const error = await failure(post(api));
     expect(error.kind).toBe('network');
     expect(error.notSent).toBe(true);
@@ -445,7 +465,8 @@ describe('5xx, network failures and uncertain mutations', () => {
 
 describe('bodies', () => {
   it('returns the raw text byte-exact and keeps unknown fields and enum values', async () => {
-    const text = '{"accessReview":{"accessReview":{"id":"c1","state":"ACCESS_REVIEW_STATE_FROM_THE_FUTURE","newField":{"ü":"ß"}}},  "expanded":[]}';
+    const text =
+      '{"accessReview":{"accessReview":{"id":"c1","state":"ACCESS_REVIEW_STATE_FROM_THE_FUTURE","newField":{"ü":"ß"}}},  "expanded":[]}';
     apiHandler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
       res.end(text);
@@ -539,7 +560,19 @@ describe('bodies', () => {
 describe('paths and cancellation', () => {
   it('refuses empty and dot segments before sending anything', async () => {
     const api = client();
-    for (const path of ['/access_review/', '//access_review', '/apps//xaa/scopes', '/a/./b', '/a/../b', '/a/%2E%2e/b', '/a?x=1', 'access_reviews', '', '/a b', '/a/%zz']) {
+    for (const path of [
+      '/access_review/',
+      '//access_review',
+      '/apps//xaa/scopes',
+      '/a/./b',
+      '/a/../b',
+      '/a/%2E%2e/b',
+      '/a?x=1',
+      'access_reviews',
+      '',
+      '/a b',
+      '/a/%zz',
+    ]) {
       const error = await failure(api.request({ method: 'GET', path }));
       expect(error.kind, path).toBe('invalid_input');
       expect(error.attempts).toBe(0);

@@ -43,7 +43,9 @@ describe('defaultDataDir', () => {
     expect(defaultDataDir({ XDG_CONFIG_HOME: '/cfg' }, 'linux', '/home/u')).toBe('/cfg/attest');
     expect(defaultDataDir({ XDG_CONFIG_HOME: 'relative' }, 'linux', '/home/u')).toBe('/home/u/.config/attest');
     expect(defaultDataDir({}, 'darwin', '/Users/u')).toBe('/Users/u/Library/Application Support/attest');
-    expect(defaultDataDir({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32', 'C:\\Users\\u')).toBe('C:\\Users\\u\\AppData\\Roaming\\attest');
+    expect(defaultDataDir({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32', 'C:\\Users\\u')).toBe(
+      'C:\\Users\\u\\AppData\\Roaming\\attest',
+    );
   });
 });
 
@@ -54,12 +56,21 @@ describe('connections', () => {
     expect(a.storeFile.startsWith(join(dataDir, 'stores'))).toBe(true);
     expect(a.storeFile.endsWith('.sqlite')).toBe(true);
     saveConnection(dataDir, a);
-    const b = prepareConnection(dataDir, { clientId: 'b@127.0.0.1:8080/attest', serverUrl: 'http://127.0.0.1:8080', auth: 'secret', name: 'lab' });
+    const b = prepareConnection(dataDir, {
+      clientId: 'b@127.0.0.1:8080/attest',
+      serverUrl: 'http://127.0.0.1:8080',
+      auth: 'secret',
+      name: 'lab',
+    });
     saveConnection(dataDir, b);
     expect(listConnections(dataDir).map((c) => c.name)).toEqual(['tenant-a.example.com', 'lab']);
     expect(getConnection(dataDir).name).toBe('lab'); // last used
     expect(getConnection(dataDir, 'tenant-a.example.com').clientId).toBe('a@tenant-a.example.com/attest');
-    expect(getConnection(dataDir, 'lab')).toMatchObject({ auth: 'secret', serverUrl: 'http://127.0.0.1:8080', tenantHost: '127.0.0.1:8080' });
+    expect(getConnection(dataDir, 'lab')).toMatchObject({
+      auth: 'secret',
+      serverUrl: 'http://127.0.0.1:8080',
+      tenantHost: '127.0.0.1:8080',
+    });
     // Reconnecting the same client id keeps its name, date and store file.
     const again = prepareConnection(dataDir, { clientId: 'a@tenant-a.example.com/attest', auth: 'secret' });
     expect(again).toMatchObject({ name: a.name, storeFile: a.storeFile, createdAt: a.createdAt, auth: 'secret' });
@@ -77,15 +88,24 @@ describe('connections', () => {
     expect(second.name).toBe('t.example.com-2');
     saveConnection(dataDir, second);
     expect(() => getConnection(dataDir, 'nope')).toThrow(expect.objectContaining({ code: 'not_found' }));
-    expect(() => prepareConnection(dataDir, { clientId: 'a@t.example.com/attest', name: 'other' })).toThrow(expect.objectContaining({ code: 'exists' }));
-    expect(() => prepareConnection(dataDir, { clientId: 'c@t.example.com/attest', name: 't.example.com' })).toThrow(expect.objectContaining({ code: 'exists' }));
-    expect(() => prepareConnection(dataDir, { clientId: 'c@t.example.com/attest', name: '../evil' })).toThrow(expect.objectContaining({ code: 'invalid_name' }));
+    expect(() => prepareConnection(dataDir, { clientId: 'a@t.example.com/attest', name: 'other' })).toThrow(
+      expect.objectContaining({ code: 'exists' }),
+    );
+    expect(() => prepareConnection(dataDir, { clientId: 'c@t.example.com/attest', name: 't.example.com' })).toThrow(
+      expect.objectContaining({ code: 'exists' }),
+    );
+    expect(() => prepareConnection(dataDir, { clientId: 'c@t.example.com/attest', name: '../evil' })).toThrow(
+      expect.objectContaining({ code: 'invalid_name' }),
+    );
     expect(() => prepareConnection(dataDir, { clientId: 'no-at-sign' })).toThrow(CredentialError);
   });
 
   it('says clearly when there is none, several, or a broken file', () => {
     expect(() => getConnection(dataDir)).toThrow(expect.objectContaining({ code: 'none' }));
-    writeFileSync(join(dataDir, 'connections.json'), '{"version":1,"connections":[{"name":"a","clientId":"a@x.example.com/u","auth":"assertion","tenantHost":"x.example.com","createdAt":"2026-01-01T00:00:00Z","storeFile":"stores/a.sqlite"},{"name":"b","clientId":"b@x.example.com/u","auth":"assertion","tenantHost":"x.example.com","createdAt":"2026-01-01T00:00:00Z","storeFile":"stores/b.sqlite"}]}');
+    writeFileSync(
+      join(dataDir, 'connections.json'),
+      '{"version":1,"connections":[{"name":"a","clientId":"a@x.example.com/u","auth":"assertion","tenantHost":"x.example.com","createdAt":"2026-01-01T00:00:00Z","storeFile":"stores/a.sqlite"},{"name":"b","clientId":"b@x.example.com/u","auth":"assertion","tenantHost":"x.example.com","createdAt":"2026-01-01T00:00:00Z","storeFile":"stores/b.sqlite"}]}',
+    );
     expect(() => getConnection(dataDir)).toThrow(expect.objectContaining({ code: 'ambiguous' }));
     expect(getConnection(dataDir, 'b').storeFile).toBe(join(dataDir, 'stores', 'b.sqlite'));
     writeFileSync(join(dataDir, 'connections.json'), '{not json');
@@ -99,7 +119,11 @@ describe('openApiForConnection', () => {
 
   it('takes the secret from the keychain', async () => {
     const notices: string[] = [];
-    const { api, connection } = await openApiForConnection(dataDir, undefined, { secrets: memorySecretStore({ [creds.clientId]: creds.clientSecret }), env: {}, onNotice: (m) => notices.push(m) });
+    const { api, connection } = await openApiForConnection(dataDir, undefined, {
+      secrets: memorySecretStore({ [creds.clientId]: creds.clientSecret }),
+      env: {},
+      onNotice: (m) => notices.push(m),
+    });
     expect(connection.clientId).toBe(creds.clientId);
     expect(api.apiRoot).toBe('https://tenant.example.com/api/v1');
     expect(notices).toEqual([]);
@@ -107,7 +131,11 @@ describe('openApiForConnection', () => {
 
   it('falls back to ATTEST_CLIENT_SECRET for this run when the keychain is not available, and says so', async () => {
     const notices: string[] = [];
-    const { api } = await openApiForConnection(dataDir, undefined, { secrets: unavailableSecretStore(), env: { ATTEST_CLIENT_SECRET: creds.clientSecret }, onNotice: (m) => notices.push(m) });
+    const { api } = await openApiForConnection(dataDir, undefined, {
+      secrets: unavailableSecretStore(),
+      env: { ATTEST_CLIENT_SECRET: creds.clientSecret },
+      onNotice: (m) => notices.push(m),
+    });
     expect(api.clientId).toBe(creds.clientId);
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatch(/keychain is not available.*ATTEST_CLIENT_SECRET.*this run only/);
@@ -116,8 +144,12 @@ describe('openApiForConnection', () => {
   });
 
   it('fails with an auth-class error when no secret can be found', async () => {
-    await expect(openApiForConnection(dataDir, undefined, { secrets: unavailableSecretStore(), env: {} })).rejects.toMatchObject({ code: 'keychain_unavailable' });
-    await expect(openApiForConnection(dataDir, undefined, { secrets: memorySecretStore(), env: {} })).rejects.toMatchObject({ code: 'no_secret' });
+    await expect(openApiForConnection(dataDir, undefined, { secrets: unavailableSecretStore(), env: {} })).rejects.toMatchObject({
+      code: 'keychain_unavailable',
+    });
+    await expect(openApiForConnection(dataDir, undefined, { secrets: memorySecretStore(), env: {} })).rejects.toMatchObject({
+      code: 'no_secret',
+    });
   });
 });
 
@@ -130,7 +162,8 @@ describe('exitCodeFor', () => {
     expect(exitCodeFor(new ConnectionError('no_secret', 'x'))).toBe(EXIT.auth);
     expect(exitCodeFor(new ConnectionError('not_found', 'x'))).toBe(EXIT.usage);
     for (const kind of ['network', 'timeout', 'uncertain'] as const) expect(exitCodeFor(new ApiError(kind, 'x'))).toBe(EXIT.network);
-    for (const kind of ['server', 'bad_response', 'not_found', 'conflict'] as const) expect(exitCodeFor(new ApiError(kind, 'x'))).toBe(EXIT.other);
+    for (const kind of ['server', 'bad_response', 'not_found', 'conflict'] as const)
+      expect(exitCodeFor(new ApiError(kind, 'x'))).toBe(EXIT.other);
     expect(exitCodeFor(new Error('x'))).toBe(EXIT.other);
     expect(exitCodeFor('x')).toBe(EXIT.other);
   });
@@ -146,7 +179,13 @@ describe('connect / connections / disconnect (in-process)', () => {
       req.resume();
       req.on('end', () => {
         res.writeHead(refuse ? 401 : 200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(refuse ? { error: 'invalid_client', error_description: 'unknown client' } : { access_token: 't', token_type: 'Bearer', expires_in: 3600 }));
+        res.end(
+          JSON.stringify(
+            refuse
+              ? { error: 'invalid_client', error_description: 'unknown client' }
+              : { access_token: 't', token_type: 'Bearer', expires_in: 3600 },
+          ),
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -174,7 +213,9 @@ describe('connect / connections / disconnect (in-process)', () => {
     const keychain = memorySecretStore();
     const clientId = `quiet-otter-42@127.0.0.1:${port}/attest`;
     const a = io(`${creds.clientSecret}\n`);
-    expect(await run(connectCommand({ secrets: () => keychain }), ['--client-id', clientId, '--data-dir', dataDir, '--json'], a.cli)).toBe(EXIT.ok);
+    expect(await run(connectCommand({ secrets: () => keychain }), ['--client-id', clientId, '--data-dir', dataDir, '--json'], a.cli)).toBe(
+      EXIT.ok,
+    );
     const printed = JSON.parse(a.out.join(''));
     expect(printed).toMatchObject({ name: `127.0.0.1-${port}`, clientId, secretStored: true, auth: 'assertion' });
     expect(await keychain.get(clientId)).toBe(creds.clientSecret);
@@ -189,13 +230,23 @@ describe('connect / connections / disconnect (in-process)', () => {
     mkdirSync(join(dataDir, 'stores'), { recursive: true });
     writeFileSync(printed.storeFile, 'db');
     const d = io('');
-    expect(await run(disconnectCommand({ secrets: () => keychain }), [printed.name, '--data-dir', dataDir, '--delete-data', '--json'], d.cli)).toBe(EXIT.ok);
+    expect(
+      await run(disconnectCommand({ secrets: () => keychain }), [printed.name, '--data-dir', dataDir, '--delete-data', '--json'], d.cli),
+    ).toBe(EXIT.ok);
     expect(JSON.parse(d.out.join(''))).toMatchObject({ secretRemoved: true, dataDeleted: true });
     expect(await keychain.get(clientId)).toBeNull();
     expect(existsSync(printed.storeFile)).toBe(false);
     expect(listConnections(dataDir)).toEqual([]);
 
-    for (const text of [...a.out, ...a.err, ...list.out, ...human.out, ...d.out, ...d.err, readFileSync(join(dataDir, 'connections.json'), 'utf8')]) {
+    for (const text of [
+      ...a.out,
+      ...a.err,
+      ...list.out,
+      ...human.out,
+      ...d.out,
+      ...d.err,
+      readFileSync(join(dataDir, 'connections.json'), 'utf8'),
+    ]) {
       expect(text).not.toContain(creds.jwk.d);
       expect(text).not.toContain(creds.clientSecret.split(':v1:')[1]);
     }
@@ -204,7 +255,9 @@ describe('connect / connections / disconnect (in-process)', () => {
   it('records the connection but stores nothing where no keychain exists', async () => {
     const clientId = `quiet-otter-42@127.0.0.1:${port}/attest`;
     const c = io(creds.clientSecret);
-    expect(await run(connectCommand({ secrets: () => unavailableSecretStore() }), ['--client-id', clientId, '--data-dir', dataDir], c.cli)).toBe(EXIT.ok);
+    expect(
+      await run(connectCommand({ secrets: () => unavailableSecretStore() }), ['--client-id', clientId, '--data-dir', dataDir], c.cli),
+    ).toBe(EXIT.ok);
     expect(c.err.join('\n')).toMatch(/keychain is not available[\s\S]*NOT stored[\s\S]*ATTEST_CLIENT_SECRET/);
     expect(getConnection(dataDir).clientId).toBe(clientId);
     const files = readdirSync(dataDir, { recursive: true }).map(String);
@@ -226,7 +279,9 @@ describe('connect / connections / disconnect (in-process)', () => {
     const clientId = `quiet-otter-42@127.0.0.1:${port}/attest`;
     expect(await run(cmd, ['--data-dir', dataDir], io(creds.clientSecret).cli)).toBe(EXIT.usage);
     expect(await run(cmd, ['--client-id', clientId, '--data-dir', dataDir], io('').cli)).toBe(EXIT.usage);
-    expect(await run(cmd, ['--client-id', clientId, '--data-dir', dataDir, '--auth', 'basic'], io(creds.clientSecret).cli)).toBe(EXIT.usage);
+    expect(await run(cmd, ['--client-id', clientId, '--data-dir', dataDir, '--auth', 'basic'], io(creds.clientSecret).cli)).toBe(
+      EXIT.usage,
+    );
     const asArgument = io(creds.clientSecret);
     expect(await run(cmd, ['--client-id', clientId, '--data-dir', dataDir, creds.clientSecret], asArgument.cli)).toBe(EXIT.usage);
     expect(await run(cmd, ['--client-id', clientId, `--secret=${creds.clientSecret}`], asArgument.cli)).toBe(EXIT.usage);

@@ -105,7 +105,12 @@ describe('paginate', () => {
       steps.push([step.pageToken, step.nextPageToken]);
     }
     expect(rows).toEqual(['a', 'b', 'c']);
-    expect(steps).toEqual([['', 't1'], ['t1', 't2'], ['t2', 't3'], ['t3', '']]);
+    expect(steps).toEqual([
+      ['', 't1'],
+      ['t1', 't2'],
+      ['t2', 't3'],
+      ['t3', ''],
+    ]);
     expect(seen.every((s) => s.pageSize === 100)).toBe(true);
   });
 
@@ -116,7 +121,8 @@ describe('paginate', () => {
       { rows: ['c'], next: '' },
     ]);
     const rows: string[] = [];
-    for await (const step of paginate<string>(fetchPage, { pageSize: 500, startToken: 't1' })) rows.push(...(step.response.body.list ?? []));
+    for await (const step of paginate<string>(fetchPage, { pageSize: 500, startToken: 't1' }))
+      rows.push(...(step.response.body.list ?? []));
     expect(rows).toEqual(['b', 'c']);
     expect(seen.map((s) => s.pageSize)).toEqual([100, 100]);
     const small = pages([{ rows: [], next: '' }]);
@@ -144,7 +150,7 @@ describe('paginate', () => {
 
   it('walks every collection with the largest page allowed (automations: 10)', async () => {
     const { api, calls } = recorder((req) => {
-      const token = (req.query?.page_token as string | undefined) ?? ((req.body as { pageToken?: string } | undefined)?.pageToken ?? '');
+      const token = (req.query?.page_token as string | undefined) ?? (req.body as { pageToken?: string } | undefined)?.pageToken ?? '';
       return token === '' ? { list: [1], profiles: [1], nextPageToken: 'n' } : { list: [2], profiles: [2], nextPageToken: '' };
     });
     for (const [name, walk] of Object.entries(endpoints.walks)) {

@@ -16,7 +16,8 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0);
   });
   it('ignores what it cannot read', () => {
-    for (const value of [null, undefined, '', 'soon', '-1', '1.2.3', '2026-01-01', 'Thu, 01 Jan 2026 00:00:05']) expect(parseRetryAfter(value, now), String(value)).toBeUndefined();
+    for (const value of [null, undefined, '', 'soon', '-1', '1.2.3', '2026-01-01', 'Thu, 01 Jan 2026 00:00:05'])
+      expect(parseRetryAfter(value, now), String(value)).toBeUndefined();
   });
 });
 
@@ -47,7 +48,23 @@ describe('paths', () => {
     expect(pathParam(42, 'id')).toBe('42');
   });
   it('refuses empty, trailing and dot segments and unencoded characters', () => {
-    for (const path of ['/', '/a/', '/a//b', '//a', '/./a', '/a/..', '/a/%2e', '/a/%2E%2E', '/a#b', '/a?b', 'a', '/a b', '/a/ü', '/a\\b', '/a/%4']) {
+    for (const path of [
+      '/',
+      '/a/',
+      '/a//b',
+      '//a',
+      '/./a',
+      '/a/..',
+      '/a/%2e',
+      '/a/%2E%2E',
+      '/a#b',
+      '/a?b',
+      'a',
+      '/a b',
+      '/a/ü',
+      '/a\\b',
+      '/a/%4',
+    ]) {
       expect(() => checkApiPath(path), path).toThrow(ApiError);
     }
     for (const value of ['', '   ', '.', '..', undefined, null]) expect(() => pathParam(value, 'app_id')).toThrow(/app_id/);
@@ -65,8 +82,15 @@ describe('paths', () => {
 
 describe('errors', () => {
   it('reads google.rpc.Status and OAuth bodies', () => {
-    expect(parseErrorBody('{"code":5,"message":"no such campaign","details":[]}')).toEqual({ grpcCode: 5, message: 'no such campaign', details: [] });
-    expect(parseErrorBody('{"error":"invalid_client","error_description":"bad assertion"}')).toEqual({ oauthError: 'invalid_client', message: 'bad assertion' });
+    expect(parseErrorBody('{"code":5,"message":"no such campaign","details":[]}')).toEqual({
+      grpcCode: 5,
+      message: 'no such campaign',
+      details: [],
+    });
+    expect(parseErrorBody('{"error":"invalid_client","error_description":"bad assertion"}')).toEqual({
+      oauthError: 'invalid_client',
+      message: 'bad assertion',
+    });
     expect(parseErrorBody('<html>')).toEqual({});
     expect(parseErrorBody('{"message":"line\\nbreak\\u0000"}').message).toBe('line break');
   });

@@ -102,6 +102,10 @@ export type FixturesAreExact = [
   Assert<IsExact<Page<Scope>, typeof pageJson>>,
 ];
 
+type MisspeltReassign = {
+  taskView: { task: { policy: { current: { approval: { escalationInstance: { reassignToApprovers: { approverIdz: string[] } } } } } } };
+};
+
 // The check bites: misspelt or unknown keys, at the top and deep inside, are refused.
 export type ExactnessBites = [
   // @ts-expect-error `scopeValu` is not a member of Scope
@@ -111,7 +115,7 @@ export type ExactnessBites = [
   // @ts-expect-error `frequencyy` is not a member of the recurrence rule
   Assert<IsExact<AccessReviewTemplate, { recurrenceRule: { frequencyy: string } }>>,
   // @ts-expect-error `approverIdz` is not a member of reassignToApprovers
-  Assert<IsExact<TaskViewResponse, { taskView: { task: { policy: { current: { approval: { escalationInstance: { reassignToApprovers: { approverIdz: string[] } } } } } } } }>>,
+  Assert<IsExact<TaskViewResponse, MisspeltReassign>>,
 ];
 
 // The unknown-field variants are API objects too: assignable (extra keys are allowed at run time)...
@@ -193,7 +197,9 @@ describe('fixtures round-trip', () => {
 
 describe('scope fixture carries the spec table', () => {
   it('every scope field', () => {
-    const spec = members('id appId xaaResourceServerId scopeValue displayName description classification state source appEntitlementId createdAt updatedAt deletedAt lastDiscoveredAt');
+    const spec = members(
+      'id appId xaaResourceServerId scopeValue displayName description classification state source appEntitlementId createdAt updatedAt deletedAt lastDiscoveredAt',
+    );
     expect(Object.keys(scope).sort()).toEqual([...spec].sort());
   });
 
@@ -217,14 +223,24 @@ describe('scope selector fixture carries the spec table', () => {
   it('every nested member', () => {
     expect(missing(selector, ['expression'], 'accountCelExpression', 'celExpression')).toEqual([]);
     expect(missing(selector, members('accountDomain accountTypes appUserStatuses noAccountOwner'), 'accountCriteria')).toEqual([]);
-    expect(missing(selector, members('complianceFrameworkAttributeValueIds riskLevelAttributeValueIds'), 'appSelectionCriteria')).toEqual([]);
+    expect(missing(selector, members('complianceFrameworkAttributeValueIds riskLevelAttributeValueIds'), 'appSelectionCriteria')).toEqual(
+      [],
+    );
     expect(
-      missing(selector, members('accessProfileFilter daysSinceAdded daysSinceLastUsed daysSinceReviewed grantsAddedBetween sourceFilter typeFilter'), 'grantsByCriteria'),
+      missing(
+        selector,
+        members('accessProfileFilter daysSinceAdded daysSinceLastUsed daysSinceReviewed grantsAddedBetween sourceFilter typeFilter'),
+        'grantsByCriteria',
+      ),
     ).toEqual([]);
-    expect(missing(selector, members('excludedAccessProfileIds includedAccessProfileIds filterType'), 'grantsByCriteria.accessProfileFilter')).toEqual([]);
+    expect(
+      missing(selector, members('excludedAccessProfileIds includedAccessProfileIds filterType'), 'grantsByCriteria.accessProfileFilter'),
+    ).toEqual([]);
     expect(missing(selector, members('startDate endDate'), 'grantsByCriteria.grantsAddedBetween')).toEqual([]);
     expect(missing(selector, ['userIds'], 'selectedUsers')).toEqual([]);
-    expect(missing(selector, members('groupAppEntitlementsRef managerUserIds multiUserProfileAttributes userStatus'), 'userCriteria')).toEqual([]);
+    expect(
+      missing(selector, members('groupAppEntitlementsRef managerUserIds multiUserProfileAttributes userStatus'), 'userCriteria'),
+    ).toEqual([]);
     expect(missing(selector, members('appId id'), 'userCriteria.groupAppEntitlementsRef')).toEqual([]);
   });
 });
@@ -243,7 +259,11 @@ describe('access review template fixture carries the spec table', () => {
   it('every nested member', () => {
     expect(missing(template, ['columns'], 'columnConfig')).toEqual([]);
     expect(
-      missing(template, members('appUserStatuses appUserTypes managerIds multiUserProfileAttributes noAccountOwners userIds userStatuses'), 'inclusionScope'),
+      missing(
+        template,
+        members('appUserStatuses appUserTypes managerIds multiUserProfileAttributes noAccountOwners userIds userStatuses'),
+        'inclusionScope',
+      ),
     ).toEqual([]);
     expect(missing(template, members('sendClose sendKickoff sendReminders'), 'notificationConfig')).toEqual([]);
     expect(missing(template, members('startDate endDate interval occurrences frequency'), 'recurrenceRule')).toEqual([]);
@@ -345,8 +365,16 @@ describe('automation fixture carries the spec table', () => {
     );
     expect(gaps).toEqual([]);
     const v2 = 'automationSteps.createRevokeTasksV2';
-    expect(missing(automation, members('excludedAppIds excludedComplianceFrameworkIds excludedResourceTypeIds excludedRiskLevelIds'), `${v2}.exclusionCriteria`)).toEqual([]);
-    expect(missing(automation, members('appIds complianceFrameworkIds resourceTypeIds riskLevelIds'), `${v2}.inclusionCriteria`)).toEqual([]);
+    expect(
+      missing(
+        automation,
+        members('excludedAppIds excludedComplianceFrameworkIds excludedResourceTypeIds excludedRiskLevelIds'),
+        `${v2}.exclusionCriteria`,
+      ),
+    ).toEqual([]);
+    expect(missing(automation, members('appIds complianceFrameworkIds resourceTypeIds riskLevelIds'), `${v2}.inclusionCriteria`)).toEqual(
+      [],
+    );
     expect(missing(automation, ['excludedAppEntitlementRefs'], `${v2}.exclusionList`)).toEqual([]);
     expect(missing(automation, ['excludedAppEntitlementRefsCel'], `${v2}.exclusionListCel`)).toEqual([]);
     expect(missing(automation, ['appEntitlementRefs'], `${v2}.inclusionList`)).toEqual([]);
@@ -358,12 +386,20 @@ describe('automation fixture carries the spec table', () => {
     expect(keysAt(automation, 'automationSteps.grantEntitlements.exclusionCriteria').has('excludedResourceTypeIds')).toBe(false);
     expect(missing(automation, ['accountIdCel'], 'automationSteps.accountLifecycleAction.accountRef')).toEqual([]);
     expect(missing(automation, members('appId id'), 'automationSteps.accountLifecycleAction.connectorRef')).toEqual([]);
-    expect(missing(automation, members('displayNameCel emailCel profileAttributeCel usernameCel'), 'automationSteps.connectorCreateAccount.userProperties')).toEqual([]);
+    expect(
+      missing(
+        automation,
+        members('displayNameCel emailCel profileAttributeCel usernameCel'),
+        'automationSteps.connectorCreateAccount.userProperties',
+      ),
+    ).toEqual([]);
     expect(missing(automation, members('expressionCel isSecret key'), 'automationSteps.evaluateExpressions.expressions')).toEqual([]);
     expect(
       missing(
         automation,
-        members('customCharacters excludedCharacters maxCharacterCount minCharacterCount noRestrictions requireLowercase requireNumbers requireSpecialCharacters requireUppercase'),
+        members(
+          'customCharacters excludedCharacters maxCharacterCount minCharacterCount noRestrictions requireLowercase requireNumbers requireSpecialCharacters requireUppercase',
+        ),
         'automationSteps.generatePassword.policy',
       ),
     ).toEqual([]);
@@ -371,7 +407,11 @@ describe('automation fixture carries the spec table', () => {
     expect(missing(automation, ['context'], 'automationSteps.runAutomation.context')).toEqual([]);
     expect(missing(automation, members('useSubjectUser userIdCel userRef'), 'automationSteps.taskAction.close')).toEqual([]);
     expect(
-      missing(automation, members('assigneeUserIdCel assigneeUserRef subjectUserIdCel subjectUserRef useSubjectUser'), 'automationSteps.taskAction.reassign'),
+      missing(
+        automation,
+        members('assigneeUserIdCel assigneeUserRef subjectUserIdCel subjectUserRef useSubjectUser'),
+        'automationSteps.taskAction.reassign',
+      ),
     ).toEqual([]);
   });
 
@@ -406,9 +446,13 @@ describe('automation fixture carries the spec table', () => {
     );
     expect(gaps).toEqual([]);
     const filter = ['triggers.grantFound.grantTriggerFilter', 'triggers.grantDeleted.grantTriggerFilter'];
-    expect(missing(automation, members('accountFilter grantFilter inclusionAll inclusionCriteria inclusionList inclusionListCel'), ...filter)).toEqual([]);
+    expect(
+      missing(automation, members('accountFilter grantFilter inclusionAll inclusionCriteria inclusionList inclusionListCel'), ...filter),
+    ).toEqual([]);
     expect(missing(automation, ['accountType'], ...filter.map((f) => `${f}.accountFilter`))).toEqual([]);
-    expect(missing(automation, members('grantFilterType grantJustificationType grantSourceFilter'), ...filter.map((f) => `${f}.grantFilter`))).toEqual([]);
+    expect(
+      missing(automation, members('grantFilterType grantJustificationType grantSourceFilter'), ...filter.map((f) => `${f}.grantFilter`)),
+    ).toEqual([]);
     expect(missing(automation, ['conflictMonitorRefs'], 'triggers.accessConflict.conflictMonitorRefs')).toEqual([]);
     expect(missing(automation, ['coldStartDelayDays'], 'triggers.usageBasedRevocation.runDelayed')).toEqual([]);
     expect(missing(automation, ['jwksUrl'], 'triggers.webhook.jwt')).toEqual([]);
@@ -452,12 +496,20 @@ describe('task view fixture carries the spec table', () => {
     expect(missing(taskView, members('id displayName description fieldGroups fieldRelationships fields'), ...form)).toEqual([]);
     expect(missing(taskView, members('name displayName helpText default fields'), ...form.map((f) => `${f}.fieldGroups`))).toEqual([]);
     expect(
-      missing(taskView, members('fieldNames atLeastOne mutuallyExclusive requiredTogether dependentOn'), ...form.map((f) => `${f}.fieldRelationships`)),
+      missing(
+        taskView,
+        members('fieldNames atLeastOne mutuallyExclusive requiredTogether dependentOn'),
+        ...form.map((f) => `${f}.fieldRelationships`),
+      ),
     ).toEqual([]);
     expect(missing(taskView, ['dependencyFieldNames'], ...form.map((f) => `${f}.fieldRelationships.dependentOn`))).toEqual([]);
-    expect(missing(taskView, members('name displayName description readOnly required adminConfig sharedConfig userConfig'), ...fields)).toEqual([]);
+    expect(
+      missing(taskView, members('name displayName description readOnly required adminConfig sharedConfig userConfig'), ...fields),
+    ).toEqual([]);
     expect(missing(taskView, members('defaultValueCel showToUser'), ...fields.map((f) => `${f}.adminConfig`))).toEqual([]);
-    expect(missing(taskView, members('defaultValueCel inputTransformationCel lockDefaultValues'), ...fields.map((f) => `${f}.sharedConfig`))).toEqual([]);
+    expect(
+      missing(taskView, members('defaultValueCel inputTransformationCel lockDefaultValues'), ...fields.map((f) => `${f}.sharedConfig`)),
+    ).toEqual([]);
     expect(missing(taskView, ['inputTransformationCel'], ...fields.map((f) => `${f}.userConfig`))).toEqual([]);
   });
 
@@ -473,9 +525,14 @@ describe('task view fixture carries the spec table', () => {
     expect(missing(taskView, members('defaultValue rules'), `${f}.stringMapField`)).toEqual([]);
     expect(missing(taskView, members('defaultValues placeholder rules'), `${f}.stringSliceField`)).toEqual([]);
     expect(missing(taskView, members('textField passwordField pickerField selectField dateField'), `${f}.stringField`)).toEqual([]);
-    expect(missing(taskView, members('appUserPicker c1UserPicker resourcePicker'), `${f}.stringField.pickerField`, `${f}.stringSliceField.pickerField`)).toEqual(
-      [],
-    );
+    expect(
+      missing(
+        taskView,
+        members('appUserPicker c1UserPicker resourcePicker'),
+        `${f}.stringField.pickerField`,
+        `${f}.stringSliceField.pickerField`,
+      ),
+    ).toEqual([]);
   });
 
   it('every rule kind of the spec appears in some rules object', () => {
@@ -501,17 +558,17 @@ describe('task view fixture carries the spec table', () => {
     const bodies: Record<string, string> = {
       accept: 'acceptMessage',
       reject: 'rejectMessage',
-      action:
-        'action state automation workerResourceActionInstance clientIdApprovalInstance success cancelled denied error',
-      approval:
-        'approval state assignedAt approved denied escalationInstance reassigned reassignedByError restarted skipped',
+      action: 'action state automation workerResourceActionInstance clientIdApprovalInstance success cancelled denied error',
+      approval: 'approval state assignedAt approved denied escalationInstance reassigned reassignedByError restarted skipped',
       form: 'form data state completed reassigned restarted skipped',
       provision: `state provision cancelled completed errored externalTicketId externalTicketProvisionerConfigId notificationId
         workerActionInvocationId webhookId webhookInstanceId reassignedByError skipped`,
       wait: `name state condition commentOnFirstWait commentOnTimeout startedWaitingAt timeout timeoutDuration untilTime
         succeeded timedOut skipped`,
     };
-    const gaps = Object.entries(bodies).flatMap(([body, list]) => missing(taskView, members(list), ...bodyOf(body)).map((m) => `${body}.${m}`));
+    const gaps = Object.entries(bodies).flatMap(([body, list]) =>
+      missing(taskView, members(list), ...bodyOf(body)).map((m) => `${body}.${m}`),
+    );
     expect(gaps).toEqual([]);
     const nested: [string, string][] = [
       ['action.action', 'automation workerResourceAction clientIdApproval'],
@@ -526,7 +583,10 @@ describe('task view fixture carries the spec table', () => {
       ['action.error', 'errorCode errorMessage outcomeTime'],
       ['approval.approved', 'approvedAt entitlements stepUpTransactionId userId'],
       ['approval.denied', 'deniedAt userId'],
-      ['approval.escalationInstance', 'alreadyEscalated expiresAt escalationComment cancelTicket skipStep reassignToApprovers replacePolicy'],
+      [
+        'approval.escalationInstance',
+        'alreadyEscalated expiresAt escalationComment cancelTicket skipStep reassignToApprovers replacePolicy',
+      ],
       ['approval.escalationInstance.reassignToApprovers', 'approverIds'],
       ['approval.escalationInstance.replacePolicy', 'policyId'],
       ['form.completed', 'completedAt userId'],
@@ -550,7 +610,11 @@ describe('task view fixture carries the spec table', () => {
       appOwners entitlementOwners resourceOwners expression group manager self users webhook`);
     expect(missing(taskView, spec, ...approvalDefinitions)).toEqual([]);
     expect(
-      missing(taskView, members('agentFailureAction agentMode agentUserId instructions policyIds reassignToUserIds'), ...approvalDefinitions.map((a) => `${a}.agent`)),
+      missing(
+        taskView,
+        members('agentFailureAction agentMode agentUserId instructions policyIds reassignToUserIds'),
+        ...approvalDefinitions.map((a) => `${a}.agent`),
+      ),
     ).toEqual([]);
     expect(
       missing(
@@ -559,17 +623,26 @@ describe('task view fixture carries the spec table', () => {
         ...approvalDefinitions.map((a) => `${a}.escalation`),
       ),
     ).toEqual([]);
-    const sources = members('entitlementOwners resourceOwners expression group manager self').flatMap((s) => approvalDefinitions.map((a) => `${a}.${s}`));
-    expect(missing(taskView, members('allowSelfApproval requireDistinctApprovers fallback fallbackUserIds fallbackGroupIds isGroupFallbackEnabled'), ...sources)).toEqual(
-      [],
+    const sources = members('entitlementOwners resourceOwners expression group manager self').flatMap((s) =>
+      approvalDefinitions.map((a) => `${a}.${s}`),
     );
+    expect(
+      missing(
+        taskView,
+        members('allowSelfApproval requireDistinctApprovers fallback fallbackUserIds fallbackGroupIds isGroupFallbackEnabled'),
+        ...sources,
+      ),
+    ).toEqual([]);
     expect(missing(taskView, members('appEntitlementId appId'), ...sources.map((s) => `${s}.fallbackGroupIds`))).toEqual([]);
     expect(missing(taskView, ['userIds'], ...approvalDefinitions.map((a) => `${a}.users`))).toEqual([]);
     expect(missing(taskView, ['webhookId'], ...approvalDefinitions.map((a) => `${a}.webhook`))).toEqual([]);
   });
 
   it('every provision policy variant, and the members of each', () => {
-    const policies = [...bodyOf('provision.provision.provisionPolicy'), ...bodyOf('provision.provision.provisionPolicy.multiStep.provisionSteps')];
+    const policies = [
+      ...bodyOf('provision.provision.provisionPolicy'),
+      ...bodyOf('provision.provision.provisionPolicy.multiStep.provisionSteps'),
+    ];
     const found = valuesAt(taskView, policies[0] ?? '').concat(...policies.slice(1).map((p) => valuesAt(taskView, p)));
     const kinds = found.map((p) => kindOf(p, PROVISION_POLICY_KEYS));
     const spec = members('action connector delegated externalTicket manual multiStep unconfigured webhook');
@@ -587,7 +660,9 @@ describe('task view fixture carries the spec table', () => {
       ['multiStep', 'provisionSteps'],
       ['webhook', 'webhookId'],
     ];
-    const gaps = variants.flatMap(([path, list]) => missing(taskView, members(list), ...policies.map((p) => `${p}.${path}`)).map((m) => `${path}.${m}`));
+    const gaps = variants.flatMap(([path, list]) =>
+      missing(taskView, members(list), ...policies.map((p) => `${p}.${path}`)).map((m) => `${path}.${m}`),
+    );
     expect(gaps).toEqual([]);
   });
 });
@@ -682,7 +757,10 @@ describe('unknown enum values and unknown fields are kept', () => {
     expect(JSON.parse(JSON.stringify(automationUnknown))).toStrictEqual(automationUnknownJson);
     const steps = automationUnknown.automationSteps ?? [];
     expect(steps.map((s) => kindOf(s, AUTOMATION_STEP_ACTION_KEYS))).toEqual(['unknown', 'storeCredential']);
-    expect((steps[0] as Record<string, unknown>).quarantineDevice).toEqual({ deviceIdCel: 'ctx.deviceId', mode: 'QUARANTINE_MODE_NETWORK' });
+    expect((steps[0] as Record<string, unknown>).quarantineDevice).toEqual({
+      deviceIdCel: 'ctx.deviceId',
+      mode: 'QUARANTINE_MODE_NETWORK',
+    });
     expect((automationUnknown.triggers ?? []).map((t) => kindOf(t, AUTOMATION_TRIGGER_KEYS))).toEqual(['unknown', 'userCreated']);
     expect((automationUnknown as Record<string, unknown>).ownerTeam).toBe('it-ops');
     const store = steps[1]?.storeCredential;

@@ -128,7 +128,10 @@ describe('the checked dispatcher', () => {
     const text = JSON.stringify(reply);
     expect(text).not.toContain('eyJrdHki');
     expect(text).not.toContain(' at ');
-    expect(await dispatcher.dispatch('appInfo', {}, ours)).toEqual({ ok: false, error: { code: 'not_found', message: 'No such connection.' } });
+    expect(await dispatcher.dispatch('appInfo', {}, ours)).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: 'No such connection.' },
+    });
     expect(await dispatcher.dispatch('collections', {}, ours)).toMatchObject({ ok: false, error: { code: 'internal' } });
   });
 

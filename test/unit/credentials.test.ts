@@ -1,6 +1,12 @@
 import { webcrypto } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CredentialError, isLoopbackHost, parseClientId, parseClientSecret, type CredentialErrorCode } from '../../src/main/api/credentials';
+import {
+  CredentialError,
+  isLoopbackHost,
+  parseClientId,
+  parseClientSecret,
+  type CredentialErrorCode,
+} from '../../src/main/api/credentials';
 import { makeSecret, testCredentials } from '../helpers/api-credentials';
 
 function idError(clientId: string, serverUrl?: string): CredentialError {
@@ -73,7 +79,9 @@ describe('parseClientId', () => {
     expect(id.audience).toBe('proxy.example.org');
     expect(id.hostname).toBe('tenant.example.com');
     expect(parseClientId('a@tenant.example.com/attest', 'http://127.0.0.1:4000').apiRoot).toBe('http://127.0.0.1:4000/api/v1');
-    expect(parseClientId('a@tenant.example.com/attest', 'https://gw.example.org/tenant-a/').apiRoot).toBe('https://gw.example.org/tenant-a/api/v1');
+    expect(parseClientId('a@tenant.example.com/attest', 'https://gw.example.org/tenant-a/').apiRoot).toBe(
+      'https://gw.example.org/tenant-a/api/v1',
+    );
   });
 
   const bad: Array<[string, CredentialErrorCode, string?]> = [
@@ -137,8 +145,10 @@ describe('parseClientId', () => {
 
 describe('isLoopbackHost', () => {
   it('knows 127.0.0.0/8, localhost and ::1', () => {
-    for (const host of ['127.0.0.1', '127.255.255.254', 'localhost', 'LOCALHOST', 'app.localhost', '::1', '0:0:0:0:0:0:0:1']) expect(isLoopbackHost(host), host).toBe(true);
-    for (const host of ['128.0.0.1', '127.0.0.256', '10.0.0.1', 'example.com', '::2', '127.0.0', 'localhost.example']) expect(isLoopbackHost(host), host).toBe(false);
+    for (const host of ['127.0.0.1', '127.255.255.254', 'localhost', 'LOCALHOST', 'app.localhost', '::1', '0:0:0:0:0:0:0:1'])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['128.0.0.1', '127.0.0.256', '10.0.0.1', 'example.com', '::2', '127.0.0', 'localhost.example'])
+      expect(isLoopbackHost(host), host).toBe(false);
   });
 });
 

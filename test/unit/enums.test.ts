@@ -46,7 +46,11 @@ describe('the spec lists', () => {
       'XAA_SCOPE_STATE_DISABLED',
       'XAA_SCOPE_STATE_REMOVED',
     ]);
-    expect([...XAA_SCOPE_SOURCE_VALUES]).toEqual(['XAA_SCOPE_SOURCE_UNSPECIFIED', 'XAA_SCOPE_SOURCE_ADMIN_DECLARED', 'XAA_SCOPE_SOURCE_DISCOVERED']);
+    expect([...XAA_SCOPE_SOURCE_VALUES]).toEqual([
+      'XAA_SCOPE_SOURCE_UNSPECIFIED',
+      'XAA_SCOPE_SOURCE_ADMIN_DECLARED',
+      'XAA_SCOPE_SOURCE_DISCOVERED',
+    ]);
   });
 
   // Every enum family the spec names by prefix: each has its UNSPECIFIED member and, where the spec
@@ -71,7 +75,11 @@ describe('the spec lists', () => {
   it('values the spec leaves to the vendor document are there (samples)', () => {
     expect(ACCESS_REVIEW_STATE_VALUES).toContain('ACCESS_REVIEW_STATE_OPEN');
     expect(ACCESS_REVIEW_STATE_VALUES).toContain('ACCESS_REVIEW_STATE_CLOSED');
-    expect(AUTOMATION_STATUS_FILTER_VALUES).toEqual(['AUTOMATION_STATUS_FILTER_UNSPECIFIED', 'AUTOMATION_STATUS_FILTER_ON', 'AUTOMATION_STATUS_FILTER_OFF']);
+    expect(AUTOMATION_STATUS_FILTER_VALUES).toEqual([
+      'AUTOMATION_STATUS_FILTER_UNSPECIFIED',
+      'AUTOMATION_STATUS_FILTER_ON',
+      'AUTOMATION_STATUS_FILTER_OFF',
+    ]);
     expect(TRIGGER_TYPE_VALUES).toContain('TRIGGER_TYPE_SCHEDULE_NO_USER');
     expect(TASK_ORIGIN_VALUES).toContain('TASK_ORIGIN_API');
     expect(USER_STATUS_VALUES).toEqual(['UNKNOWN', 'ENABLED', 'DISABLED', 'DELETED']);

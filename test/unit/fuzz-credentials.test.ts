@@ -36,12 +36,35 @@ function prng(seed: number) {
 const SEED = 20260601;
 // Every code a client id or secret can fail with (server URL codes need a server URL).
 const ALL_CODES = [
-  'client_id_empty', 'client_id_hostname_invalid', 'client_id_hostname_missing', 'client_id_missing_at', 'client_id_missing_use_case',
-  'client_id_multiple_at', 'client_id_port_invalid', 'client_id_random_id_invalid', 'client_id_random_id_missing',
-  'client_id_use_case_invalid', 'client_id_whitespace',
-  'secret_domain_invalid', 'secret_domain_missing', 'secret_empty', 'secret_key_alg', 'secret_key_base64', 'secret_key_crv',
-  'secret_key_d_invalid', 'secret_key_json', 'secret_key_kty', 'secret_key_missing', 'secret_key_mismatch', 'secret_key_not_object',
-  'secret_key_public_only', 'secret_key_use', 'secret_key_x_invalid', 'secret_prefix', 'secret_structure', 'secret_version_missing',
+  'client_id_empty',
+  'client_id_hostname_invalid',
+  'client_id_hostname_missing',
+  'client_id_missing_at',
+  'client_id_missing_use_case',
+  'client_id_multiple_at',
+  'client_id_port_invalid',
+  'client_id_random_id_invalid',
+  'client_id_random_id_missing',
+  'client_id_use_case_invalid',
+  'client_id_whitespace',
+  'secret_domain_invalid',
+  'secret_domain_missing',
+  'secret_empty',
+  'secret_key_alg',
+  'secret_key_base64',
+  'secret_key_crv',
+  'secret_key_d_invalid',
+  'secret_key_json',
+  'secret_key_kty',
+  'secret_key_missing',
+  'secret_key_mismatch',
+  'secret_key_not_object',
+  'secret_key_public_only',
+  'secret_key_use',
+  'secret_key_x_invalid',
+  'secret_prefix',
+  'secret_structure',
+  'secret_version_missing',
   'secret_version_unsupported',
 ].sort();
 const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -101,7 +124,15 @@ function badClientIds(r: ReturnType<typeof prng>, count: number): string[] {
     },
     () => {
       const p = validParts(r);
-      const host = r.pick([`.${p.host}`, `${p.host}.`, r.insertAt(p.host, '..'), `${'a'.repeat(64 + r.int(10))}.example.com`, `-${p.host}`, `${p.host}-`, `${'abc.'.repeat(70)}com`]);
+      const host = r.pick([
+        `.${p.host}`,
+        `${p.host}.`,
+        r.insertAt(p.host, '..'),
+        `${'a'.repeat(64 + r.int(10))}.example.com`,
+        `-${p.host}`,
+        `${p.host}-`,
+        `${'abc.'.repeat(70)}com`,
+      ]);
       return `${p.random}@${host}/${p.useCase}`;
     },
     () => {
@@ -129,18 +160,33 @@ const b64 = (text: string | Buffer) => Buffer.from(text).toString('base64url');
 const secretOf = (payload: string, domain = 'tenant.example.com', version = 'v1') => `secret-token:${domain}:${version}:${payload}`;
 
 /** Client secrets that are malformed by construction. */
-function badSecrets(r: ReturnType<typeof prng>, count: number, jwk: ReturnType<typeof makeJwk>, other: ReturnType<typeof makeJwk>): string[] {
+function badSecrets(
+  r: ReturnType<typeof prng>,
+  count: number,
+  jwk: ReturnType<typeof makeJwk>,
+  other: ReturnType<typeof makeJwk>,
+): string[] {
   const good = b64(JSON.stringify(jwk));
   const randomBytes = (n: number) => Buffer.from(Array.from({ length: n }, () => r.int(256)));
   const gens: Array<() => string> = [
     () => r.chars(' \n\t', 0, 3),
     () => {
-      const prefix = r.pick(['secret-token', 'secret_token:', 'Secret-Token:', 'secrettoken:', 'token:', 'secret-toke:', ' secret-token', 'xsecret-token:']);
+      const prefix = r.pick([
+        'secret-token',
+        'secret_token:',
+        'Secret-Token:',
+        'secrettoken:',
+        'token:',
+        'secret-toke:',
+        ' secret-token',
+        'xsecret-token:',
+      ]);
       return `${prefix}tenant.example.com:v1:${good}`.replace(/^ /, 'q');
     },
     () => 'secret-token:'.slice(0, 1 + r.int(12)) + r.chars(ALNUM, 0, 10),
     () => `secret-token:${r.chars(ALNUM, 0, 20)}`,
-    () => secretOf(good, 'tenant.example.com', r.pick(['', 'v0', 'v2', 'V1', 'v10', '1', 'v1.0', r.chars(ALNUM, 1, 4).replace(/^v1$/, 'v9')])),
+    () =>
+      secretOf(good, 'tenant.example.com', r.pick(['', 'v0', 'v2', 'V1', 'v10', '1', 'v1.0', r.chars(ALNUM, 1, 4).replace(/^v1$/, 'v9')])),
     () => `secret-token::v1:${good}`,
     () => `secret-token:v1:${good}`,
     () => secretOf(good, r.insertAt('tenant.example.com', r.pick(SPACES.filter((s) => s.trim() === '' || s < ' ')))),
@@ -185,7 +231,8 @@ function checkError(error: unknown, forbidden: string[]): CredentialError {
   expect(typeof e.code).toBe('string');
   expect(e.message.length).toBeGreaterThan(0);
   for (const secret of forbidden) {
-    if (secret.length >= 16 && e.message.includes(secret)) throw new Error(`message holds key material: ${e.code} ${JSON.stringify(secret)}`);
+    if (secret.length >= 16 && e.message.includes(secret))
+      throw new Error(`message holds key material: ${e.code} ${JSON.stringify(secret)}`);
   }
   return e;
 }

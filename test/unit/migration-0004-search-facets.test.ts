@@ -16,7 +16,12 @@ describe('migration 0004 search-facets', () => {
   it('reindexes what 0003 had indexed, now with facets, keeping every object', () => {
     const s = storeAt(3);
     cleanup = s.cleanup;
-    const raw = JSON.stringify({ id: 'a', displayName: 'Payroll export', scopeValue: 'payroll:export', classification: 'XAA_SCOPE_CLASSIFICATION_SENSITIVE' });
+    const raw = JSON.stringify({
+      id: 'a',
+      displayName: 'Payroll export',
+      scopeValue: 'payroll:export',
+      classification: 'XAA_SCOPE_CLASSIFICATION_SENSITIVE',
+    });
     s.db.prepare("INSERT INTO sync_runs (id, started_at, status, collections) VALUES (1, 't', 'completed', '[\"scopes\"]')").run();
     insertStoredScope(s.db, raw, 'Payroll export');
     s.db.prepare("INSERT INTO search_index (rowid, title, body) VALUES (1, 'Payroll export', 'payroll:export')").run();
@@ -25,7 +30,11 @@ describe('migration 0004 search-facets', () => {
     const store = openStore(s.file);
     try {
       expect(store.getObject('scopes', 'a')!.raw).toBe(raw);
-      expect(store.search('payroll', { collection: 'scopes', filters: { classification: 'XAA_SCOPE_CLASSIFICATION_SENSITIVE' } }).hits.map((h) => h.id)).toEqual(['a']);
+      expect(
+        store
+          .search('payroll', { collection: 'scopes', filters: { classification: 'XAA_SCOPE_CLASSIFICATION_SENSITIVE' } })
+          .hits.map((h) => h.id),
+      ).toEqual(['a']);
       expect(store.search('payroll', { collection: 'toolsets' }).total).toBe(0);
     } finally {
       store.close();

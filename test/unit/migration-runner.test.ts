@@ -12,7 +12,9 @@ afterEach(() => cleanup());
 describe('migration runner', () => {
   it('lists every migration file of the folder, in order, with its number', () => {
     const dir = join(import.meta.dirname, '../../src/main/store/migrations');
-    const files = readdirSync(dir).filter((f) => /^\d{4}-.+\.ts$/.test(f)).sort();
+    const files = readdirSync(dir)
+      .filter((f) => /^\d{4}-.+\.ts$/.test(f))
+      .sort();
     expect(MIGRATIONS.map((m) => `${String(m.version).padStart(4, '0')}-${m.name}.ts`)).toEqual(files);
   });
 
@@ -37,12 +39,24 @@ describe('migration runner', () => {
 
   it('rolls a failing migration back whole and refuses a store from a newer version', () => {
     const db = new Database(':memory:');
-    const broken: Migration = { version: 2, name: 'broken', up: (d) => { d.exec('CREATE TABLE half (x)'); throw new Error('boom'); } };
+    const broken: Migration = {
+      version: 2,
+      name: 'broken',
+      up: (d) => {
+        d.exec('CREATE TABLE half (x)');
+        throw new Error('boom');
+      },
+    };
     migrate(db, [{ version: 1, name: 'one', up: (d) => d.exec('CREATE TABLE one (x)') }]);
     expect(() => migrate(db, [{ version: 1, name: 'one', up: () => {} }, broken])).toThrow('boom');
     expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'half'").pluck().get()).toBe(0);
     expect(() => migrate(db, [])).toThrow(/newer version of Attest/);
-    expect(() => migrate(db, [{ version: 2, name: 'b', up: () => {} }, { version: 1, name: 'a', up: () => {} }])).toThrow(/out of order/);
+    expect(() =>
+      migrate(db, [
+        { version: 2, name: 'b', up: () => {} },
+        { version: 1, name: 'a', up: () => {} },
+      ]),
+    ).toThrow(/out of order/);
     db.close();
   });
 });

@@ -31,7 +31,9 @@ describe('CSV import: removals', () => {
 
   it('names a missing column and imports nothing', () => {
     const result = t.outbox.importCsv('app_id,app_user_id\napp-1,u1\n', 'remove-membership');
-    expect(result.errors).toEqual([{ line: 1, column: 0, field: 'app_entitlement_id', message: expect.stringMatching(/missing column 'app_entitlement_id'/) }]);
+    expect(result.errors).toEqual([
+      { line: 1, column: 0, field: 'app_entitlement_id', message: expect.stringMatching(/missing column 'app_entitlement_id'/) },
+    ]);
     expect(result.queued).toBe(0);
     expect(t.outbox.list()).toHaveLength(0);
   });
@@ -42,10 +44,22 @@ describe('CSV import: removals', () => {
   });
 
   it('reports short and long rows with line and column; never a partial import', () => {
-    const csv = ['app_id,app_entitlement_id,app_user_id', 'app-1,ent-1,u1', 'app-1,ent-1', 'app-1,ent-1,u3,extra', 'app-1,,u4', 'app-1,ent-1,u5'].join('\n');
+    const csv = [
+      'app_id,app_entitlement_id,app_user_id',
+      'app-1,ent-1,u1',
+      'app-1,ent-1',
+      'app-1,ent-1,u3,extra',
+      'app-1,,u4',
+      'app-1,ent-1,u5',
+    ].join('\n');
     const result = t.outbox.importCsv(csv, 'remove-membership');
     expect(result.errors).toEqual([
-      { line: 3, column: 3, field: 'app_user_id', message: expect.stringMatching(/line 3 has 2 fields but the header has 3: app_user_id missing/) },
+      {
+        line: 3,
+        column: 3,
+        field: 'app_user_id',
+        message: expect.stringMatching(/line 3 has 2 fields but the header has 3: app_user_id missing/),
+      },
       { line: 4, column: 4, field: 'row', message: expect.stringMatching(/4 fields.*quote values that contain commas/) },
       { line: 5, column: 2, field: 'app_entitlement_id', message: expect.stringMatching(/app_entitlement_id is required/) },
     ]);
@@ -59,7 +73,9 @@ describe('CSV import: removals', () => {
     const csv = 'app_id,app_entitlement_id,app_user_id\napp-1,ent-1,u1\napp-1,ent-1,u9\napp-1,ent-1,u1\napp-1,ent-1,u2\n';
     const preview = t.outbox.previewImport(csv, 'remove-membership');
     expect(preview.duplicatesInFile).toEqual([{ line: 4, firstLine: 2, key: 'membership:app-1/ent-1/u1' }]);
-    expect(preview.duplicatesInQueue).toEqual([expect.objectContaining({ line: 3, itemState: 'queued', key: 'membership:app-1/ent-1/u9' })]);
+    expect(preview.duplicatesInQueue).toEqual([
+      expect.objectContaining({ line: 3, itemState: 'queued', key: 'membership:app-1/ent-1/u9' }),
+    ]);
     expect(preview.valid.map((r) => r.line)).toEqual([2, 5]);
     expect(t.outbox.list()).toHaveLength(1); // a preview writes nothing
     const dry = t.outbox.importCsv(csv, 'remove-membership', { dryRun: true });
@@ -104,7 +120,11 @@ describe('CSV import: scopes', () => {
     ]);
     expect(preview.valid.map((r) => r.line)).toEqual([2, 6]);
     expect(preview.valid[0]?.input.classification).toBe('XAA_SCOPE_CLASSIFICATION_READ');
-    expect(preview.valid[1]?.input).toMatchObject({ displayName: 'Quoted, with comma', description: 'multi\nline', state: 'XAA_SCOPE_STATE_ENABLED' });
+    expect(preview.valid[1]?.input).toMatchObject({
+      displayName: 'Quoted, with comma',
+      description: 'multi\nline',
+      state: 'XAA_SCOPE_STATE_ENABLED',
+    });
     expect(t.outbox.importCsv(csv, 'create-scope').queued).toBe(0);
   });
 

@@ -10,7 +10,9 @@ describe('migration 0100-outbox', () => {
     migrate(db, [m0100]);
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'outbox_%' ORDER BY name").pluck().all();
     expect(tables).toEqual(['outbox_items', 'outbox_journal', 'outbox_overlays']);
-    db.prepare(`INSERT INTO outbox_journal (item_id, kind, target, attempt, event, outcome, at) VALUES ('i', 'create-scope', 't', 0, 'queued', 'queued', 'now')`).run();
+    db.prepare(
+      `INSERT INTO outbox_journal (item_id, kind, target, attempt, event, outcome, at) VALUES ('i', 'create-scope', 't', 0, 'queued', 'queued', 'now')`,
+    ).run();
     expect(() => db.prepare(`UPDATE outbox_journal SET outcome = 'x'`).run()).toThrow(/append-only/);
     expect(() => db.prepare(`DELETE FROM outbox_journal`).run()).toThrow(/append-only/);
     expect(db.prepare('SELECT count(*) FROM outbox_journal').pluck().get()).toBe(1);

@@ -46,10 +46,12 @@ export class FakeApi {
       if (fault === 'auth') throw new ApiError('auth', `${req.method} ${req.path} failed with HTTP 401: token rejected`, { status: 401 });
       if (fault === 'network') throw new ApiError('network', `${req.method} ${req.path} was not sent: connect ECONNREFUSED`);
       if (fault === 'rate-limited') throw new ApiError('rate_limited', 'still rate limited', { status: 429, retryAfterMs: 5 });
-      if (fault === 'server-before') throw new ApiError('server', `${req.method} ${req.path} failed with HTTP 503: unavailable`, { status: 503, grpcCode: 14 });
+      if (fault === 'server-before')
+        throw new ApiError('server', `${req.method} ${req.path} failed with HTTP 503: unavailable`, { status: 503, grpcCode: 14 });
       if (fault === 'gateway-before') throw new ApiError('uncertain', 'a gateway answered 504', { status: 504 });
       const body = this.handle(req);
-      if (fault === 'drop-after-apply') throw new ApiError('uncertain', `${req.method} ${req.path} may have been applied: socket hang up. It was not resent`);
+      if (fault === 'drop-after-apply')
+        throw new ApiError('uncertain', `${req.method} ${req.path} may have been applied: socket hang up. It was not resent`);
       return { status: 200, body: body as T, text: JSON.stringify(body) };
     } finally {
       this.inFlight -= 1;
@@ -73,10 +75,18 @@ export class FakeApi {
     m = /^\/apps\/([^/]+)\/xaa\/scopes$/.exec(req.path);
     if (m && req.method === 'POST') {
       const appId = decodeURIComponent(m[1]!);
-      if (this.scopes.some((s) => s.appId === appId && s.xaaResourceServerId === body.xaaResourceServerId && s.scopeValue === body.scopeValue)) {
+      if (
+        this.scopes.some((s) => s.appId === appId && s.xaaResourceServerId === body.xaaResourceServerId && s.scopeValue === body.scopeValue)
+      ) {
         this.fail('conflict', 409, 6, `scope ${String(body.scopeValue)} already exists`);
       }
-      const scope = { id: `sc-${++this.ids}`, appId, ...body, appEntitlementId: `ent-${this.ids}`, state: body.state ?? 'XAA_SCOPE_STATE_PENDING_REVIEW' };
+      const scope = {
+        id: `sc-${++this.ids}`,
+        appId,
+        ...body,
+        appEntitlementId: `ent-${this.ids}`,
+        state: body.state ?? 'XAA_SCOPE_STATE_PENDING_REVIEW',
+      };
       this.scopes.push(scope);
       this.applied.push({ method: req.method, path: req.path, body });
       return { scope };
@@ -112,7 +122,12 @@ export class FakeApi {
       return { accessReviewTemplate: t };
     }
     if (req.path === '/access_review' && req.method === 'POST') {
-      const c = { id: `ar-${++this.ids}`, displayName: body.displayName, createdAt: new Date().toISOString(), state: 'ACCESS_REVIEW_STATE_DRAFT' };
+      const c = {
+        id: `ar-${++this.ids}`,
+        displayName: body.displayName,
+        createdAt: new Date().toISOString(),
+        state: 'ACCESS_REVIEW_STATE_DRAFT',
+      };
       this.campaigns.push({ ...c, ownerIds: body.ownerIds });
       this.applied.push({ method: req.method, path: req.path, body });
       return { accessReview: { accessReview: c } };

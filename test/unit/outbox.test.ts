@@ -12,7 +12,13 @@ beforeEach(() => {
 afterEach(() => t.close());
 
 const removal = (user: string, ent = 'ent-1', app = 'app-1') => ({ appId: app, appEntitlementId: ent, appUserId: user });
-const scope = (value: string) => ({ appId: 'app-1', xaaResourceServerId: 'rs-1', scopeValue: value, displayName: value, classification: 'XAA_SCOPE_CLASSIFICATION_READ' });
+const scope = (value: string) => ({
+  appId: 'app-1',
+  xaaResourceServerId: 'rs-1',
+  scopeValue: value,
+  displayName: value,
+  classification: 'XAA_SCOPE_CLASSIFICATION_READ',
+});
 
 function refused(fn: () => unknown): OutboxValidationError {
   try {
@@ -57,7 +63,9 @@ describe('enqueue: local validation', () => {
   it('requires ids', () => {
     expect(refused(() => t.outbox.enqueue('remove-membership', { appId: 'a', appEntitlementId: 'e' })).field).toBe('appUserId');
     expect(refused(() => t.outbox.enqueue('remove-membership', { appId: ' ', appEntitlementId: 'e', appUserId: 'u' })).field).toBe('appId');
-    expect(refused(() => t.outbox.enqueue('remove-membership', { appId: 'a/b', appEntitlementId: 'e', appUserId: 'u' })).message).toMatch(/not a valid id/);
+    expect(refused(() => t.outbox.enqueue('remove-membership', { appId: 'a/b', appEntitlementId: 'e', appUserId: 'u' })).message).toMatch(
+      /not a valid id/,
+    );
     expect(refused(() => t.outbox.enqueue('escalate-task', { taskId: 't1' })).field).toBe('policyStepId');
     expect(refused(() => t.outbox.enqueue('nope' as MutationKind, {})).field).toBe('kind');
   });
@@ -67,11 +75,25 @@ describe('enqueue: local validation', () => {
     expect(refused(() => t.outbox.enqueue('create-campaign', { displayName: 'Q3' })).field).toBe('ownerIds');
     expect(refused(() => t.outbox.enqueue('create-campaign', { displayName: 'Q3', ownerIds: [''] })).field).toBe('ownerIds[0]');
     expect(refused(() => t.outbox.enqueue('create-campaign', { ownerIds: ['u1'] })).field).toBe('displayName');
-    expect(refused(() => t.outbox.enqueue('create-campaign', { displayName: 'Q3', ownerIds: ['u1'], completionDate: '2025-02-30T00:00:00Z' })).field).toBe('completionDate');
-    expect(refused(() => t.outbox.enqueue('create-campaign', { displayName: 'Q3', ownerIds: ['u1'], completionDate: 'tomorrow' })).field).toBe('completionDate');
+    expect(
+      refused(() => t.outbox.enqueue('create-campaign', { displayName: 'Q3', ownerIds: ['u1'], completionDate: '2025-02-30T00:00:00Z' }))
+        .field,
+    ).toBe('completionDate');
+    expect(
+      refused(() => t.outbox.enqueue('create-campaign', { displayName: 'Q3', ownerIds: ['u1'], completionDate: 'tomorrow' })).field,
+    ).toBe('completionDate');
     expect(refused(() => t.outbox.enqueue('create-campaign', { displayName: 'Q3', ownerIds: ['u1'], colour: 'red' })).field).toBe('colour');
-    const item = t.outbox.enqueue('create-campaign', { displayName: 'Q3', ownerIds: ['u1'], duplicateFrom: 'ar-9', completionDate: '2025-09-30T17:00:00Z' });
-    expect(item.request).toEqual({ method: 'POST', path: '/access_review', body: { displayName: 'Q3', ownerIds: ['u1'], duplicateFrom: 'ar-9', completionDate: '2025-09-30T17:00:00Z' } });
+    const item = t.outbox.enqueue('create-campaign', {
+      displayName: 'Q3',
+      ownerIds: ['u1'],
+      duplicateFrom: 'ar-9',
+      completionDate: '2025-09-30T17:00:00Z',
+    });
+    expect(item.request).toEqual({
+      method: 'POST',
+      path: '/access_review',
+      body: { displayName: 'Q3', ownerIds: ['u1'], duplicateFrom: 'ar-9', completionDate: '2025-09-30T17:00:00Z' },
+    });
   });
 
   it('refuses the same change twice while the first is active', () => {
@@ -96,7 +118,12 @@ describe('update-template: the mask comes from what really changed', () => {
   it('derives updateMask from the fields that differ from the synced template', () => {
     const item = t.outbox.enqueue('update-template', {
       templateId: 'tp-1',
-      changes: { displayName: 'Quarterly', description: 'new', notificationConfig: { sendReminders: true }, createdAt: '2024-01-01T00:00:00Z' },
+      changes: {
+        displayName: 'Quarterly',
+        description: 'new',
+        notificationConfig: { sendReminders: true },
+        createdAt: '2024-01-01T00:00:00Z',
+      },
     });
     expect(item.input.updateMask).toBe('description,notificationConfig');
     expect(item.request.body).toEqual({
@@ -108,16 +135,27 @@ describe('update-template: the mask comes from what really changed', () => {
 
   it('refuses unknown paths, server-set fields, and no change at all', () => {
     expect(refused(() => t.outbox.enqueue('update-template', { templateId: 'tp-1', changes: { colour: 'red' } })).field).toBe('colour');
-    expect(refused(() => t.outbox.enqueue('update-template', { templateId: 'tp-1', changes: { notificationConfig: { sendSms: true } } })).field).toBe('notificationConfig.sendSms');
-    expect(refused(() => t.outbox.enqueue('update-template', { templateId: 'tp-1', changes: { createdAt: '2020-01-01T00:00:00Z' } })).message).toMatch(/set by the server/);
-    const same = refused(() => t.outbox.enqueue('update-template', { templateId: 'tp-1', changes: { displayName: 'Quarterly', autoCloseCampaign: false } }));
+    expect(
+      refused(() => t.outbox.enqueue('update-template', { templateId: 'tp-1', changes: { notificationConfig: { sendSms: true } } })).field,
+    ).toBe('notificationConfig.sendSms');
+    expect(
+      refused(() => t.outbox.enqueue('update-template', { templateId: 'tp-1', changes: { createdAt: '2020-01-01T00:00:00Z' } })).message,
+    ).toMatch(/set by the server/);
+    const same = refused(() =>
+      t.outbox.enqueue('update-template', { templateId: 'tp-1', changes: { displayName: 'Quarterly', autoCloseCampaign: false } }),
+    );
     expect(same.message).toMatch(/nothing to update/);
-    expect(refused(() => t.outbox.enqueue('update-template', { templateId: 'tp-404', changes: { displayName: 'x' } })).message).toMatch(/not in the local store/);
+    expect(refused(() => t.outbox.enqueue('update-template', { templateId: 'tp-404', changes: { displayName: 'x' } })).message).toMatch(
+      /not in the local store/,
+    );
   });
 
   it('checks enum values typed by the user, but keeps unknown ones already stored', () => {
     const e = refused(() =>
-      t.outbox.enqueue('update-template', { templateId: 'tp-1', changes: { columnConfig: { columns: ['ACCESS_REVIEW_TASK_COLUMN_MADE_UP'] } } }),
+      t.outbox.enqueue('update-template', {
+        templateId: 'tp-1',
+        changes: { columnConfig: { columns: ['ACCESS_REVIEW_TASK_COLUMN_MADE_UP'] } },
+      }),
     );
     expect(e.field).toBe('columnConfig.columns[0]');
     expect(e.message).toMatch(/not a known value/);
@@ -176,9 +214,20 @@ describe('send', () => {
     const d = t.outbox.enqueue('create-campaign', { displayName: 'Q3', ownerIds: ['u9'] });
     const events: SendProgress[] = [];
     const summary = await t.outbox.send(api, { onProgress: (e) => events.push(e) });
-    expect(summary).toMatchObject({ total: 4, succeeded: 4, failed: 0, uncertain: 0, notSent: 0, paused: null, touched: ['campaigns', 'scopes'] });
+    expect(summary).toMatchObject({
+      total: 4,
+      succeeded: 4,
+      failed: 0,
+      uncertain: 0,
+      notSent: 0,
+      paused: null,
+      touched: ['campaigns', 'scopes'],
+    });
     expect(t.outbox.get(a.id)?.result).toEqual({ revokeTaskId: expect.stringMatching(/^rt-/) });
-    expect(t.outbox.get(b.id)?.result).toMatchObject({ scopeId: expect.stringMatching(/^sc-/), appEntitlementId: expect.stringMatching(/^ent-/) });
+    expect(t.outbox.get(b.id)?.result).toMatchObject({
+      scopeId: expect.stringMatching(/^sc-/),
+      appEntitlementId: expect.stringMatching(/^ent-/),
+    });
     expect(t.outbox.get(c.id)?.result).toMatchObject({ emergencyAccess: true });
     expect(t.outbox.get(d.id)?.result).toMatchObject({ campaignId: expect.stringMatching(/^ar-/) });
     expect(t.outbox.overlays('scopes')).toHaveLength(0);
@@ -205,7 +254,12 @@ describe('send', () => {
     t.outbox.retry(item.id);
     await t.outbox.send(api);
     expect(t.outbox.get(item.id)?.state).toBe('succeeded');
-    expect(t.outbox.journal({ itemId: item.id }).map((j) => `${j.event}:${j.outcome}`)).toEqual(['queued:queued', 'send:failed', 'retry:queued', 'send:succeeded']);
+    expect(t.outbox.journal({ itemId: item.id }).map((j) => `${j.event}:${j.outcome}`)).toEqual([
+      'queued:queued',
+      'send:failed',
+      'retry:queued',
+      'send:succeeded',
+    ]);
   });
 
   it('keeps per-object order and bounds concurrency', async () => {
@@ -225,7 +279,9 @@ describe('send', () => {
     expect(summary.succeeded).toBe(33);
     expect(api.maxInFlight).toBeLessThanOrEqual(4);
     expect(api.maxInFlight).toBeGreaterThan(1);
-    const templateCalls = api.applied.filter((c) => c.path.startsWith('/access_review_template')).map((c) => (c.body as { accessReviewTemplate: { displayName: string } }).accessReviewTemplate.displayName);
+    const templateCalls = api.applied
+      .filter((c) => c.path.startsWith('/access_review_template'))
+      .map((c) => (c.body as { accessReviewTemplate: { displayName: string } }).accessReviewTemplate.displayName);
     expect(templateCalls).toEqual(['B', 'C', 'D']);
     expect(api.templates.get('tp-1')?.displayName).toBe('D');
   });
@@ -246,7 +302,10 @@ describe('send', () => {
     expect(t.outbox.get(first.id)?.state).toBe('succeeded');
     await t.outbox.send(api);
     expect(t.outbox.get(second.id)?.state).toBe('succeeded');
-    expect(api.applied.map((a) => (a.body as { accessReviewTemplate: { displayName: string } }).accessReviewTemplate.displayName)).toEqual(['B', 'C']);
+    expect(api.applied.map((a) => (a.body as { accessReviewTemplate: { displayName: string } }).accessReviewTemplate.displayName)).toEqual([
+      'B',
+      'C',
+    ]);
   });
 
   it('pauses on an auth failure with a clear message; nothing is lost', async () => {
@@ -277,7 +336,11 @@ describe('send', () => {
     expect(t.outbox.counts()).toMatchObject({ succeeded: 2, queued: 4 });
     setTimeout(() => (offline = false), 60);
     const events: SendProgress[] = [];
-    const resumed = await t.outbox.send(api, { concurrency: 2, resumeOnNetwork: { probeEveryMs: 10, maxWaitMs: 5000 }, onProgress: (e) => events.push(e) });
+    const resumed = await t.outbox.send(api, {
+      concurrency: 2,
+      resumeOnNetwork: { probeEveryMs: 10, maxWaitMs: 5000 },
+      onProgress: (e) => events.push(e),
+    });
     expect(resumed).toMatchObject({ succeeded: 4, paused: null });
     expect(events.some((e) => e.phase === 'paused')).toBe(true);
     expect(api.applied).toHaveLength(6);
@@ -312,7 +375,12 @@ describe('send', () => {
     api.fault = (_c, i) => (i < 2 ? 'rate-limited' : null);
     const summary = await t.outbox.send(api);
     expect(summary.succeeded).toBe(1);
-    expect(t.outbox.journal().filter((j) => j.event === 'send').map((j) => j.outcome)).toEqual(['not-sent', 'not-sent', 'succeeded']);
+    expect(
+      t.outbox
+        .journal()
+        .filter((j) => j.event === 'send')
+        .map((j) => j.outcome),
+    ).toEqual(['not-sent', 'not-sent', 'succeeded']);
   });
 });
 
@@ -343,7 +411,17 @@ describe('crash recovery and reconciliation', () => {
       t.outbox.enqueue('create-campaign', { displayName: 'Q3', ownerIds: ['u9'] }), // dropped after apply
       t.outbox.enqueue('create-campaign', { displayName: 'Q4', ownerIds: ['u9'] }), // 504 before apply
     ];
-    const plan = ['drop-after-apply', 'server-before', 'drop-after-apply', 'server-before', 'drop-after-apply', 'server-before', 'drop-after-apply', 'drop-after-apply', 'gateway-before'] as const;
+    const plan = [
+      'drop-after-apply',
+      'server-before',
+      'drop-after-apply',
+      'server-before',
+      'drop-after-apply',
+      'server-before',
+      'drop-after-apply',
+      'drop-after-apply',
+      'gateway-before',
+    ] as const;
     const byPath = new Map(items.map((it, i) => [`${it.request.method} ${it.request.path} ${JSON.stringify(it.request.body)}`, plan[i]!]));
     const seen = new Set<string>();
     api.fault = (c) => {
@@ -371,7 +449,10 @@ describe('crash recovery and reconciliation', () => {
   });
 
   it('leaves ambiguous items uncertain for the user: retry, discard or resolve', async () => {
-    api.campaigns.push({ id: 'ar-a', displayName: 'Dup', createdAt: new Date().toISOString() }, { id: 'ar-b', displayName: 'Dup', createdAt: new Date().toISOString() });
+    api.campaigns.push(
+      { id: 'ar-a', displayName: 'Dup', createdAt: new Date().toISOString() },
+      { id: 'ar-b', displayName: 'Dup', createdAt: new Date().toISOString() },
+    );
     const item = t.outbox.enqueue('create-campaign', { displayName: 'Dup', ownerIds: ['u1'] });
     api.fault = (c) => (c.mutation ? 'gateway-before' : null);
     await t.outbox.send(api);
@@ -391,7 +472,13 @@ describe('overlays for views and search', () => {
     const update = t.outbox.enqueue('update-template', { templateId: 'tp-1', changes: { displayName: 'B' } });
     t.outbox.enqueue('create-scope', scope('files:read'));
     const rows = withPending<{ id: string; pending?: unknown }>(t.outbox, 'templates', [{ id: 'tp-1' }, { id: 'tp-2' }]);
-    expect(rows[0]?.pending).toEqual([expect.objectContaining({ itemId: update.id, effect: 'pending-update', data: expect.objectContaining({ updateMask: 'displayName' }) })]);
+    expect(rows[0]?.pending).toEqual([
+      expect.objectContaining({
+        itemId: update.id,
+        effect: 'pending-update',
+        data: expect.objectContaining({ updateMask: 'displayName' }),
+      }),
+    ]);
     expect(rows[1]?.pending).toBeUndefined();
     expect(pendingCreations(t.outbox, 'scopes').map((o) => o.data.scopeValue)).toEqual(['files:read']);
     expect(searchPendingCreations(t.outbox, 'scopes', 'FILES')).toHaveLength(1);
@@ -411,13 +498,23 @@ describe('details that keep reconciliation honest', () => {
   });
 
   it('a scope selector is replaced whole, not merged into the synced one', () => {
-    t.synced.set('templates/tp-1', { id: 'tp-1', scope: { selectedUsers: { userIds: ['u1'] } }, notificationConfig: { sendKickoff: true } });
+    t.synced.set('templates/tp-1', {
+      id: 'tp-1',
+      scope: { selectedUsers: { userIds: ['u1'] } },
+      notificationConfig: { sendKickoff: true },
+    });
     const item = t.outbox.enqueue('update-template', { templateId: 'tp-1', changes: { scope: { allUsers: {} } } });
     expect(item.request.body).toEqual({ accessReviewTemplate: { id: 'tp-1', scope: { allUsers: {} } }, updateMask: 'scope' });
   });
 
   it('a scope that existed before the first attempt is not claimed as created: the user decides', async () => {
-    api.scopes.push({ id: 'sc-old', appId: 'app-1', xaaResourceServerId: 'rs-1', scopeValue: 'read:old', createdAt: '2020-01-01T00:00:00Z' });
+    api.scopes.push({
+      id: 'sc-old',
+      appId: 'app-1',
+      xaaResourceServerId: 'rs-1',
+      scopeValue: 'read:old',
+      createdAt: '2020-01-01T00:00:00Z',
+    });
     const item = t.outbox.enqueue('create-scope', scope('read:old'));
     api.fault = (c) => (c.mutation ? 'gateway-before' : null);
     await t.outbox.send(api);
@@ -447,7 +544,10 @@ describe('a creation answered "already exists" on a later attempt', () => {
     const second = await t.outbox.send(api);
     expect(second).toMatchObject({ failed: 0, uncertain: 1 });
     await t.outbox.reconcile(api);
-    expect(t.outbox.get(item.id)).toMatchObject({ state: 'succeeded', result: expect.objectContaining({ scopeId: expect.stringMatching(/^sc-/) }) });
+    expect(t.outbox.get(item.id)).toMatchObject({
+      state: 'succeeded',
+      result: expect.objectContaining({ scopeId: expect.stringMatching(/^sc-/) }),
+    });
     expect(api.applied).toHaveLength(1);
   });
 });

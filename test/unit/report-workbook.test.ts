@@ -22,7 +22,7 @@ const columns: ColumnSpec[] = [
 
 // Text that trips XML writers and readers: entities, CR/LF, control characters, astral planes,
 // lone surrogates, leading/trailing blanks, formula-looking text.
-const nasty = ['&amp; &lt;b&gt;', 'a\r\nb\rc', 'bell\u0007', '😀 é ß', 'lone \uD800 half', '  padded  ', '=1+1', "it's \"q\""];
+const nasty = ['&amp; &lt;b&gt;', 'a\r\nb\rc', 'bell\u0007', '😀 é ß', 'lone \uD800 half', '  padded  ', '=1+1', 'it\'s "q"'];
 
 function* sampleRows(n: number): Generator<unknown[]> {
   for (let i = 0; i < n; i += 1) {
@@ -149,7 +149,9 @@ describe('report workbook', () => {
         if (p.rows >= 3000) controller.abort();
       },
     });
-    await expect(book.addSheet({ name: 'Things', columns, rows: sampleRows(50_000) as Iterable<never[]> })).rejects.toBeInstanceOf(ExportCancelled);
+    await expect(book.addSheet({ name: 'Things', columns, rows: sampleRows(50_000) as Iterable<never[]> })).rejects.toBeInstanceOf(
+      ExportCancelled,
+    );
     expect(existsSync(file)).toBe(false);
     expect(readdirSync(join(dir, 'cancelled'))).toEqual([]);
   });

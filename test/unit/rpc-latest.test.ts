@@ -7,9 +7,21 @@ describe('latest call of a key', () => {
     const ran: string[] = [];
     const call = (key: string | undefined, text: string) => latest.run(key, () => (ran.push(text), text));
     // Typed p, pa, pay while the core was busy: all three are waiting together.
-    const answers = await Promise.allSettled([call('search', 'p'), call('search', 'pa'), call('facets', 'p'), call('search', 'pay'), call(undefined, 'other')]);
+    const answers = await Promise.allSettled([
+      call('search', 'p'),
+      call('search', 'pa'),
+      call('facets', 'p'),
+      call('search', 'pay'),
+      call(undefined, 'other'),
+    ]);
     expect(ran.sort()).toEqual(['other', 'p', 'pay']);
-    expect(answers.map((a) => (a.status === 'fulfilled' ? a.value : (a.reason as { code: string }).code))).toEqual(['busy', 'busy', 'p', 'pay', 'other']);
+    expect(answers.map((a) => (a.status === 'fulfilled' ? a.value : (a.reason as { code: string }).code))).toEqual([
+      'busy',
+      'busy',
+      'p',
+      'pay',
+      'other',
+    ]);
     // One at a time, each runs.
     expect(await call('search', 'payr')).toBe('payr');
     expect(await call('search', 'payro')).toBe('payro');

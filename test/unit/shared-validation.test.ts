@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
-import { AUTOMATIONS_PAGE_SIZE, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN, clampPageSize, type Page } from '../../src/shared/pagination';
+import {
+  AUTOMATIONS_PAGE_SIZE,
+  PAGE_SIZE_DEFAULT,
+  PAGE_SIZE_MAX,
+  PAGE_SIZE_MIN,
+  clampPageSize,
+  type Page,
+} from '../../src/shared/pagination';
 import { SCOPE_VALUE_MAX_BYTES, isScopeTokenChar, validateScopeValue } from '../../src/shared/validate';
 
 describe('clampPageSize (spec "Pagination")', () => {
@@ -61,7 +68,17 @@ describe('isScopeTokenChar (RFC 6749 NQCHAR: %x21 / %x23-5B / %x5D-7E)', () => {
   });
 
   it('the boundaries', () => {
-    expect([0x20, 0x21, 0x22, 0x23, 0x5b, 0x5c, 0x5d, 0x7e, 0x7f].map(isScopeTokenChar)).toEqual([false, true, false, true, true, false, true, true, false]);
+    expect([0x20, 0x21, 0x22, 0x23, 0x5b, 0x5c, 0x5d, 0x7e, 0x7f].map(isScopeTokenChar)).toEqual([
+      false,
+      true,
+      false,
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+    ]);
   });
 });
 

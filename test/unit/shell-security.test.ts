@@ -78,7 +78,14 @@ describe('the main window', () => {
 
   it('opens only plain https links outside the app and keeps navigation inside it', () => {
     expect(isSafeExternalUrl('https://example.com/docs')).toBe(true);
-    for (const bad of ['http://example.com', 'file:///etc/passwd', 'javascript:alert(1)', 'https://user:pw@example.com', 'smb://x', 'not a url']) {
+    for (const bad of [
+      'http://example.com',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'https://user:pw@example.com',
+      'smb://x',
+      'not a url',
+    ]) {
       expect(isSafeExternalUrl(bad), bad).toBe(false);
     }
     expect(isInAppNavigation('app://attest/index.html', [APP_ORIGIN])).toBe(true);
@@ -101,7 +108,8 @@ describe('the preload', () => {
     expect(Object.keys(exposed.api)).toEqual([...API_NAMES]);
     expect(Object.isFrozen(exposed.api)).toBe(true);
     for (const value of Object.values(exposed.api)) expect(typeof value).toBe('function');
-    for (const forbidden of ['invoke', 'send', 'on', 'ipcRenderer', 'process', 'env', 'require']) expect(exposed.api).not.toHaveProperty(forbidden);
+    for (const forbidden of ['invoke', 'send', 'on', 'ipcRenderer', 'process', 'env', 'require'])
+      expect(exposed.api).not.toHaveProperty(forbidden);
   });
 
   it('sends each function on its own prefixed channel and subscribes to events by name', async () => {

@@ -25,10 +25,12 @@ function put(objects: [CollectionId, object][], refresh = true): void {
   const { runId } = store.sync.beginRun(ids);
   for (const c of ids) {
     store.sync.startWalk(runId, c);
-    const prepared = objects.filter(([x]) => x === c).map(([, o]) => {
-      const raw = JSON.stringify(o);
-      return prepareObject(collection(c), { raw, json: JSON.parse(raw) });
-    });
+    const prepared = objects
+      .filter(([x]) => x === c)
+      .map(([, o]) => {
+        const raw = JSON.stringify(o);
+        return prepareObject(collection(c), { raw, json: JSON.parse(raw) });
+      });
     store.sync.commitPage(runId, c, 1, prepared, '', new Date().toISOString());
   }
   store.sync.finishRun(runId);
@@ -36,7 +38,18 @@ function put(objects: [CollectionId, object][], refresh = true): void {
 }
 
 const scope = (id: string, displayName: string, description: string, fields: object = {}) =>
-  ['scopes', { id, displayName, description, scopeValue: `v:${id}`, state: 'XAA_SCOPE_STATE_ENABLED', classification: 'XAA_SCOPE_CLASSIFICATION_READ', ...fields }] as [CollectionId, object];
+  [
+    'scopes',
+    {
+      id,
+      displayName,
+      description,
+      scopeValue: `v:${id}`,
+      state: 'XAA_SCOPE_STATE_ENABLED',
+      classification: 'XAA_SCOPE_CLASSIFICATION_READ',
+      ...fields,
+    },
+  ] as [CollectionId, object];
 
 describe('store search', () => {
   it('expands a typed prefix into the indexed words it starts, and still finds words indexed since', () => {
@@ -54,18 +67,25 @@ describe('store search', () => {
   it('expands a one-letter prefix (no prefix index) into its words, or into its two-letter prefixes when it starts too many', () => {
     const objects: [CollectionId, object][] = [scope('k', 'K', 'just k')];
     // 70 distinct words starting with k (more than a prefix is expanded into), two with q.
-    for (let i = 0; i < 70; i += 1) objects.push(scope(`w${i}`, `Thing ${i}`, `${i % 2 ? 'kappa' : 'kilo'}${i} and ${i % 7 === 0 ? 'k9' : 'other'}`));
+    for (let i = 0; i < 70; i += 1)
+      objects.push(scope(`w${i}`, `Thing ${i}`, `${i % 2 ? 'kappa' : 'kilo'}${i} and ${i % 7 === 0 ? 'k9' : 'other'}`));
     objects.push(scope('z1', 'Quota', 'quartz'), scope('z2', 'Nothing', 'none'));
     put(objects);
     const terms = termLookup(store.db);
     expect(wordsQuery('q', terms)!.match).toBe('("q" OR "quartz" OR "quota")');
     expect(wordsQuery('K', terms)!.match).toBe('("K" OR "k9"* OR "ka"* OR "ki"*)');
     // The same matches as FTS5's own prefix query.
-    const fts = (match: string) => store.db.prepare('SELECT rowid FROM search_index WHERE search_index MATCH ? ORDER BY rowid').pluck().all(match);
+    const fts = (match: string) =>
+      store.db.prepare('SELECT rowid FROM search_index WHERE search_index MATCH ? ORDER BY rowid').pluck().all(match);
     expect(fts(wordsQuery('k', terms)!.match)).toEqual(fts('"k"*'));
     expect(fts(wordsQuery('q', terms)!.match)).toEqual(fts('"q"*'));
     expect(store.search('k', { limit: 500 }).total).toBe(71);
-    expect(store.search('k k9', { limit: 500 }).hits.map((h) => h.id).sort()).toEqual(['w0', 'w14', 'w21', 'w28', 'w35', 'w42', 'w49', 'w56', 'w63', 'w7']);
+    expect(
+      store
+        .search('k k9', { limit: 500 })
+        .hits.map((h) => h.id)
+        .sort(),
+    ).toEqual(['w0', 'w14', 'w21', 'w28', 'w35', 'w42', 'w49', 'w56', 'w63', 'w7']);
     expect(store.search('q').hits.map((h) => h.id)).toEqual(['z1']);
   });
 
@@ -85,10 +105,17 @@ describe('store search', () => {
     const { runId } = store.sync.beginRun(['scopes']);
     store.sync.startWalk(runId, 'scopes');
     const page = (ids: string[], next: string) =>
-      store.sync.commitPage(runId, 'scopes', 1, ids.map((id) => {
-        const raw = JSON.stringify({ id, displayName: `Quartz ${id}`, scopeValue: `q:${id}` });
-        return prepareObject(collection('scopes'), { raw, json: JSON.parse(raw) });
-      }), next, 'now');
+      store.sync.commitPage(
+        runId,
+        'scopes',
+        1,
+        ids.map((id) => {
+          const raw = JSON.stringify({ id, displayName: `Quartz ${id}`, scopeValue: `q:${id}` });
+          return prepareObject(collection('scopes'), { raw, json: JSON.parse(raw) });
+        }),
+        next,
+        'now',
+      );
     page(['q1', 'q2'], 'next');
     // Stored and queued, not yet in the index.
     expect(store.getObject('scopes', 'q1')).not.toBeNull();
@@ -102,7 +129,12 @@ describe('store search', () => {
     page(['q3'], 'next-2');
     store.close();
     store = openStore(join(dir, 'store.sqlite'));
-    expect(store.search('quartz').hits.map((h) => h.id).sort()).toEqual(['q1', 'q2', 'q3']);
+    expect(
+      store
+        .search('quartz')
+        .hits.map((h) => h.id)
+        .sort(),
+    ).toEqual(['q1', 'q2', 'q3']);
     expect(store.db.prepare('SELECT count(*) FROM search_queue').pluck().get()).toBe(0);
     expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
   });
@@ -118,16 +150,27 @@ describe('store search', () => {
   });
 
   it('keeps facet tokens out of reach of typed words, and filters on them', () => {
-    put([scope('s1', 'Alpha', 'one'), scope('s2', 'Beta', 'two', { classification: 'XAA_SCOPE_CLASSIFICATION_DANGEROUS' }), ['toolsets', { id: 't1', displayName: 'Alpha tools' }]]);
-    for (const q of ['collection', 'scopes', 'xaa', 'classification', 'enabled', 'collectionscopes']) expect(store.search(q).total, q).toBe(0);
+    put([
+      scope('s1', 'Alpha', 'one'),
+      scope('s2', 'Beta', 'two', { classification: 'XAA_SCOPE_CLASSIFICATION_DANGEROUS' }),
+      ['toolsets', { id: 't1', displayName: 'Alpha tools' }],
+    ]);
+    for (const q of ['collection', 'scopes', 'xaa', 'classification', 'enabled', 'collectionscopes'])
+      expect(store.search(q).total, q).toBe(0);
     expect(store.search('alpha').total).toBe(2);
     expect(store.search('alpha', { collection: 'toolsets' }).hits.map((h) => h.id)).toEqual(['t1']);
-    expect(store.search('beta', { filters: { classification: 'XAA_SCOPE_CLASSIFICATION_DANGEROUS' } }).hits.map((h) => h.id)).toEqual(['s2']);
+    expect(store.search('beta', { filters: { classification: 'XAA_SCOPE_CLASSIFICATION_DANGEROUS' } }).hits.map((h) => h.id)).toEqual([
+      's2',
+    ]);
     expect(store.search('alpha', { filters: { classification: 'XAA_SCOPE_CLASSIFICATION_DANGEROUS' } }).total).toBe(0);
   });
 
   it('ranks by bm25 when the words are selective, names first', () => {
-    put([scope('s1', 'Ledger', 'mentions vault once'), scope('s2', 'Vault keys', 'rotation of vault keys'), scope('s3', 'Other', 'nothing')]);
+    put([
+      scope('s1', 'Ledger', 'mentions vault once'),
+      scope('s2', 'Vault keys', 'rotation of vault keys'),
+      scope('s3', 'Other', 'nothing'),
+    ]);
     const result = store.search('vault');
     expect(result).toMatchObject({ total: 2, capped: false, order: 'bm25' });
     expect(result.hits.map((h) => h.id)).toEqual(['s2', 's1']);
@@ -137,13 +180,19 @@ describe('store search', () => {
 
   it('on broad queries counts up to a cap and orders names first, then newest first', () => {
     const objects: [CollectionId, object][] = [];
-    for (let i = 0; i < 8; i += 1) objects.push(i % 3 === 0 ? scope(`n${i}`, `Access ${i}`, 'named') : scope(`b${i}`, `Thing ${i}`, 'body says access'));
+    for (let i = 0; i < 8; i += 1)
+      objects.push(i % 3 === 0 ? scope(`n${i}`, `Access ${i}`, 'named') : scope(`b${i}`, `Thing ${i}`, 'body says access'));
     put(objects);
     const limits = { countCap: 5, rankWindow: 4, bm25Budget: 0 };
     const first = searchObjects(store.db, 'access', { limit: 4 }, limits);
     expect(first).toMatchObject({ total: 5, capped: true, order: 'names-first' });
     // Names (n6, n3, n0: newest first), then the rest newest first.
-    expect(first.hits.map((h) => [h.id, h.rank])).toEqual([['n6', 0], ['n3', 0], ['n0', 0], ['b7', 1]]);
+    expect(first.hits.map((h) => [h.id, h.rank])).toEqual([
+      ['n6', 0],
+      ['n3', 0],
+      ['n0', 0],
+      ['b7', 1],
+    ]);
     const next = searchObjects(store.db, 'access', { limit: 4, offset: 4 }, limits);
     expect(next.hits.map((h) => h.id)).toEqual(['b5', 'b4', 'b2', 'b1']);
     expect(next.hits[0]!.snippet).toContain('body says «access»');
@@ -155,8 +204,17 @@ describe('store search', () => {
   });
 
   it('filters on other columns through the objects, with the same ordering rules', () => {
-    put([scope('s1', 'Alpha', 'x', { appId: 'app-1' }), scope('s2', 'Alpha', 'x', { appId: 'app-2' }), scope('s3', 'Alpha', 'x', { appId: 'app-1' })]);
-    expect(store.search('alpha', { filters: { appId: 'app-1' } }).hits.map((h) => h.id).sort()).toEqual(['s1', 's3']);
+    put([
+      scope('s1', 'Alpha', 'x', { appId: 'app-1' }),
+      scope('s2', 'Alpha', 'x', { appId: 'app-2' }),
+      scope('s3', 'Alpha', 'x', { appId: 'app-1' }),
+    ]);
+    expect(
+      store
+        .search('alpha', { filters: { appId: 'app-1' } })
+        .hits.map((h) => h.id)
+        .sort(),
+    ).toEqual(['s1', 's3']);
     const broad = searchObjects(store.db, 'alpha', { filters: { appId: 'app-1' } }, { countCap: 1, rankWindow: 1, bm25Budget: 0 });
     // The total stops at the cap; the hits go on (newest first).
     expect(broad).toMatchObject({ total: 1, capped: true, order: 'names-first' });

@@ -37,7 +37,14 @@ function scope(id: string, fields: Record<string, unknown> = {}): string {
 function page(runId: number, id: CollectionId, raws: string[], next = '', walk?: number) {
   const d = collection(id);
   const w = walk ?? store.sync.walk(runId, id).walk;
-  return store.sync.commitPage(runId, id, w, raws.map((raw) => prepareObject(d, { raw, json: JSON.parse(raw) })), next, new Date().toISOString());
+  return store.sync.commitPage(
+    runId,
+    id,
+    w,
+    raws.map((raw) => prepareObject(d, { raw, json: JSON.parse(raw) })),
+    next,
+    new Date().toISOString(),
+  );
 }
 
 /** A whole run of one collection: every page stored, the walk completed. */
@@ -54,12 +61,15 @@ describe('store', () => {
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
     const tables = store.db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table')").pluck().all();
-    expect(tables).toEqual(expect.arrayContaining(['sync_runs', 'sync_run_collections', 'objects', 'object_versions', 'search_index', 'schema_migrations']));
+    expect(tables).toEqual(
+      expect.arrayContaining(['sync_runs', 'sync_run_collections', 'objects', 'object_versions', 'search_index', 'schema_migrations']),
+    );
     expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 
   it('keeps the raw JSON byte-exact and extracts columns', () => {
-    const raw = '{"id":"s1", "scopeValue":"files:read","displayName":"Zoë 🔐 \\"quoted\\"","state":"XAA_SCOPE_STATE_NEW_IN_V2","unknownField":{"x":[1,2]}}';
+    const raw =
+      '{"id":"s1", "scopeValue":"files:read","displayName":"Zoë 🔐 \\"quoted\\"","state":"XAA_SCOPE_STATE_NEW_IN_V2","unknownField":{"x":[1,2]}}';
     const r1 = run('scopes', [[raw]]);
     const obj = store.getObject('scopes', 's1')!;
     expect(obj.raw).toBe(raw);
@@ -97,33 +107,64 @@ describe('store', () => {
     expect(() => store.diff(r1, 99)).toThrow(/no sync run 99/);
 
     // c comes back in a third run: history shows added, removed, added.
-    const r3 = run('scopes', [[scope('a'), scope('b', { state: 'XAA_SCOPE_STATE_DISABLED', description: 'Now off' }), scope('c'), scope('d')]]);
-    expect(store.history('scopes', 'c').map((h) => [h.change, h.runId])).toEqual([['added', r1], ['removed', r2], ['added', r3]]);
+    const r3 = run('scopes', [
+      [scope('a'), scope('b', { state: 'XAA_SCOPE_STATE_DISABLED', description: 'Now off' }), scope('c'), scope('d')],
+    ]);
+    expect(store.history('scopes', 'c').map((h) => [h.change, h.runId])).toEqual([
+      ['added', r1],
+      ['removed', r2],
+      ['added', r3],
+    ]);
     expect(store.history('scopes', 'b').map((h) => [h.change, h.runId, h.changedFields])).toEqual([
       ['added', r1, []],
       ['modified', r2, ['description', 'state']],
     ]);
-    expect(store.diff(r1, r3).map((d) => [d.id, d.change])).toEqual([['b', 'modified'], ['d', 'added']]);
+    expect(store.diff(r1, r3).map((d) => [d.id, d.change])).toEqual([
+      ['b', 'modified'],
+      ['d', 'added'],
+    ]);
     expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 
   it('reports campaign changes by the fields of the campaign inside its wrapper', () => {
     const wrap = (state: string, extra = {}) =>
-      JSON.stringify({ accessReview: { accessReview: { id: 'c1', displayName: 'Q1 review', state, ...extra }, createdByUserPath: '/u/1' }, expanded: [] });
+      JSON.stringify({
+        accessReview: { accessReview: { id: 'c1', displayName: 'Q1 review', state, ...extra }, createdByUserPath: '/u/1' },
+        expanded: [],
+      });
     const r1 = run('campaigns', [[wrap('ACCESS_REVIEW_STATE_DRAFT')]]);
     const r2 = run('campaigns', [[wrap('ACCESS_REVIEW_STATE_STARTED', { startedAt: '2026-01-01T00:00:00Z' })]]);
-    expect(store.diff(r1, r2)).toEqual([{ collection: 'campaigns', id: 'c1', title: 'Q1 review', change: 'modified', changedFields: ['startedAt', 'state'] }]);
+    expect(store.diff(r1, r2)).toEqual([
+      { collection: 'campaigns', id: 'c1', title: 'Q1 review', change: 'modified', changedFields: ['startedAt', 'state'] },
+    ]);
     expect(store.getObject('campaigns', 'c1')!.columns.state).toBe('ACCESS_REVIEW_STATE_STARTED');
   });
 
   it('filters, sorts and pages lists; routing rules come in priority order', () => {
     const rule = (id: string, priority: number | undefined, enabled: boolean, action: string) =>
-      JSON.stringify({ id, displayName: `Rule ${id}`, ...(priority === undefined ? {} : { priority }), ...(enabled ? { enabled } : {}), action: { [action]: { reason: 'r' } } });
-    run('routing-rules', [[rule('r1', 30, true, 'suppress'), rule('r2', 10, false, 'snooze'), rule('r3', undefined, true, 'acceptRisk'), rule('r4', 20, true, 'suppress')]]);
+      JSON.stringify({
+        id,
+        displayName: `Rule ${id}`,
+        ...(priority === undefined ? {} : { priority }),
+        ...(enabled ? { enabled } : {}),
+        action: { [action]: { reason: 'r' } },
+      });
+    run('routing-rules', [
+      [
+        rule('r1', 30, true, 'suppress'),
+        rule('r2', 10, false, 'snooze'),
+        rule('r3', undefined, true, 'acceptRisk'),
+        rule('r4', 20, true, 'suppress'),
+      ],
+    ]);
     expect(store.listObjects('routing-rules').rows.map((r) => r.id)).toEqual(['r3', 'r2', 'r4', 'r1']); // absent priority is 0
     expect(store.listObjects('routing-rules', { filters: { enabled: true } }).rows.map((r) => r.id)).toEqual(['r3', 'r4', 'r1']);
     expect(store.listObjects('routing-rules', { filters: { enabled: 'false' } }).rows.map((r) => r.id)).toEqual(['r2']);
-    expect(store.listObjects('routing-rules', { filters: { actionKind: ['suppress', 'snooze'] }, sort: { column: 'priority', dir: 'desc' } }).rows.map((r) => r.id)).toEqual(['r1', 'r4', 'r2']);
+    expect(
+      store
+        .listObjects('routing-rules', { filters: { actionKind: ['suppress', 'snooze'] }, sort: { column: 'priority', dir: 'desc' } })
+        .rows.map((r) => r.id),
+    ).toEqual(['r1', 'r4', 'r2']);
     const pageTwo = store.listObjects('routing-rules', { limit: 2, offset: 2 });
     expect(pageTwo.rows.map((r) => r.id)).toEqual(['r4', 'r1']);
     expect(pageTwo.total).toBe(4);
@@ -156,7 +197,12 @@ describe('store', () => {
     expect(last).toEqual({ upserted: 0, deleted: 1, completed: true });
     expect(store.sync.finishRun(resumed.runId)).toBe('completed');
     expect(store.listObjects('scopes').rows.map((o) => o.id)).toEqual(['a', 'c']);
-    expect(store.collectionStatus().find((s) => s.collection === 'scopes')).toMatchObject({ lastCompletedRunId: second.runId, complete: true, interrupted: false, objectCount: 2 });
+    expect(store.collectionStatus().find((s) => s.collection === 'scopes')).toMatchObject({
+      lastCompletedRunId: second.runId,
+      complete: true,
+      interrupted: false,
+      objectCount: 2,
+    });
   });
 
   it('a restarted walk re-sees objects; one it no longer sees leaves no version in that run', () => {
@@ -183,33 +229,67 @@ describe('store', () => {
     store.sync.startWalk(runId, 'scopes');
     store.sync.stopWalk(runId, 'scopes', 'failed', 'scopes: truncated page');
     expect(store.sync.finishRun(runId)).toBe('failed');
-    expect(store.collectionStatus().find((s) => s.collection === 'scopes')).toMatchObject({ error: 'scopes: truncated page', complete: false });
+    expect(store.collectionStatus().find((s) => s.collection === 'scopes')).toMatchObject({
+      error: 'scopes: truncated page',
+      complete: false,
+    });
     const again = store.sync.beginRun(['scopes', 'toolsets']);
     expect(again).toMatchObject({ runId, resumed: true });
-    expect(again.walks.map((w) => [w.collection, w.status])).toEqual([['scopes', 'failed'], ['toolsets', 'completed']]);
+    expect(again.walks.map((w) => [w.collection, w.status])).toEqual([
+      ['scopes', 'failed'],
+      ['toolsets', 'completed'],
+    ]);
   });
 
   it('searches with prefixes, ranks names first, filters, pages and makes snippets', () => {
-    run('scopes', [[
-      scope('s1', { displayName: 'Payroll export', description: 'Exports payroll files', classification: 'XAA_SCOPE_CLASSIFICATION_SENSITIVE' }),
-      scope('s2', { displayName: 'Calendar read', description: 'Reads the payroll calendar' }),
-      scope('s3', { displayName: 'Déjà vu', description: 'Diacritics' }),
-    ]]);
-    run('routing-rules', [[JSON.stringify({ id: 'r1', displayName: 'Route payroll findings', condition: 'finding.app == "payroll-prod"', action: { suppress: { reason: 'noise' } } })]]);
+    run('scopes', [
+      [
+        scope('s1', {
+          displayName: 'Payroll export',
+          description: 'Exports payroll files',
+          classification: 'XAA_SCOPE_CLASSIFICATION_SENSITIVE',
+        }),
+        scope('s2', { displayName: 'Calendar read', description: 'Reads the payroll calendar' }),
+        scope('s3', { displayName: 'Déjà vu', description: 'Diacritics' }),
+      ],
+    ]);
+    run('routing-rules', [
+      [
+        JSON.stringify({
+          id: 'r1',
+          displayName: 'Route payroll findings',
+          condition: 'finding.app == "payroll-prod"',
+          action: { suppress: { reason: 'noise' } },
+        }),
+      ],
+    ]);
     const all = store.search('payr');
     expect(all.total).toBe(3);
     expect(all.hits[0]!.id).not.toBe('s2'); // a name match ranks above a body-only match
     expect(all.hits.map((h) => h.id).sort()).toEqual(['r1', 's1', 's2']);
-    expect(store.search('payroll', { collection: 'scopes' }).hits.map((h) => h.id).sort()).toEqual(['s1', 's2']);
-    expect(store.search('payroll', { collection: 'scopes', filters: { classification: 'XAA_SCOPE_CLASSIFICATION_SENSITIVE' } })).toMatchObject({ total: 1, hits: [{ id: 's1' }] });
+    expect(
+      store
+        .search('payroll', { collection: 'scopes' })
+        .hits.map((h) => h.id)
+        .sort(),
+    ).toEqual(['s1', 's2']);
+    expect(
+      store.search('payroll', { collection: 'scopes', filters: { classification: 'XAA_SCOPE_CLASSIFICATION_SENSITIVE' } }),
+    ).toMatchObject({ total: 1, hits: [{ id: 's1' }] });
     expect(store.search('payroll', { collection: 'scopes', limit: 1, offset: 1 }).hits).toHaveLength(1);
     // Filters on non-facet columns (a join) and on several values of one facet.
     expect(store.search('payroll', { filters: { scopeValue: 'files:s2' } }).hits.map((h) => h.id)).toEqual(['s2']);
-    expect(store.search('payroll', { filters: { classification: ['XAA_SCOPE_CLASSIFICATION_SENSITIVE', 'XAA_SCOPE_CLASSIFICATION_READ'] } }).total).toBe(2);
+    expect(
+      store.search('payroll', { filters: { classification: ['XAA_SCOPE_CLASSIFICATION_SENSITIVE', 'XAA_SCOPE_CLASSIFICATION_READ'] } })
+        .total,
+    ).toBe(2);
     expect(store.search('payroll', { filters: { enabled: false } }).hits.map((h) => h.id)).toEqual(['r1']);
     // Words never reach the facets: searching a collection's name or an enum value finds nothing extra.
     expect(store.search('collectionscopes').total).toBe(0);
-    expect(store.search('payroll', { collection: 'scopes', sort: { column: 'scopeValue', dir: 'desc' } }).hits.map((h) => h.id)).toEqual(['s2', 's1']);
+    expect(store.search('payroll', { collection: 'scopes', sort: { column: 'scopeValue', dir: 'desc' } }).hits.map((h) => h.id)).toEqual([
+      's2',
+      's1',
+    ]);
     expect(store.search('"payroll calendar"').hits.map((h) => h.id)).toEqual(['s2']);
     expect(store.search('deja').hits.map((h) => h.id)).toEqual(['s3']);
     expect(store.search('prod').hits.map((h) => h.id)).toEqual(['r1']); // CEL conditions are indexed
@@ -228,7 +308,11 @@ describe('store', () => {
       displayName: 'Offboard',
       triggers: [{ userProfileChange: { condition: 'subject.status == "TERMINATED"' } }],
       automationSteps: [
-        { stepName: 's1', stepDisplayName: 'Email manager', sendEmail: { subject: 'Bye', userIdsCel: '[subject.manager_id]', userRefs: [{ id: 'u9' }] } },
+        {
+          stepName: 's1',
+          stepDisplayName: 'Email manager',
+          sendEmail: { subject: 'Bye', userIdsCel: '[subject.manager_id]', userRefs: [{ id: 'u9' }] },
+        },
         { stepName: 's2', createAccessReview: { accessReviewTemplateId: 'tmpl-1', campaignName: 'Exit review' } },
         { stepName: 's3', skipIfTrueCel: 'false', somethingNew: {} },
       ],
@@ -243,13 +327,20 @@ describe('store', () => {
       ['step', 2, 'unknown', 's3'],
       ['draftTrigger', 0, 'schedule', 'schedule'],
     ]);
-    expect(rows[0]!.celExpressions).toEqual([{ path: 'triggers[0].userProfileChange.condition', expression: 'subject.status == "TERMINATED"' }]);
+    expect(rows[0]!.celExpressions).toEqual([
+      { path: 'triggers[0].userProfileChange.condition', expression: 'subject.status == "TERMINATED"' },
+    ]);
     expect(rows[1]!.celExpressions).toEqual([{ path: 'automationSteps[0].sendEmail.userIdsCel', expression: '[subject.manager_id]' }]);
     expect(rows[1]!.targets).toEqual(['automationSteps[0].sendEmail.userRefs[0].id=u9']);
     expect(rows[2]!.targets).toEqual(['automationSteps[1].createAccessReview.accessReviewTemplateId=tmpl-1']);
     expect(store.automationRows({ automationId: 'a1' })).toHaveLength(5);
     expect(store.automationRows({ automationId: 'zz' })).toEqual([]);
-    expect(store.getObject('automations', 'a1')!.columns).toMatchObject({ triggerKinds: 'userProfileChange', stepKinds: 'sendEmail, createAccessReview, unknown', stepCount: 3, enabled: false });
+    expect(store.getObject('automations', 'a1')!.columns).toMatchObject({
+      triggerKinds: 'userProfileChange',
+      stepKinds: 'sendEmail, createAccessReview, unknown',
+      stepCount: 3,
+      enabled: false,
+    });
     // The template it names is gathered for the templates walk.
     expect(store.sync.referencedIds('templates', ['campaigns', 'automations'])).toEqual(['tmpl-1']);
   });
@@ -261,7 +352,7 @@ describe('store', () => {
       expect(reader.getObject('scopes', 'a')!.raw).toBe(scope('a'));
       expect(reader.search('files').total).toBe(1);
       expect(() => reader.sync).toThrow(/read-only/);
-      expect(() => reader.db.exec("DELETE FROM objects")).toThrow(/readonly/);
+      expect(() => reader.db.exec('DELETE FROM objects')).toThrow(/readonly/);
     } finally {
       reader.close();
     }

@@ -28,11 +28,12 @@ class FakeApi implements ApiClient {
   }
 
   private page(rows: object[], key: string, req: ApiRequest, size: number): { body: object; token: string } {
-    const token = String((req.query?.page_token ?? (req.body as { pageToken?: string } | undefined)?.pageToken) ?? '');
+    const token = String(req.query?.page_token ?? (req.body as { pageToken?: string } | undefined)?.pageToken ?? '');
     let start = 0;
     if (token !== '') {
       const [epoch, n] = token.split(':');
-      if (epoch !== this.epoch) throw new ApiError('invalid_input', 'page_token: the page token was not issued by this tenant', { status: 400 });
+      if (epoch !== this.epoch)
+        throw new ApiError('invalid_input', 'page_token: the page token was not issued by this tenant', { status: 400 });
       start = Number(n);
     }
     const items = rows.slice(start, start + size);
@@ -46,7 +47,7 @@ class FakeApi implements ApiClient {
   async request<T>(req: ApiRequest): Promise<ApiResponse<T>> {
     await new Promise((r) => setTimeout(r, this.delay(req.path)));
     const { path } = req;
-    const asked = String((req.query?.page_token ?? (req.body as { pageToken?: string } | undefined)?.pageToken) ?? '');
+    const asked = String(req.query?.page_token ?? (req.body as { pageToken?: string } | undefined)?.pageToken ?? '');
     this.log.push(`${path} ${asked}`.trim());
     let out: { body: object; token: string };
     const byId = (rows: object[], id: string, wrap: (o: object) => object) => {
@@ -62,9 +63,14 @@ class FakeApi implements ApiClient {
       const views = this.data.campaigns!.map((c) => ({ accessReview: c, policyPath: '/p' }));
       out = this.page(views, 'list', req, 100);
     } else if (path.startsWith('/access_review/')) {
-      out = byId(this.data.campaigns!, decodeURIComponent(path.slice('/access_review/'.length)), (c) => ({ accessReview: { accessReview: c, createdByUserPath: '/u' }, expanded: [] }));
+      out = byId(this.data.campaigns!, decodeURIComponent(path.slice('/access_review/'.length)), (c) => ({
+        accessReview: { accessReview: c, createdByUserPath: '/u' },
+        expanded: [],
+      }));
     } else if (path.startsWith('/access_review_template/')) {
-      out = byId(this.data.templates!, decodeURIComponent(path.slice('/access_review_template/'.length)), (t) => ({ accessReviewTemplate: t }));
+      out = byId(this.data.templates!, decodeURIComponent(path.slice('/access_review_template/'.length)), (t) => ({
+        accessReviewTemplate: t,
+      }));
     } else throw new Error(`unexpected ${path}`);
     const failure = this.fail?.(req, out.token);
     if (failure) throw failure;
@@ -79,7 +85,13 @@ class FakeApi implements ApiClient {
   }
 }
 
-const scopes = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ id: `s${from + i}`, scopeValue: `v:${from + i}`, displayName: `Scope ${from + i}`, state: 'XAA_SCOPE_STATE_ENABLED' }));
+const scopes = (n: number, from = 0) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `s${from + i}`,
+    scopeValue: `v:${from + i}`,
+    displayName: `Scope ${from + i}`,
+    state: 'XAA_SCOPE_STATE_ENABLED',
+  }));
 
 let dir: string;
 let store: Store;
@@ -132,9 +144,13 @@ describe('sync engine', () => {
     expect(ids('templates')).toEqual(['tmpl-1', 'tmpl-auto']);
     expect(store.countObjects('scopes')).toBe(250);
     // Raw kept byte-exact, with the spacing the tenant used.
-    expect(store.getObject('scopes', 's7')!.raw).toBe('{"id":"s7", "scopeValue":"v:7", "displayName":"Scope 7", "state":"XAA_SCOPE_STATE_ENABLED"}');
+    expect(store.getObject('scopes', 's7')!.raw).toBe(
+      '{"id":"s7", "scopeValue":"v:7", "displayName":"Scope 7", "state":"XAA_SCOPE_STATE_ENABLED"}',
+    );
     // Campaigns are the wrapper their GET returned; templates the member of theirs.
-    expect(store.getObject('campaigns', 'c1')!.raw).toBe(JSON.stringify({ accessReview: { accessReview: api.data.campaigns![0], createdByUserPath: '/u' }, expanded: [] }));
+    expect(store.getObject('campaigns', 'c1')!.raw).toBe(
+      JSON.stringify({ accessReview: { accessReview: api.data.campaigns![0], createdByUserPath: '/u' }, expanded: [] }),
+    );
     expect(store.getObject('templates', 'tmpl-1')!.raw).toBe(JSON.stringify(api.data.templates![0]));
     // Templates waited for the walks that name them.
     const firstTemplate = api.log.findIndex((l) => l.startsWith('/access_review_template/'));
@@ -157,7 +173,14 @@ describe('sync engine', () => {
       return request(req);
     };
     await syncTenant({ store, api, only: ['automations'] });
-    expect(order).toEqual(['fetch first', 'fetch e1:10', 'commit automations e1:10', 'fetch e1:20', 'commit automations e1:20', 'commit automations end']);
+    expect(order).toEqual([
+      'fetch first',
+      'fetch e1:10',
+      'commit automations e1:10',
+      'fetch e1:20',
+      'commit automations e1:20',
+      'commit automations end',
+    ]);
   });
 
   it('stops a collection at a bad page, keeps the others, and resumes from the checkpoint', async () => {
@@ -176,7 +199,12 @@ describe('sync engine', () => {
     const second = await syncTenant({ store, api });
     expect(second).toMatchObject({ runId: first.runId, resumed: true, status: 'completed' });
     expect(api.log.filter((l) => l.startsWith('/search/xaa/scopes'))).toEqual(['/search/xaa/scopes e1:200']);
-    expect(second.collections.find((c) => c.collection === 'scopes')).toMatchObject({ resumed: true, pages: 1, fetched: 40, complete: true });
+    expect(second.collections.find((c) => c.collection === 'scopes')).toMatchObject({
+      resumed: true,
+      pages: 1,
+      fetched: 40,
+      complete: true,
+    });
     // Completed walks of the run are not walked again.
     expect(api.log.some((l) => l.startsWith('/search/automations'))).toBe(false);
     expect(store.countObjects('scopes')).toBe(240);
@@ -184,7 +212,8 @@ describe('sync engine', () => {
   });
 
   it('starts a walk over when the tenant refuses its checkpoint', async () => {
-    api.fail = (req, token) => (req.path === '/search/xaa/scopes' && token === 'e1:200' ? new ApiError('server', 'boom', { status: 503 }) : null);
+    api.fail = (req, token) =>
+      req.path === '/search/xaa/scopes' && token === 'e1:200' ? new ApiError('server', 'boom', { status: 503 }) : null;
     await syncTenant({ store, api, only: ['scopes'] });
     api.fail = null;
     api.epoch = 'e2'; // the tenant restarted: e1 tokens are unknown to it
@@ -216,7 +245,11 @@ describe('sync engine', () => {
   it('fetches templates only once the walks that name them completed', async () => {
     api.fail = (req) => (req.path === '/search/automations' ? new ApiError('server', 'HTTP 503', { status: 503 }) : null);
     const first = await syncTenant({ store, api });
-    expect(first.collections.find((c) => c.collection === 'templates')).toMatchObject({ complete: false, errorKind: 'blocked', fetched: 0 });
+    expect(first.collections.find((c) => c.collection === 'templates')).toMatchObject({
+      complete: false,
+      errorKind: 'blocked',
+      fetched: 0,
+    });
     expect(api.log.some((l) => l.startsWith('/access_review_template/'))).toBe(false);
     api.fail = null;
     const second = await syncTenant({ store, api });

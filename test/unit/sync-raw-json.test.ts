@@ -28,7 +28,13 @@ describe('raw JSON slices', () => {
   });
 
   it('keeps unicode exactly: accents, CJK, emoji (surrogate pairs) and escaped forms', () => {
-    const items = ['{"n":"Zoë Ångström"}', '{"n":"数据访问"}', '{"n":"🔐 keys 🗝️"}', '{"n":"\\ud83d\\udd10 escaped"}', '{"n":"\u2028 line sep"}'];
+    const items = [
+      '{"n":"Zoë Ångström"}',
+      '{"n":"数据访问"}',
+      '{"n":"🔐 keys 🗝️"}',
+      '{"n":"\\ud83d\\udd10 escaped"}',
+      '{"n":"\u2028 line sep"}',
+    ];
     const text = `{"list":[${items.join(',')}],"nextPageToken":""}`;
     const slices = arrayMemberSlices(text, 'list');
     expect(slices).toEqual(items);
@@ -42,7 +48,15 @@ describe('raw JSON slices', () => {
     expect(arrayMemberSlices('{"nextPageToken":"x"}', 'list')).toEqual([]);
     expect(arrayMemberSlices('{}', 'list')).toEqual([]);
     expect(arrayMemberSlices('{"list":[1,-2.5e3,true,false,null,"s",[],[[1],[2]],{}]}', 'list')).toEqual([
-      '1', '-2.5e3', 'true', 'false', 'null', '"s"', '[]', '[[1],[2]]', '{}',
+      '1',
+      '-2.5e3',
+      'true',
+      'false',
+      'null',
+      '"s"',
+      '[]',
+      '[[1],[2]]',
+      '{}',
     ]);
   });
 
@@ -72,7 +86,7 @@ describe('raw JSON slices', () => {
 
   it('agrees with JSON.parse on generated pages', () => {
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const alphabet = ['a', 'Z', ' ', '"', '\\', '/', '\n', 'é', '漢', '😀', '{', ']', '\u0000', '\u2029'];
     const word = () => Array.from({ length: Math.floor(rand() * 12) }, () => alphabet[Math.floor(rand() * alphabet.length)]).join('');
     const value = (depth: number): unknown => {

@@ -46,13 +46,17 @@ export function connectCommand(deps: ConnectDeps = {}): CommandModule {
       const clientId = values['client-id']?.trim();
       if (!clientId) throw new UsageError('--client-id is required');
       const auth = values.auth;
-      if (auth !== 'assertion' && auth !== 'secret') throw new UsageError(`--auth must be 'assertion' or 'secret', not '${String(auth).slice(0, 40)}'`);
+      if (auth !== 'assertion' && auth !== 'secret')
+        throw new UsageError(`--auth must be 'assertion' or 'secret', not '${String(auth).slice(0, 40)}'`);
       const dataDir = values['data-dir'] ?? defaultDataDir(io.env);
 
       let secret = (await io.readStdin()).trim();
       if (!secret) {
         secret = io.env[SECRET_ENV]?.trim() ?? '';
-        if (!secret) throw new UsageError(`no client secret: pipe it on stdin (e.g. \`attest connect --client-id ID < secret.txt\`) or set ${SECRET_ENV}; it is never taken as an argument`);
+        if (!secret)
+          throw new UsageError(
+            `no client secret: pipe it on stdin (e.g. \`attest connect --client-id ID < secret.txt\`) or set ${SECRET_ENV}; it is never taken as an argument`,
+          );
         io.err(`Reading the client secret from ${SECRET_ENV}.`);
       }
 
@@ -60,9 +64,17 @@ export function connectCommand(deps: ConnectDeps = {}): CommandModule {
       const connection = prepareConnection(dataDir, { clientId, serverUrl: values['server-url'], auth, name: values.name });
       await parseClientSecret(secret);
 
-      const api = createApiClient({ clientId: connection.clientId, clientSecret: secret, auth, serverUrl: connection.serverUrl, maxRetries: 2 });
+      const api = createApiClient({
+        clientId: connection.clientId,
+        clientSecret: secret,
+        auth,
+        serverUrl: connection.serverUrl,
+        maxRetries: 2,
+      });
       await api.getToken();
-      io.err(`Token check passed: ${api.apiRoot} accepted the credentials (${auth === 'assertion' ? 'signed assertion' : 'client secret'}).`);
+      io.err(
+        `Token check passed: ${api.apiRoot} accepted the credentials (${auth === 'assertion' ? 'signed assertion' : 'client secret'}).`,
+      );
 
       let stored = false;
       try {

@@ -26,9 +26,28 @@ const command: CommandModule = {
       io.err(`No connections in ${dataDir}. Run \`attest connect --client-id ID < secret\` first.`);
       return EXIT.ok;
     }
-    const rows = [['', 'NAME', 'TENANT', 'AUTH', 'CREATED', 'CLIENT ID'], ...connections.map((c) => [isDefault(c.name) ? '*' : '', c.name, c.serverUrl ?? c.tenantHost, c.auth, c.createdAt.slice(0, 10), c.clientId])];
+    const rows = [
+      ['', 'NAME', 'TENANT', 'AUTH', 'CREATED', 'CLIENT ID'],
+      ...connections.map((c) => [
+        isDefault(c.name) ? '*' : '',
+        c.name,
+        c.serverUrl ?? c.tenantHost,
+        c.auth,
+        c.createdAt.slice(0, 10),
+        c.clientId,
+      ]),
+    ];
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-    io.out(rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n'));
+    io.out(
+      rows
+        .map((r) =>
+          r
+            .map((cell, i) => cell.padEnd(widths[i]!))
+            .join('  ')
+            .trimEnd(),
+        )
+        .join('\n'),
+    );
     return EXIT.ok;
   },
 };

@@ -33,7 +33,8 @@ const command: CommandModule = {
     const out = resolve(values.out);
     if (!/\.xlsx$/i.test(out)) throw new UsageError('--out must name an .xlsx file');
     const scale = values.scale === 'demo' || values.scale === 'large' ? values.scale : Number(values.scale);
-    if (typeof scale === 'number' && !(Number.isFinite(scale) && scale > 0)) throw new UsageError(`--scale is demo, large or a number, not '${values.scale}'`);
+    if (typeof scale === 'number' && !(Number.isFinite(scale) && scale > 0))
+      throw new UsageError(`--scale is demo, large or a number, not '${values.scale}'`);
     const seed = Number(values.seed);
     if (!Number.isInteger(seed)) throw new UsageError(`--seed takes an integer, not '${values.seed}'`);
 
@@ -79,7 +80,18 @@ const command: CommandModule = {
       const check = await verifyWorkbook(out);
       io.err(`verify: ${check.status}`);
       if (values.json) {
-        io.out(JSON.stringify({ tenant: tenant.url, sync: { runId: sync.runId, status: sync.status, collections: sync.collections }, export: result, verify: check.status }, null, 2));
+        io.out(
+          JSON.stringify(
+            {
+              tenant: tenant.url,
+              sync: { runId: sync.runId, status: sync.status, collections: sync.collections },
+              export: result,
+              verify: check.status,
+            },
+            null,
+            2,
+          ),
+        );
       }
       io.err(`done in ${((performance.now() - started) / 1000).toFixed(1)} s: open ${out}`);
       return sync.status === 'completed' && check.status === 'intact' ? EXIT.ok : EXIT.other;

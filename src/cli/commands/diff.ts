@@ -18,16 +18,28 @@ const command: CommandModule = {
   summary: 'what changed between two sync runs',
   usage,
   async run(argv, io) {
-    const { values } = parseCommandArgs(argv, { ...STORE_OPTIONS, from: { type: 'string' }, to: { type: 'string' }, collection: { type: 'string' } });
+    const { values } = parseCommandArgs(argv, {
+      ...STORE_OPTIONS,
+      from: { type: 'string' },
+      to: { type: 'string' },
+      collection: { type: 'string' },
+    });
     const store = openStoreFor(values, io);
     try {
-      const completed = store.runs().filter((r) => r.status === 'completed').map((r) => r.id);
+      const completed = store
+        .runs()
+        .filter((r) => r.status === 'completed')
+        .map((r) => r.id);
       const to = values.to ? positiveInt(values.to, '--to') : completed[0];
       const from = values.from ? positiveInt(values.from, '--from') : to === undefined ? undefined : completed.find((id) => id < to);
       if (to === undefined || from === undefined) {
         // Nothing to compare yet is not an error: say so.
         if (values.json) io.out(JSON.stringify({ from: from ?? null, to: to ?? null, changes: [] }, null, 2));
-        io.err(to === undefined ? 'No completed sync run yet: run `attest sync`.' : `Run ${to} is the first completed sync run: nothing to compare it with yet.`);
+        io.err(
+          to === undefined
+            ? 'No completed sync run yet: run `attest sync`.'
+            : `Run ${to} is the first completed sync run: nothing to compare it with yet.`,
+        );
         return EXIT.ok;
       }
       const changes = store.diff(from, to, values.collection ? { collection: collectionArg(values.collection, '--collection') } : {});
@@ -36,7 +48,9 @@ const command: CommandModule = {
         return EXIT.ok;
       }
       for (const c of changes) {
-        io.out(`${MARK[c.change]} ${c.collection.padEnd(13)} ${c.id}  ${c.title}${c.changedFields.length ? `  (${c.changedFields.join(', ')})` : ''}`);
+        io.out(
+          `${MARK[c.change]} ${c.collection.padEnd(13)} ${c.id}  ${c.title}${c.changedFields.length ? `  (${c.changedFields.join(', ')})` : ''}`,
+        );
       }
       const count = (kind: keyof typeof MARK) => changes.filter((c) => c.change === kind).length;
       io.err(`run ${from} -> run ${to}: ${count('added')} added, ${count('removed')} removed, ${count('modified')} modified`);

@@ -23,7 +23,8 @@ export function disconnectCommand(deps: DisconnectDeps = {}): CommandModule {
         { 'data-dir': { type: 'string' }, 'delete-data': { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
         true,
       );
-      if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the connection to disconnect' : 'name exactly one connection');
+      if (positionals.length !== 1)
+        throw new UsageError(positionals.length === 0 ? 'name the connection to disconnect' : 'name exactly one connection');
       const dataDir = values['data-dir'] ?? defaultDataDir(io.env);
       const connection = getConnection(dataDir, positionals[0]!);
       let secretRemoved = false;
@@ -37,7 +38,8 @@ export function disconnectCommand(deps: DisconnectDeps = {}): CommandModule {
       }
       removeConnection(dataDir, connection.name);
       const dataDeleted = values['delete-data'] ? deleteStoreFiles(connection) : false;
-      if (values.json) io.out(JSON.stringify({ name: connection.name, clientId: connection.clientId, secretRemoved, keychainReached, dataDeleted }));
+      if (values.json)
+        io.out(JSON.stringify({ name: connection.name, clientId: connection.clientId, secretRemoved, keychainReached, dataDeleted }));
       const parts = [`Disconnected '${connection.name}'`];
       if (secretRemoved) parts.push('its secret was removed from the OS keychain');
       else if (keychainReached) parts.push('the OS keychain held no secret for it');

@@ -3,7 +3,15 @@ import { resolve } from 'node:path';
 import { getConnection } from '../../main/connections';
 import { defaultDataDir } from '../../main/data-dir';
 import { openOutbox } from '../../main/outbox/queue';
-import { exportReport, ExportCancelled, isReportKind, REPORT_KINDS, REPORTS, type ExportResult, type ReportStore } from '../../main/reports';
+import {
+  exportReport,
+  ExportCancelled,
+  isReportKind,
+  REPORT_KINDS,
+  REPORTS,
+  type ExportResult,
+  type ReportStore,
+} from '../../main/reports';
 import { openStore, type Store } from '../../main/store/db';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
@@ -91,7 +99,12 @@ const command: CommandModule = {
         out,
         store: store as ReportStore,
         journal: () => openOutbox(store).journal(),
-        connection: { name: connection.name, tenantHost: connection.tenantHost, clientId: connection.clientId, serverUrl: connection.serverUrl ?? null },
+        connection: {
+          name: connection.name,
+          tenantHost: connection.tenantHost,
+          clientId: connection.clientId,
+          serverUrl: connection.serverUrl ?? null,
+        },
         appVersion: appVersion(),
         asOfRun: runArg(values['as-of'], '--as-of'),
         fromRun: runArg(values.from, '--from'),

@@ -26,10 +26,13 @@ const command: CommandModule = {
       since: { type: 'string' },
       limit: { type: 'string' },
     });
-    if (values.kind && !MUTATION_KINDS.includes(values.kind as MutationKind)) throw new UsageError(`--kind must be one of ${MUTATION_KINDS.join(', ')}`);
+    if (values.kind && !MUTATION_KINDS.includes(values.kind as MutationKind))
+      throw new UsageError(`--kind must be one of ${MUTATION_KINDS.join(', ')}`);
     const limit = values.limit ? Number(values.limit) : undefined;
     if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) throw new UsageError('--limit must be a whole number above 0');
-    const file = values.store ? resolve(values.store) : getConnection(values['data-dir'] ?? defaultDataDir(io.env), values.connection).storeFile;
+    const file = values.store
+      ? resolve(values.store)
+      : getConnection(values['data-dir'] ?? defaultDataDir(io.env), values.connection).storeFile;
     const store = openStore(file);
     try {
       const outbox = openOutbox(store);
@@ -44,7 +47,9 @@ const command: CommandModule = {
         for (const e of entries) {
           const http = e.httpStatus ? ` HTTP ${e.httpStatus}` : '';
           const digest = e.requestDigest ? ` sha256:${e.requestDigest.slice(0, 16)}` : '';
-          io.out(`${e.at}  ${e.itemId.slice(0, 8)}  ${e.kind.padEnd(17)} ${e.event.padEnd(11)} ${e.outcome.padEnd(10)}${http}${digest}  ${e.target}${e.answer && e.outcome !== 'succeeded' ? `  ${e.answer.slice(0, 200)}` : ''}`);
+          io.out(
+            `${e.at}  ${e.itemId.slice(0, 8)}  ${e.kind.padEnd(17)} ${e.event.padEnd(11)} ${e.outcome.padEnd(10)}${http}${digest}  ${e.target}${e.answer && e.outcome !== 'succeeded' ? `  ${e.answer.slice(0, 200)}` : ''}`,
+          );
         }
         io.err(`${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}`);
       }

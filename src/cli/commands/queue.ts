@@ -1,7 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createApiClient, RateLimiter, type ApiClient } from '../../main/api/client';
-import { openOutbox, OutboxStateError, OutboxValidationError, OUTBOX_STATES, MUTATION_KINDS, type MutationKind, type Outbox, type OutboxItem, type OutboxState, type SendSummary } from '../../main/outbox/queue';
+import {
+  openOutbox,
+  OutboxStateError,
+  OutboxValidationError,
+  OUTBOX_STATES,
+  MUTATION_KINDS,
+  type MutationKind,
+  type Outbox,
+  type OutboxItem,
+  type OutboxState,
+  type SendSummary,
+} from '../../main/outbox/queue';
 import { outboxStoreOf } from '../../main/sync/fresh-copies';
 import { getConnection, openApiForConnection } from '../../main/connections';
 import { defaultDataDir } from '../../main/data-dir';
@@ -90,9 +101,14 @@ function limiterFrom(values: Values): RateLimiter {
 async function apiFrom(values: Values, io: CliIO): Promise<ApiClient> {
   const clientId = values['client-id'];
   if (!clientId) {
-    if (values.store && !values.connection) throw new UsageError('with --store, sending needs --client-id ID (and the client secret on standard input)');
+    if (values.store && !values.connection)
+      throw new UsageError('with --store, sending needs --client-id ID (and the client secret on standard input)');
     const dataDir = values['data-dir'] ?? defaultDataDir(io.env);
-    const { api } = await openApiForConnection(dataDir, values.connection, { env: io.env, onNotice: (m) => io.err(m), client: { limiter: limiterFrom(values) } });
+    const { api } = await openApiForConnection(dataDir, values.connection, {
+      env: io.env,
+      onNotice: (m) => io.err(m),
+      client: { limiter: limiterFrom(values) },
+    });
     return api;
   }
   const secret = (await io.readStdin()).trim();
@@ -162,11 +178,15 @@ function line(item: OutboxItem): string {
 
 function printSummary(io: CliIO, s: SendSummary): void {
   const rate = s.elapsedMs > 0 ? ((s.succeeded + s.failed + s.uncertain) / (s.elapsedMs / 1000)).toFixed(1) : '-';
-  io.err(`sent ${s.total - s.notSent} of ${s.total}: ${s.succeeded} succeeded, ${s.failed} failed, ${s.uncertain} uncertain, ${s.notSent} not sent (${(s.elapsedMs / 1000).toFixed(1)} s, ${rate}/s)`);
-  if (s.blocked.length) io.err(`${s.blocked.length} item(s) wait behind an uncertain change to the same object: reconcile or decide it first`);
+  io.err(
+    `sent ${s.total - s.notSent} of ${s.total}: ${s.succeeded} succeeded, ${s.failed} failed, ${s.uncertain} uncertain, ${s.notSent} not sent (${(s.elapsedMs / 1000).toFixed(1)} s, ${rate}/s)`,
+  );
+  if (s.blocked.length)
+    io.err(`${s.blocked.length} item(s) wait behind an uncertain change to the same object: reconcile or decide it first`);
   if (s.paused) io.err(`paused: ${s.paused.message}`);
   if (s.cancelled) io.err('cancelled: the remaining items stay queued');
-  if (s.refreshed.runId !== null) io.err(`stored ${s.refreshed.stored} changed object(s) of ${s.touched.join(', ')} from the answers (run ${s.refreshed.runId})`);
+  if (s.refreshed.runId !== null)
+    io.err(`stored ${s.refreshed.stored} changed object(s) of ${s.touched.join(', ')} from the answers (run ${s.refreshed.runId})`);
   else if (s.touched.length) io.err(`changed on the tenant: ${s.touched.join(', ')} (a sync brings them into the views)`);
 }
 
@@ -191,7 +211,10 @@ async function sendAll(outbox: Outbox, api: ApiClient, values: Values, io: CliIO
         const rec = await outbox.reconcile(api, { signal: controller.signal });
         totals.reconciled += rec.applied;
         totals.requeued += rec.requeued;
-        if (rec.examined) io.err(`reconciled ${rec.examined}: ${rec.applied} found applied, ${rec.requeued} not applied (queued again), ${rec.unknown} still uncertain`);
+        if (rec.examined)
+          io.err(
+            `reconciled ${rec.examined}: ${rec.applied} found applied, ${rec.requeued} not applied (queued again), ${rec.unknown} still uncertain`,
+          );
         if (rec.paused) {
           io.err(`paused: ${rec.paused.message}`);
           return rec.paused.reason === 'auth' ? EXIT.auth : EXIT.network;
@@ -207,7 +230,10 @@ async function sendAll(outbox: Outbox, api: ApiClient, values: Values, io: CliIO
           const now = Date.now();
           if (e.phase === 'item' && now - lastPrint < 1000) return;
           lastPrint = now;
-          if (e.phase === 'item') io.err(`  ${e.done}/${e.total} (${e.succeeded} ok, ${e.failed} failed, ${e.uncertain} uncertain)${e.ratePerSecond ? ` ${e.ratePerSecond.toFixed(0)}/s` : ''}`);
+          if (e.phase === 'item')
+            io.err(
+              `  ${e.done}/${e.total} (${e.succeeded} ok, ${e.failed} failed, ${e.uncertain} uncertain)${e.ratePerSecond ? ` ${e.ratePerSecond.toFixed(0)}/s` : ''}`,
+            );
         },
       });
       totals.succeeded += last.succeeded;
@@ -220,7 +246,15 @@ async function sendAll(outbox: Outbox, api: ApiClient, values: Values, io: CliIO
   }
   const counts = outbox.counts();
   if (values.json) io.out(JSON.stringify({ last, totals, counts }, null, 2));
-  else io.err(`outbox: ${Object.entries(counts).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`).join(', ') || 'empty'}`);
+  else
+    io.err(
+      `outbox: ${
+        Object.entries(counts)
+          .filter(([, n]) => n > 0)
+          .map(([s, n]) => `${n} ${s}`)
+          .join(', ') || 'empty'
+      }`,
+    );
   if (last?.paused?.reason === 'auth') return EXIT.auth;
   if (last?.paused?.reason === 'network') return EXIT.network;
   return counts.failed > 0 || counts.uncertain > 0 || counts.queued > 0 ? EXIT.outboxIncomplete : EXIT.ok;
@@ -245,7 +279,8 @@ const command: CommandModule = {
           case 'add': {
             const kindArg = rest[0];
             const kind = (kindArg && (KIND_ALIASES[kindArg] ?? kindArg)) as MutationKind;
-            if (!kind || !MUTATION_KINDS.includes(kind)) throw new UsageError(`add needs a kind: ${MUTATION_KINDS.join(', ')} (or escalate)`);
+            if (!kind || !MUTATION_KINDS.includes(kind))
+              throw new UsageError(`add needs a kind: ${MUTATION_KINDS.join(', ')} (or escalate)`);
             const item = outbox.enqueue(kind, inputFor(kind, values), { source: 'cli' });
             if (values.json) io.out(JSON.stringify(item, null, 2));
             io.err(`queued ${item.id}: ${item.summary}`);
@@ -255,8 +290,12 @@ const command: CommandModule = {
             const id = one();
             const item = outbox.get(id)!;
             // Only the flags given change; an update-template edit without --file keeps its changes.
-            const given = item.kind === 'update-template' && !values.file ? defined({ templateId: values.template }) : (inputFor(item.kind, values) as Record<string, unknown>);
-            if (Object.keys(given).length === 0) throw new UsageError(`edit needs at least one flag of a ${item.kind} change (see \`add ${item.kind}\`)`);
+            const given =
+              item.kind === 'update-template' && !values.file
+                ? defined({ templateId: values.template })
+                : (inputFor(item.kind, values) as Record<string, unknown>);
+            if (Object.keys(given).length === 0)
+              throw new UsageError(`edit needs at least one flag of a ${item.kind} change (see \`add ${item.kind}\`)`);
             const edited = outbox.edit(id, { ...item.input, ...given });
             if (values.json) io.out(JSON.stringify(edited, null, 2));
             io.err(`edited ${edited.id}: ${edited.summary}`);
@@ -265,16 +304,19 @@ const command: CommandModule = {
           case 'import': {
             if (rest.length !== 1) throw new UsageError('import needs one FILE.csv');
             const kind = values.kind;
-            if (kind !== 'remove-membership' && kind !== 'create-scope') throw new UsageError('import needs --kind remove-membership or --kind create-scope');
+            if (kind !== 'remove-membership' && kind !== 'create-scope')
+              throw new UsageError('import needs --kind remove-membership or --kind create-scope');
             const file = resolve(rest[0]!);
             const bytes = readFileSync(file);
             const result = outbox.importCsv(bytes, kind, { dryRun: values['dry-run'], source: `csv:${file}` });
             if (values.json) io.out(JSON.stringify({ ...result, valid: result.valid.length }, null, 2));
-            for (const e of result.errors.slice(0, 200)) io.err(`${file}:${e.line}${e.column ? `:${e.column}` : ''}: ${e.field}: ${e.message}`);
+            for (const e of result.errors.slice(0, 200))
+              io.err(`${file}:${e.line}${e.column ? `:${e.column}` : ''}: ${e.field}: ${e.message}`);
             if (result.errors.length > 200) io.err(`… and ${result.errors.length - 200} more errors`);
             for (const w of result.warnings) io.err(`warning: ${w}`);
             for (const d of result.duplicatesInFile.slice(0, 50)) io.err(`line ${d.line}: duplicate of line ${d.firstLine} (skipped)`);
-            for (const d of result.duplicatesInQueue.slice(0, 50)) io.err(`line ${d.line}: already in the outbox as ${d.itemId?.slice(0, 8)} (${d.itemState}) (skipped)`);
+            for (const d of result.duplicatesInQueue.slice(0, 50))
+              io.err(`line ${d.line}: already in the outbox as ${d.itemId?.slice(0, 8)} (${d.itemState}) (skipped)`);
             const dups = result.duplicatesInFile.length + result.duplicatesInQueue.length;
             if (result.errors.length > 0) {
               io.err(`nothing imported: ${result.errors.length} row(s) with errors out of ${result.rows}`);
@@ -290,7 +332,7 @@ const command: CommandModule = {
           case 'list': {
             const state = values.state as OutboxState | undefined;
             if (state && !OUTBOX_STATES.includes(state)) throw new UsageError(`--state must be one of ${OUTBOX_STATES.join(', ')}`);
-            const kind = values.kind ? (KIND_ALIASES[values.kind] ?? values.kind) as MutationKind : undefined;
+            const kind = values.kind ? ((KIND_ALIASES[values.kind] ?? values.kind) as MutationKind) : undefined;
             if (kind && !MUTATION_KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${MUTATION_KINDS.join(', ')}`);
             const items = outbox.list({ state, kind });
             if (values.json) io.out(JSON.stringify(items, null, 2));

@@ -25,7 +25,13 @@ const command: CommandModule = {
         return EXIT.ok;
       }
       if (runs.length === 0) io.err('No sync run yet.');
-      else io.out(table([['RUN', 'FROM', 'STATUS', 'STARTED', 'FINISHED', 'COLLECTIONS'], ...runs.map((r) => [String(r.id), r.origin, r.status, r.startedAt, r.finishedAt ?? '', r.collections.join(',')])]));
+      else
+        io.out(
+          table([
+            ['RUN', 'FROM', 'STATUS', 'STARTED', 'FINISHED', 'COLLECTIONS'],
+            ...runs.map((r) => [String(r.id), r.origin, r.status, r.startedAt, r.finishedAt ?? '', r.collections.join(',')]),
+          ]),
+        );
       io.out('');
       io.out(
         table([

@@ -24,7 +24,13 @@ const command: CommandModule = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(
       argv,
-      { ...STORE_OPTIONS, collection: { type: 'string' }, filter: { type: 'string', multiple: true }, limit: { type: 'string' }, offset: { type: 'string' } },
+      {
+        ...STORE_OPTIONS,
+        collection: { type: 'string' },
+        filter: { type: 'string', multiple: true },
+        limit: { type: 'string' },
+        offset: { type: 'string' },
+      },
       true,
     );
     const query = positionals.join(' ').trim();
@@ -53,10 +59,17 @@ const command: CommandModule = {
         return EXIT.ok;
       }
       if (result.hits.length > 0) {
-        io.out(table([['COLLECTION', 'ID', 'TITLE', 'MATCH'], ...result.hits.map((h) => [h.collection, h.id, h.title, h.snippet.replace(/\s+/g, ' ')])]));
+        io.out(
+          table([
+            ['COLLECTION', 'ID', 'TITLE', 'MATCH'],
+            ...result.hits.map((h) => [h.collection, h.id, h.title, h.snippet.replace(/\s+/g, ' ')]),
+          ]),
+        );
       }
       const total = `${result.total.toLocaleString('en-US')}${result.capped ? '+' : ''}`;
-      io.err(`${total} match${result.total === 1 && !result.capped ? '' : 'es'}${result.total > result.hits.length ? `, ${result.hits.length} shown` : ''} (${ms.toFixed(1)} ms)`);
+      io.err(
+        `${total} match${result.total === 1 && !result.capped ? '' : 'es'}${result.total > result.hits.length ? `, ${result.hits.length} shown` : ''} (${ms.toFixed(1)} ms)`,
+      );
       return EXIT.ok;
     } finally {
       store.close();

@@ -15,7 +15,11 @@ const command: CommandModule = {
   summary: 'one object as received (raw JSON), as of a run, or its history',
   usage,
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(argv, { ...STORE_OPTIONS, 'as-of': { type: 'string' }, history: { type: 'boolean', default: false } }, true);
+    const { values, positionals } = parseCommandArgs(
+      argv,
+      { ...STORE_OPTIONS, 'as-of': { type: 'string' }, history: { type: 'boolean', default: false } },
+      true,
+    );
     if (positionals.length !== 2) throw new UsageError('give a COLLECTION and an ID');
     const collection = collectionArg(positionals[0]!, 'COLLECTION');
     const id = positionals[1]!;
@@ -29,7 +33,9 @@ const command: CommandModule = {
           return EXIT.other;
         }
         if (values.json) io.out(JSON.stringify(versions, null, 2));
-        else for (const v of versions) io.out(`run ${v.runId}  ${v.at ?? ''}  ${v.change}${v.changedFields.length ? `  ${v.changedFields.join(', ')}` : ''}`);
+        else
+          for (const v of versions)
+            io.out(`run ${v.runId}  ${v.at ?? ''}  ${v.change}${v.changedFields.length ? `  ${v.changedFields.join(', ')}` : ''}`);
         return EXIT.ok;
       }
       const object = store.getObject(collection, id, asOfRun === undefined ? {} : { asOfRun });
@@ -40,7 +46,8 @@ const command: CommandModule = {
       if (values.json) io.out(JSON.stringify(object, null, 2));
       else {
         io.out(object.raw);
-        if (object.deleted) io.err(`(deleted: no longer on the tenant since a sync after run ${object.lastSeenRun}; this is its last version)`);
+        if (object.deleted)
+          io.err(`(deleted: no longer on the tenant since a sync after run ${object.lastSeenRun}; this is its last version)`);
       }
       return EXIT.ok;
     } finally {

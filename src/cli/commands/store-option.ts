@@ -19,8 +19,13 @@ export const STORE_USAGE = `  --connection NAME   the connection whose store to 
   --store FILE        read this store file instead of a connection's`;
 
 /** Opens the store of `--store FILE` or of the connection, refusing one that was never synced. */
-export function openStoreFor(values: { connection?: string | undefined; 'data-dir'?: string | undefined; store?: string | undefined }, io: CliIO): Store {
-  const file = values.store ? resolve(values.store) : getConnection(values['data-dir'] ?? defaultDataDir(io.env), values.connection).storeFile;
+export function openStoreFor(
+  values: { connection?: string | undefined; 'data-dir'?: string | undefined; store?: string | undefined },
+  io: CliIO,
+): Store {
+  const file = values.store
+    ? resolve(values.store)
+    : getConnection(values['data-dir'] ?? defaultDataDir(io.env), values.connection).storeFile;
   if (!existsSync(file)) throw new UsageError(`no local data yet at ${file}: run \`attest sync\` first`);
   return openStore(file);
 }
@@ -40,5 +45,12 @@ export function positiveInt(value: string, flag: string): number {
 export function table(rows: string[][]): string {
   if (rows.length === 0) return '';
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }

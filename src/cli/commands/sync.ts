@@ -53,7 +53,11 @@ class ProgressLines {
 
 function parseOnly(value: string | undefined): CollectionId[] | undefined {
   if (value === undefined) return undefined;
-  const ids = value.split(',').map((s) => s.trim()).filter(Boolean).map((s) => collectionArg(s, '--only'));
+  const ids = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => collectionArg(s, '--only'));
   if (ids.length === 0) throw new UsageError('--only needs at least one collection');
   return ids;
 }
@@ -70,7 +74,16 @@ function printSummary(io: CliIO, summary: SyncSummary): void {
   io.out(
     table([
       ['COLLECTION', 'FETCHED', 'PAGES', 'UPSERTED', 'DELETED', 'COMPLETE', 'MS', 'ERROR'],
-      ...summary.collections.map((c) => [c.collection, String(c.fetched), String(c.pages), String(c.upserted), String(c.deleted), c.complete ? 'yes' : 'no', String(c.ms), c.error ?? '']),
+      ...summary.collections.map((c) => [
+        c.collection,
+        String(c.fetched),
+        String(c.pages),
+        String(c.upserted),
+        String(c.deleted),
+        c.complete ? 'yes' : 'no',
+        String(c.ms),
+        c.error ?? '',
+      ]),
     ]),
   );
   io.err(`run ${summary.runId}${summary.resumed ? ' (resumed)' : ''}: ${summary.status} in ${(summary.ms / 1000).toFixed(1)} s`);

@@ -86,7 +86,9 @@ const command: CommandModule = {
     const counts = tenant.data.counts();
     const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
     io.out(JSON.stringify({ url: tenant.url, domain: tenant.domain, clientId: tenant.clientId, clientSecret: tenant.clientSecret }));
-    io.err(`reference tenant on ${tenant.url}: seed ${options.seed ?? 1}, ${total} objects, started in ${Math.round(performance.now() - started)} ms`);
+    io.err(
+      `reference tenant on ${tenant.url}: seed ${options.seed ?? 1}, ${total} objects, started in ${Math.round(performance.now() - started)} ms`,
+    );
 
     await new Promise<void>((resolve) => {
       const stop = () => {

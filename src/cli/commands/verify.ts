@@ -31,7 +31,9 @@ const command: CommandModule = {
     const what = [result.manifest.Report, result.manifest.Tenant, result.manifest['Generated at (ISO)']].filter(Boolean).join(', ');
     if (result.status === 'intact') {
       const rows = result.sheets.filter((s) => s.name !== 'Evidence (manifest)').map((s) => `${s.name} (${s.actualRows ?? 0} rows)`);
-      io.err(`intact: ${file}${what ? ` [${what}]` : ''}\n  every hash matches: ${rows.join(', ') || 'no data sheet'}\n  overall SHA-256 ${result.actualOverall}`);
+      io.err(
+        `intact: ${file}${what ? ` [${what}]` : ''}\n  every hash matches: ${rows.join(', ') || 'no data sheet'}\n  overall SHA-256 ${result.actualOverall}`,
+      );
       return EXIT.ok;
     }
     const lines = [`ALTERED: ${file}${what ? ` [${what}]` : ''}`];
@@ -41,7 +43,10 @@ const command: CommandModule = {
       const name = s.name === 'Evidence (manifest)' ? 'Evidence (manifest rows)' : s.name;
       if (s.status === 'missing') lines.push(`  sheet '${name}': missing`);
       else if (s.status === 'unexpected') lines.push(`  sheet '${name}': added after export (not covered by the evidence)`);
-      else lines.push(`  sheet '${name}': content changed (expected ${s.expectedSha256?.slice(0, 16)}…, found ${s.actualSha256?.slice(0, 16)}…)`);
+      else
+        lines.push(
+          `  sheet '${name}': content changed (expected ${s.expectedSha256?.slice(0, 16)}…, found ${s.actualSha256?.slice(0, 16)}…)`,
+        );
     }
     const changed = changedSheets(result);
     if (changed.length) lines.push(`  changed: ${changed.join(', ')}`);

@@ -15,7 +15,16 @@ import { randomUUID } from 'node:crypto';
 import { parseClientId, type ParsedClientId } from './credentials';
 import { ApiError, kindForStatus, parseErrorBody, type ApiErrorKind, type ApiErrorOptions } from './errors';
 import type { ApiEvent } from './events';
-import { backoffDelay, decodeUtf8, isJsonContentType, parseRetryAfter, sendOnce, snippet, TransportFailure, type RawResponse } from './http';
+import {
+  backoffDelay,
+  decodeUtf8,
+  isJsonContentType,
+  parseRetryAfter,
+  sendOnce,
+  snippet,
+  TransportFailure,
+  type RawResponse,
+} from './http';
 import { apiUrl, type QueryValue } from './path';
 import { RateLimiter, sleep } from './rate-limiter';
 import { TokenSource, type AuthMethod } from './token';
@@ -134,7 +143,11 @@ class HttpApiClient implements ApiClient {
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
     const requestId = req.requestId ?? randomUUID();
     if (!/^[\x21-\x7e]{1,200}$/.test(requestId)) {
-      throw new ApiError('invalid_input', 'Refused before sending: the request id must be 1 to 200 visible ASCII characters', { method, path, attempts: 0 });
+      throw new ApiError('invalid_input', 'Refused before sending: the request id must be 1 to 200 visible ASCII characters', {
+        method,
+        path,
+        attempts: 0,
+      });
     }
     const where = { method, path };
     let attempts = 0;
@@ -170,7 +183,14 @@ class HttpApiClient implements ApiClient {
           'x-request-id': requestId,
         };
         if (body !== undefined) headers['content-type'] = 'application/json';
-        raw = await sendOnce(url, { method, headers, timeoutMs: this.#timeoutMs, signal, fetch: this.#fetch, ...(body === undefined ? {} : { body }) });
+        raw = await sendOnce(url, {
+          method,
+          headers,
+          timeoutMs: this.#timeoutMs,
+          signal,
+          fetch: this.#fetch,
+          ...(body === undefined ? {} : { body }),
+        });
       } catch (error) {
         if (!(error instanceof TransportFailure)) throw error;
         const f = error;
@@ -184,9 +204,15 @@ class HttpApiClient implements ApiClient {
           if (f.kind === 'connect') fail('network', `${method} ${path} was not sent: ${f.message}`, { notSent: true });
           if (f.kind === 'body' && f.status !== undefined && f.status >= 400 && f.status < 500 && f.status !== 408) {
             // The server refused it (4xx) even though the body was cut off: not applied.
-            fail(kindForStatus(f.status), `${method} ${path} failed with HTTP ${f.status} (the error body was cut off)`, { status: f.status });
+            fail(kindForStatus(f.status), `${method} ${path} failed with HTTP ${f.status} (the error body was cut off)`, {
+              status: f.status,
+            });
           }
-          fail('uncertain', `${method} ${path} may have been applied: ${f.message}. It was not resent`, f.status === undefined ? {} : { status: f.status });
+          fail(
+            'uncertain',
+            `${method} ${path} may have been applied: ${f.message}. It was not resent`,
+            f.status === undefined ? {} : { status: f.status },
+          );
         }
         if (await retry(f.kind)) continue;
         if (f.kind === 'timeout') fail('timeout', `${method} ${path} timed out: ${f.message}`);
@@ -210,10 +236,14 @@ class HttpApiClient implements ApiClient {
       if (status === 429) {
         const wait = parseRetryAfter(raw.headers.get('retry-after'), this.#now());
         if (wait !== undefined && wait > this.#retryAfterCapMs) {
-          fail('rate_limited', `${method} ${path}: the server asked to wait ${Math.ceil(wait / 1000)} s, longer than the ${Math.round(this.#retryAfterCapMs / 1000)} s allowed`, {
-            status,
-            retryAfterMs: wait,
-          });
+          fail(
+            'rate_limited',
+            `${method} ${path}: the server asked to wait ${Math.ceil(wait / 1000)} s, longer than the ${Math.round(this.#retryAfterCapMs / 1000)} s allowed`,
+            {
+              status,
+              retryAfterMs: wait,
+            },
+          );
         }
         if (retries < this.#maxRetries) {
           retries += 1;
@@ -224,17 +254,25 @@ class HttpApiClient implements ApiClient {
           continue;
         }
         const parsed = text === null ? {} : parseErrorBody(text);
-        fail('rate_limited', `${method} ${path} is still rate limited after ${attempts} attempts${parsed.message ? `: ${parsed.message}` : ''}`, {
-          status,
-          ...(wait === undefined ? {} : { retryAfterMs: wait }),
-        });
+        fail(
+          'rate_limited',
+          `${method} ${path} is still rate limited after ${attempts} attempts${parsed.message ? `: ${parsed.message}` : ''}`,
+          {
+            status,
+            ...(wait === undefined ? {} : { retryAfterMs: wait }),
+          },
+        );
       }
 
       if (status >= 500 && !mutation && (await retry(`status ${status}`))) continue;
 
       if (status >= 300 && status < 400) {
         const location = raw.headers.get('location');
-        fail('bad_response', `${method} ${path} was redirected (HTTP ${status}${location ? ` to ${snippet(location, 200)}` : ''}); redirects are never followed`, { status });
+        fail(
+          'bad_response',
+          `${method} ${path} was redirected (HTTP ${status}${location ? ` to ${snippet(location, 200)}` : ''}); redirects are never followed`,
+          { status },
+        );
       }
 
       if (status >= 400 || status < 200) {
@@ -246,13 +284,22 @@ class HttpApiClient implements ApiClient {
           ...(parsed.details === undefined ? {} : { details: parsed.details }),
         };
         if (mutation && GATEWAY_GAVE_UP.has(status)) {
-          fail('uncertain', `${method} ${path}: a gateway answered HTTP ${status}, so the change may have been applied (${detail}). It was not resent`, extra);
+          fail(
+            'uncertain',
+            `${method} ${path}: a gateway answered HTTP ${status}, so the change may have been applied (${detail}). It was not resent`,
+            extra,
+          );
         }
         fail(kindForStatus(status, parsed.grpcCode), `${method} ${path} failed with HTTP ${status}: ${detail}`, extra);
       }
 
       // 2xx: the body must be JSON.
-      const problem = text === null ? 'is not valid UTF-8' : !isJsonContentType(raw.headers) ? `is ${raw.headers.get('content-type')}, not JSON` : undefined;
+      const problem =
+        text === null
+          ? 'is not valid UTF-8'
+          : !isJsonContentType(raw.headers)
+            ? `is ${raw.headers.get('content-type')}, not JSON`
+            : undefined;
       let parsedBody: unknown;
       let parseProblem = problem;
       if (!parseProblem) {
@@ -264,7 +311,11 @@ class HttpApiClient implements ApiClient {
       }
       if (parseProblem) {
         if (mutation) {
-          fail('uncertain', `${method} ${path} answered HTTP ${status} but its body ${parseProblem}; the change was probably applied, its result is unknown`, { status });
+          fail(
+            'uncertain',
+            `${method} ${path} answered HTTP ${status} but its body ${parseProblem}; the change was probably applied, its result is unknown`,
+            { status },
+          );
         }
         fail('bad_response', `${method} ${path} answered HTTP ${status} but its body ${parseProblem}`, { status });
       }

@@ -198,15 +198,26 @@ function parseServerUrl(serverUrl: string): Base {
   } catch {
     fail('server_url_invalid', "Server URL is not a valid absolute URL (e.g. 'https://tenant.example.com')");
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') fail('server_url_scheme', 'Server URL must start with https:// (or http:// for a loopback host)');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    fail('server_url_scheme', 'Server URL must start with https:// (or http:// for a loopback host)');
   if (url.username || url.password) fail('server_url_credentials', 'Server URL must not carry a user name or password');
-  if (url.search || url.hash || text.includes('?') || text.includes('#')) fail('server_url_query', 'Server URL must not carry a query string or fragment');
+  if (url.search || url.hash || text.includes('?') || text.includes('#'))
+    fail('server_url_query', 'Server URL must not carry a query string or fragment');
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (!host) fail('server_url_invalid', 'Server URL has no host');
   const loopback = isLoopbackHost(host);
-  if (url.protocol === 'http:' && !loopback) fail('server_url_insecure', 'Server URL uses plain http, which is allowed only for loopback hosts (127.0.0.0/8, localhost, ::1); use https');
+  if (url.protocol === 'http:' && !loopback)
+    fail(
+      'server_url_insecure',
+      'Server URL uses plain http, which is allowed only for loopback hosts (127.0.0.0/8, localhost, ::1); use https',
+    );
   const path = url.pathname.replace(/\/+$/, '');
-  if (path.split('/').slice(1).some((segment) => segment === '' || segment === '.' || segment === '..')) {
+  if (
+    path
+      .split('/')
+      .slice(1)
+      .some((segment) => segment === '' || segment === '.' || segment === '..')
+  ) {
     fail('server_url_path', 'Server URL path has an empty or dot segment');
   }
   return { baseUrl: `${url.protocol}//${url.host}${path}`, host, loopback };
@@ -298,7 +309,8 @@ export async function parseClientSecret(secret: string): Promise<ParsedClientSec
   const head = rest.slice(0, keyColon);
   const payload = rest.slice(keyColon + 1);
   const versionColon = head.lastIndexOf(':');
-  if (versionColon < 0 && /^v\d+$/i.test(head)) fail('secret_domain_missing', `Client secret has no domain after 'secret-token:': ${FORMAT_SECRET}`);
+  if (versionColon < 0 && /^v\d+$/i.test(head))
+    fail('secret_domain_missing', `Client secret has no domain after 'secret-token:': ${FORMAT_SECRET}`);
   if (versionColon < 0) fail('secret_structure', `Client secret is incomplete (it needs a domain, a version and a key): ${FORMAT_SECRET}`);
   const domain = head.slice(0, versionColon);
   const version = head.slice(versionColon + 1);
@@ -318,13 +330,17 @@ export async function parseClientSecret(secret: string): Promise<ParsedClientSec
   } finally {
     decoded.fill(0);
   }
-  if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) fail('secret_key_not_object', 'Client secret key is not a JSON object (a JWK)');
+  if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk))
+    fail('secret_key_not_object', 'Client secret key is not a JSON object (a JWK)');
   const key = jwk as Record<string, unknown>;
   if (key.kty !== 'OKP') fail('secret_key_kty', "Client secret key is not an OKP key (JWK 'kty' must be 'OKP')");
   if (key.crv !== 'Ed25519') fail('secret_key_crv', "Client secret key is not an Ed25519 key (JWK 'crv' must be 'Ed25519')");
-  if (key.alg !== undefined && key.alg !== 'EdDSA' && key.alg !== 'Ed25519') fail('secret_key_alg', "Client secret key has an 'alg' other than EdDSA");
-  if (key.use !== undefined && key.use !== 'sig') fail('secret_key_use', "Client secret key is not a signing key (JWK 'use' must be 'sig')");
-  if (key.d === undefined || key.d === null || key.d === '') fail('secret_key_public_only', "Client secret key is a public key: the private part ('d') is missing");
+  if (key.alg !== undefined && key.alg !== 'EdDSA' && key.alg !== 'Ed25519')
+    fail('secret_key_alg', "Client secret key has an 'alg' other than EdDSA");
+  if (key.use !== undefined && key.use !== 'sig')
+    fail('secret_key_use', "Client secret key is not a signing key (JWK 'use' must be 'sig')");
+  if (key.d === undefined || key.d === null || key.d === '')
+    fail('secret_key_public_only', "Client secret key is a public key: the private part ('d') is missing");
   const seed = keyBytes(key.d);
   if (!seed) fail('secret_key_d_invalid', "Client secret key's private part ('d') is not 32 bytes of base64url");
   let x: Buffer | null = null;

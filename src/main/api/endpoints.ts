@@ -62,7 +62,12 @@ function signalOf(opts: CallOptions | undefined): { signal?: AbortSignal } {
 // ---- The spec's endpoints ----
 
 /** `POST /apps/{app_id}/xaa/scopes`: create a cross-app access scope. */
-export async function createScope(api: ApiClient, appId: string, body: CreateScopeRequest, opts?: CallOptions): Promise<ApiResponse<CreateScopeResponse>> {
+export async function createScope(
+  api: ApiClient,
+  appId: string,
+  body: CreateScopeRequest,
+  opts?: CallOptions,
+): Promise<ApiResponse<CreateScopeResponse>> {
   return api.request({ method: 'POST', path: `/apps/${p(appId, 'app_id')}/xaa/scopes`, body, ...signalOf(opts) });
 }
 
@@ -93,7 +98,11 @@ export async function updateAccessReviewTemplate(
 }
 
 /** `POST /search/automations` (a read). Ask for 10 rows or fewer: each carries full steps and triggers. */
-export async function searchAutomations(api: ApiClient, body: SearchAutomationsRequest, opts?: CallOptions): Promise<ApiResponse<SearchAutomationsResponse>> {
+export async function searchAutomations(
+  api: ApiClient,
+  body: SearchAutomationsRequest,
+  opts?: CallOptions,
+): Promise<ApiResponse<SearchAutomationsResponse>> {
   return api.request({ method: 'POST', path: '/search/automations', body, mutation: false, ...signalOf(opts) });
 }
 
@@ -103,12 +112,21 @@ export async function getAccessReview(api: ApiClient, id: string, opts?: CallOpt
 }
 
 /** `POST /access_review`: create a campaign (the same wrapper as get). */
-export async function createAccessReview(api: ApiClient, body: CreateAccessReviewRequest, opts?: CallOptions): Promise<ApiResponse<CreateAccessReviewResponse>> {
+export async function createAccessReview(
+  api: ApiClient,
+  body: CreateAccessReviewRequest,
+  opts?: CallOptions,
+): Promise<ApiResponse<CreateAccessReviewResponse>> {
   return api.request({ method: 'POST', path: '/access_review', body, ...signalOf(opts) });
 }
 
 /** `POST /tasks/{task_id}/action/escalate`: escalate a task to emergency access. */
-export async function escalateTask(api: ApiClient, taskId: string, body: EscalateTaskRequest, opts?: CallOptions): Promise<ApiResponse<EscalateTaskResponse>> {
+export async function escalateTask(
+  api: ApiClient,
+  taskId: string,
+  body: EscalateTaskRequest,
+  opts?: CallOptions,
+): Promise<ApiResponse<EscalateTaskResponse>> {
   return api.request({ method: 'POST', path: `/tasks/${p(taskId, 'task_id')}/action/escalate`, body, ...signalOf(opts) });
 }
 
@@ -135,18 +153,31 @@ export async function listRoutingRules(
   page?: PageParams,
   opts?: CallOptions & { extraQuery?: Record<string, string | number | undefined> },
 ): Promise<ApiResponse<ListRoutingRulesResponse>> {
-  return api.request({ method: 'GET', path: '/findings/routing-rules', query: { ...opts?.extraQuery, ...pageQuery(page) }, ...signalOf(opts) });
+  return api.request({
+    method: 'GET',
+    path: '/findings/routing-rules',
+    query: { ...opts?.extraQuery, ...pageQuery(page) },
+    ...signalOf(opts),
+  });
 }
 
 // ---- List endpoints (sync) ----
 
 /** `GET /access_reviews`: campaign views. */
-export async function listAccessReviews(api: ApiClient, page?: PageParams, opts?: CallOptions): Promise<ApiResponse<ListAccessReviewsResponse>> {
+export async function listAccessReviews(
+  api: ApiClient,
+  page?: PageParams,
+  opts?: CallOptions,
+): Promise<ApiResponse<ListAccessReviewsResponse>> {
   return api.request({ method: 'GET', path: '/access_reviews', query: pageQuery(page), ...signalOf(opts) });
 }
 
 /** `GET /access_review_template/{id}` (templates have no list: ids come from campaigns and automations). */
-export async function getAccessReviewTemplate(api: ApiClient, id: string, opts?: CallOptions): Promise<ApiResponse<GetAccessReviewTemplateResponse>> {
+export async function getAccessReviewTemplate(
+  api: ApiClient,
+  id: string,
+  opts?: CallOptions,
+): Promise<ApiResponse<GetAccessReviewTemplateResponse>> {
   return api.request({ method: 'GET', path: `/access_review_template/${p(id, 'id')}`, ...signalOf(opts) });
 }
 
@@ -165,17 +196,30 @@ export async function searchMcpToolsets(
 }
 
 /** `POST /search/xaa/scopes` (a read): cross-app scopes across apps. */
-export async function searchScopes(api: ApiClient, body: SearchScopesRequest, opts?: CallOptions): Promise<ApiResponse<SearchScopesResponse>> {
+export async function searchScopes(
+  api: ApiClient,
+  body: SearchScopesRequest,
+  opts?: CallOptions,
+): Promise<ApiResponse<SearchScopesResponse>> {
   return api.request({ method: 'POST', path: '/search/xaa/scopes', body, mutation: false, ...signalOf(opts) });
 }
 
 /** `GET /apps/{app_id}/xaa/scopes`: one app's scopes; rows under `scopes`. */
-export async function listAppScopes(api: ApiClient, appId: string, page?: PageParams, opts?: CallOptions): Promise<ApiResponse<ListAppScopesResponse>> {
+export async function listAppScopes(
+  api: ApiClient,
+  appId: string,
+  page?: PageParams,
+  opts?: CallOptions,
+): Promise<ApiResponse<ListAppScopesResponse>> {
   return api.request({ method: 'GET', path: `/apps/${p(appId, 'app_id')}/xaa/scopes`, query: pageQuery(page), ...signalOf(opts) });
 }
 
 /** `GET /automations`. */
-export async function listAutomations(api: ApiClient, page?: PageParams, opts?: CallOptions): Promise<ApiResponse<ListAutomationsResponse>> {
+export async function listAutomations(
+  api: ApiClient,
+  page?: PageParams,
+  opts?: CallOptions,
+): Promise<ApiResponse<ListAutomationsResponse>> {
   return api.request({ method: 'GET', path: '/automations', query: pageQuery(page), ...signalOf(opts) });
 }
 
@@ -214,7 +258,8 @@ export const walks = {
   automations: {
     pageSize: AUTOMATIONS_PAGE_SIZE,
     listKey: 'list',
-    fetchPage: (api) => (req, signal) => searchAutomations(api, { pageSize: req.pageSize, ...(req.pageToken ? { pageToken: req.pageToken } : {}) }, { signal }),
+    fetchPage: (api) => (req, signal) =>
+      searchAutomations(api, { pageSize: req.pageSize, ...(req.pageToken ? { pageToken: req.pageToken } : {}) }, { signal }),
   } satisfies Walkable<SearchAutomationsResponse>,
   listAutomations: {
     pageSize: AUTOMATIONS_PAGE_SIZE,
@@ -234,11 +279,13 @@ export const walks = {
   scopes: {
     pageSize: PAGE_SIZE_MAX,
     listKey: 'list',
-    fetchPage: (api) => (req, signal) => searchScopes(api, { pageSize: req.pageSize, ...(req.pageToken ? { pageToken: req.pageToken } : {}) }, { signal }),
+    fetchPage: (api) => (req, signal) =>
+      searchScopes(api, { pageSize: req.pageSize, ...(req.pageToken ? { pageToken: req.pageToken } : {}) }, { signal }),
   } satisfies Walkable<SearchScopesResponse>,
   tasks: {
     pageSize: PAGE_SIZE_MAX,
     listKey: 'list',
-    fetchPage: (api) => (req, signal) => searchTasks(api, { pageSize: req.pageSize, ...(req.pageToken ? { pageToken: req.pageToken } : {}) }, { signal }),
+    fetchPage: (api) => (req, signal) =>
+      searchTasks(api, { pageSize: req.pageSize, ...(req.pageToken ? { pageToken: req.pageToken } : {}) }, { signal }),
   } satisfies Walkable<SearchTasksResponse>,
 } as const;

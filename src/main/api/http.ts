@@ -150,7 +150,8 @@ export async function sendOnce(url: string, options: SendOptions): Promise<RawRe
   }
 }
 
-const HTTP_DATE = /^(?:[A-Za-z]{3},\s*\d{1,2}[\s-][A-Za-z]{3}[\s-]\d{2,4}\s+\d{2}:\d{2}:\d{2}\s+GMT|[A-Za-z]+,\s*\d{2}-[A-Za-z]{3}-\d{2}\s+\d{2}:\d{2}:\d{2}\s+GMT|[A-Za-z]{3}\s+[A-Za-z]{3}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\d{4})$/;
+const HTTP_DATE =
+  /^(?:[A-Za-z]{3},\s*\d{1,2}[\s-][A-Za-z]{3}[\s-]\d{2,4}\s+\d{2}:\d{2}:\d{2}\s+GMT|[A-Za-z]+,\s*\d{2}-[A-Za-z]{3}-\d{2}\s+\d{2}:\d{2}:\d{2}\s+GMT|[A-Za-z]{3}\s+[A-Za-z]{3}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\d{4})$/;
 
 /**
  * `Retry-After` in milliseconds from now: delay-seconds (`120`) or an HTTP-date
@@ -192,6 +193,9 @@ export function isJsonContentType(headers: Headers): boolean {
 
 /** The first characters of a body for an error message: one line, printable, short. */
 export function snippet(text: string, max = 80): string {
-  const flat = text.replace(/\s+/g, ' ').replace(/[^\x20-\x7e]/g, '?').trim();
+  const flat = text
+    .replace(/\s+/g, ' ')
+    .replace(/[^\x20-\x7e]/g, '?')
+    .trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }

@@ -27,7 +27,8 @@ function isDotSegment(segment: string): boolean {
 export function checkApiPath(path: string): string {
   if (typeof path !== 'string' || path === '') refuse('the request path is empty');
   if (!path.startsWith('/')) refuse(`the request path must start with '/'`, path);
-  if (path.includes('?') || path.includes('#')) refuse('the request path carries a query or fragment (pass query parameters separately)', path);
+  if (path.includes('?') || path.includes('#'))
+    refuse('the request path carries a query or fragment (pass query parameters separately)', path);
   const segments = path.slice(1).split('/');
   for (const [index, segment] of segments.entries()) {
     if (segment === '') {

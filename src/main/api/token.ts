@@ -189,7 +189,7 @@ export class TokenSource {
             status,
             retryAfterMs: wait,
             path: '/auth/v1/token',
-          notSent: true,
+            notSent: true,
           });
         }
         if (retries < o.maxRetries) {
@@ -203,7 +203,14 @@ export class TokenSource {
       } else if (status >= 500 && retries < o.maxRetries) {
         retries += 1;
         const delay = backoffDelay(retries, o.backoffBaseMs);
-        o.onEvent?.({ type: 'retry', method: 'POST', path: '/auth/v1/token', reason: `status ${status}`, delayMs: delay, attempt: retries });
+        o.onEvent?.({
+          type: 'retry',
+          method: 'POST',
+          path: '/auth/v1/token',
+          reason: `status ${status}`,
+          delayMs: delay,
+          attempt: retries,
+        });
         await sleep(delay);
         continue;
       }
@@ -217,7 +224,7 @@ export class TokenSource {
         ...(parsed.oauthError !== undefined ? { oauthError: parsed.oauthError } : {}),
         method: 'POST',
         path: '/auth/v1/token',
-          notSent: true,
+        notSent: true,
         attempts: retries + 1,
       });
     }
@@ -233,16 +240,28 @@ export class TokenSource {
     const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : undefined;
     const value = record?.access_token;
     if (typeof value !== 'string' || value === '') {
-      throw new ApiError('bad_response', `The token endpoint answered ${status} without an access token`, { status, path: '/auth/v1/token', notSent: true });
+      throw new ApiError('bad_response', `The token endpoint answered ${status} without an access token`, {
+        status,
+        path: '/auth/v1/token',
+        notSent: true,
+      });
     }
     const type = record?.token_type;
     if (type !== undefined && (typeof type !== 'string' || type.toLowerCase() !== 'bearer')) {
-      throw new ApiError('bad_response', 'The token endpoint answered with a token type other than Bearer', { status, path: '/auth/v1/token', notSent: true });
+      throw new ApiError('bad_response', 'The token endpoint answered with a token type other than Bearer', {
+        status,
+        path: '/auth/v1/token',
+        notSent: true,
+      });
     }
     const rawExpires = record?.expires_in;
     const expiresIn = typeof rawExpires === 'number' ? rawExpires : typeof rawExpires === 'string' ? Number(rawExpires) : NaN;
     if (!Number.isFinite(expiresIn) || expiresIn <= 0) {
-      throw new ApiError('bad_response', 'The token endpoint answered without a positive expires_in', { status, path: '/auth/v1/token', notSent: true });
+      throw new ApiError('bad_response', 'The token endpoint answered without a positive expires_in', {
+        status,
+        path: '/auth/v1/token',
+        notSent: true,
+      });
     }
     // Times count from when the request was sent: the server's clock started no earlier.
     const margin = Math.min(REFRESH_MARGIN_SECONDS, expiresIn / 2);

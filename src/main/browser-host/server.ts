@@ -127,7 +127,17 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   if (options.storeFile) {
     const name = options.storeFile.replace(/^.*[\\/]/, '').replace(/\.sqlite$/, '');
     await services.openWith(
-      { name, clientId: '', hostname: 'offline', tokenUrl: '', apiRoot: '', authMethod: 'assertion', serverUrl: null, demo: false, createdAt: null },
+      {
+        name,
+        clientId: '',
+        hostname: 'offline',
+        tokenUrl: '',
+        apiRoot: '',
+        authMethod: 'assertion',
+        serverUrl: null,
+        demo: false,
+        createdAt: null,
+      },
       null,
       options.storeFile,
     );
@@ -152,7 +162,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
     if (path.startsWith('/rpc/')) {
       if (request.method !== 'POST') return send(response, 405, 'Method not allowed', { Allow: 'POST' });
-      if (request.headers.origin !== origin) return sendJson(response, 403, { ok: false, error: { code: 'forbidden', message: 'Wrong origin.' } });
+      if (request.headers.origin !== origin)
+        return sendJson(response, 403, { ok: false, error: { code: 'forbidden', message: 'Wrong origin.' } });
       const presented = request.headers['x-attest-token'];
       if (typeof presented !== 'string' || !safeEqual(presented, token)) {
         return sendJson(response, 403, { ok: false, error: { code: 'forbidden', message: 'Missing or wrong token.' } });

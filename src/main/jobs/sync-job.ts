@@ -87,6 +87,15 @@ export function runSyncJob(input: SyncJobInput, opts: SyncJobOptions = {}): Prom
       else finish(() => reject(new SyncJobError(message.error)));
     });
     worker.on('error', (error) => finish(() => reject(error)));
-    worker.on('exit', (code) => finish(() => reject(new SyncJobError({ name: 'SyncJobError', message: opts.signal?.aborted ? 'the sync was stopped' : `the sync worker exited (code ${code})` }))));
+    worker.on('exit', (code) =>
+      finish(() =>
+        reject(
+          new SyncJobError({
+            name: 'SyncJobError',
+            message: opts.signal?.aborted ? 'the sync was stopped' : `the sync worker exited (code ${code})`,
+          }),
+        ),
+      ),
+    );
   });
 }

@@ -24,7 +24,17 @@ export interface ReadError {
 }
 
 const KINDS = new Set<ApiErrorKind>([
-  'auth', 'not_found', 'invalid_input', 'conflict', 'rate_limited', 'server', 'network', 'uncertain', 'bad_response', 'cancelled', 'timeout',
+  'auth',
+  'not_found',
+  'invalid_input',
+  'conflict',
+  'rate_limited',
+  'server',
+  'network',
+  'uncertain',
+  'bad_response',
+  'cancelled',
+  'timeout',
 ]);
 
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL']);
@@ -33,7 +43,11 @@ function findCode(error: unknown, depth = 0): string | null {
   if (!error || typeof error !== 'object' || depth > 4) return null;
   const e = error as { code?: unknown; cause?: unknown; errors?: unknown };
   if (typeof e.code === 'string' && NOT_SENT_CODES.has(e.code)) return e.code;
-  if (Array.isArray(e.errors)) for (const inner of e.errors) { const c = findCode(inner, depth + 1); if (c) return c; }
+  if (Array.isArray(e.errors))
+    for (const inner of e.errors) {
+      const c = findCode(inner, depth + 1);
+      if (c) return c;
+    }
   return findCode(e.cause, depth + 1);
 }
 

@@ -13,7 +13,9 @@ export function canonicalJson(value: unknown): string {
 
 /** sha256 (hex) of the canonical JSON of `{ method, path, body }`: the request's fingerprint in the journal. */
 export function requestDigest(request: OutboxRequest): string {
-  return createHash('sha256').update(canonicalJson({ method: request.method, path: request.path, body: request.body })).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson({ method: request.method, path: request.path, body: request.body }))
+    .digest('hex');
 }
 
 /**

@@ -43,10 +43,17 @@ export const IMPORT_COLUMNS: Record<ImportKind, ColumnSpec[]> = {
 
 /** 'app_id', 'appId', 'App ID' all name the same column. */
 function normalizeHeader(name: string): string {
-  return name.replace(/^\uFEFF/, '').trim().toLowerCase().replace(/[\s_-]+/g, '');
+  return name
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
 }
 
-const UTF16_BOMS: [number, number][] = [[0xff, 0xfe], [0xfe, 0xff]];
+const UTF16_BOMS: [number, number][] = [
+  [0xff, 0xfe],
+  [0xfe, 0xff],
+];
 
 /**
  * Decodes file bytes as UTF-8. Returns the text, or an error naming the line and column of the
@@ -68,7 +75,12 @@ export function decodeCsvBytes(bytes: Uint8Array): { text: string; error: null }
     const column = at - Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r'));
     return {
       text: null,
-      error: { line, column, field: 'file', message: `line ${line}, character ${column}: bytes that are not UTF-8 (the file looks like Latin-1 or another charset): save it as CSV UTF-8` },
+      error: {
+        line,
+        column,
+        field: 'file',
+        message: `line ${line}, character ${column}: bytes that are not UTF-8 (the file looks like Latin-1 or another charset): save it as CSV UTF-8`,
+      },
     };
   }
 }
@@ -84,7 +96,10 @@ function expandEnum(value: string, values: readonly string[]): string {
   if (values.includes(value)) return value;
   const unspecified = values.find((v) => v.endsWith('_UNSPECIFIED')) ?? '';
   const prefix = unspecified.slice(0, unspecified.length - 'UNSPECIFIED'.length);
-  const long = `${prefix}${value.trim().toUpperCase().replace(/[\s-]+/g, '_')}`;
+  const long = `${prefix}${value
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_')}`;
   return values.includes(long) ? long : value;
 }
 
@@ -92,20 +107,31 @@ function badCharacter(value: string): { index: number; what: string } | null {
   for (let i = 0; i < value.length; i += 1) {
     const c = value.charCodeAt(i);
     if (c === 0xfffd) return { index: i, what: 'a replacement character (U+FFFD): the file was probably not saved as UTF-8' };
-    if ((c < 0x20 && c !== 0x09 && c !== 0x0a) || c === 0x7f) return { index: i, what: `a control character (U+${c.toString(16).toUpperCase().padStart(4, '0')})` };
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a) || c === 0x7f)
+      return { index: i, what: `a control character (U+${c.toString(16).toUpperCase().padStart(4, '0')})` };
   }
   return null;
 }
 
 /** Reads and validates a whole CSV; nothing is written. */
-export function parseImport(csvInput: string | Uint8Array, kind: ImportKind, ctx: ValidationContext, lookupActive: ActiveLookup): ParsedImport {
+export function parseImport(
+  csvInput: string | Uint8Array,
+  kind: ImportKind,
+  ctx: ValidationContext,
+  lookupActive: ActiveLookup,
+): ParsedImport {
   const errors: ImportRowError[] = [];
   const warnings: string[] = [];
   const preview: ImportPreview = { kind, rows: 0, valid: [], errors, duplicatesInFile: [], duplicatesInQueue: [], warnings };
   const changes: ParsedImport['changes'] = [];
   const specs = IMPORT_COLUMNS[kind];
   if (!specs) {
-    errors.push({ line: 0, column: 0, field: 'kind', message: `CSV import supports ${Object.keys(IMPORT_COLUMNS).join(' and ')}, not '${kind}'` });
+    errors.push({
+      line: 0,
+      column: 0,
+      field: 'kind',
+      message: `CSV import supports ${Object.keys(IMPORT_COLUMNS).join(' and ')}, not '${kind}'`,
+    });
     return { preview, changes };
   }
 
@@ -123,7 +149,14 @@ export function parseImport(csvInput: string | Uint8Array, kind: ImportKind, ctx
 
   let records: { record: string[]; raw: string; info: { lines: number } }[];
   try {
-    records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, info: true, raw: true, record_delimiter: '\n' }) as unknown as typeof records;
+    records = parse(text, {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      info: true,
+      raw: true,
+      record_delimiter: '\n',
+    }) as unknown as typeof records;
   } catch (error) {
     const e = error as { code?: string; lines?: number; message?: string };
     errors.push({ line: e.lines ?? 0, column: 0, field: 'file', message: `the file is not valid CSV: ${e.message ?? String(error)}` });
@@ -140,7 +173,12 @@ export function parseImport(csvInput: string | Uint8Array, kind: ImportKind, ctx
 
   const header = rows.shift();
   if (!header) {
-    errors.push({ line: 1, column: 0, field: 'file', message: `the file is empty: it needs a header line (${specs.map((s) => s.name).join(', ')}) and at least one row` });
+    errors.push({
+      line: 1,
+      column: 0,
+      field: 'file',
+      message: `the file is empty: it needs a header line (${specs.map((s) => s.name).join(', ')}) and at least one row`,
+    });
     return { preview, changes };
   }
 
@@ -155,7 +193,12 @@ export function parseImport(csvInput: string | Uint8Array, kind: ImportKind, ctx
       return;
     }
     if (seen.has(spec.name)) {
-      errors.push({ line: header.line, column: index + 1, field: spec.name, message: `column '${spec.name}' appears twice (columns ${(seen.get(spec.name) ?? 0) + 1} and ${index + 1})` });
+      errors.push({
+        line: header.line,
+        column: index + 1,
+        field: spec.name,
+        message: `column '${spec.name}' appears twice (columns ${(seen.get(spec.name) ?? 0) + 1} and ${index + 1})`,
+      });
       return;
     }
     seen.set(spec.name, index);
@@ -209,7 +252,12 @@ export function parseImport(csvInput: string | Uint8Array, kind: ImportKind, ctx
       const raw = row.fields[index] ?? '';
       const bad = badCharacter(raw);
       if (bad) {
-        rowError = { line: row.line, column: index + 1, field: spec.name, message: `${spec.name} has ${bad.what} at character ${bad.index + 1}` };
+        rowError = {
+          line: row.line,
+          column: index + 1,
+          field: spec.name,
+          message: `${spec.name} has ${bad.what} at character ${bad.index + 1}`,
+        };
         break;
       }
       if (raw === '' && !spec.required) continue;

@@ -95,9 +95,18 @@ export class Journal {
   list(filter: JournalFilter = {}): JournalEntry[] {
     const where: string[] = [];
     const params: Record<string, unknown> = {};
-    if (filter.itemId) { where.push('item_id = @itemId'); params.itemId = filter.itemId; }
-    if (filter.kind) { where.push('kind = @kind'); params.kind = filter.kind; }
-    if (filter.since) { where.push('at >= @since'); params.since = filter.since; }
+    if (filter.itemId) {
+      where.push('item_id = @itemId');
+      params.itemId = filter.itemId;
+    }
+    if (filter.kind) {
+      where.push('kind = @kind');
+      params.kind = filter.kind;
+    }
+    if (filter.since) {
+      where.push('at >= @since');
+      params.since = filter.since;
+    }
     const limit = filter.limit && filter.limit > 0 ? ` LIMIT ${Math.floor(filter.limit)}` : '';
     const sql = `SELECT * FROM outbox_journal${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq${limit}`;
     return (this.db.prepare(sql).all(params) as JournalRow[]).map(toEntry);

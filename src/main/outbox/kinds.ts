@@ -74,7 +74,8 @@ export interface KindDescriptor<I extends Record<string, unknown> = Record<strin
 // Field helpers
 
 function asObject(input: unknown, what: string): Record<string, unknown> {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) throw new OutboxValidationError('input', `${what}: the input must be an object`);
+  if (!input || typeof input !== 'object' || Array.isArray(input))
+    throw new OutboxValidationError('input', `${what}: the input must be an object`);
   return input as Record<string, unknown>;
 }
 
@@ -105,12 +106,16 @@ function optionalBoolean(obj: Record<string, unknown>, field: string, path = fie
   return value;
 }
 
-const RFC3339 = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d{1,9})?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
+const RFC3339 =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d{1,9})?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
 
 /** A date-time by RFC 3339 (the spec: ISO 8601 / RFC 3339, UTC), and a real calendar date. */
 export function checkDateTime(value: unknown, path: string): string {
   if (typeof value !== 'string' || !RFC3339.test(value) || Number.isNaN(Date.parse(value))) {
-    throw new OutboxValidationError(path, `${path} must be an RFC 3339 date-time such as 2025-06-30T17:00:00Z (got ${JSON.stringify(value)})`);
+    throw new OutboxValidationError(
+      path,
+      `${path} must be an RFC 3339 date-time such as 2025-06-30T17:00:00Z (got ${JSON.stringify(value)})`,
+    );
   }
   const [y, m, d] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
   const probe = new Date(Date.UTC(y, m - 1, d));
@@ -132,7 +137,8 @@ function checkEnum(values: readonly string[], value: unknown, path: string, allo
 }
 
 function checkStringArray(value: unknown, path: string): string[] {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new OutboxValidationError(path, `${path} must be a list of strings`);
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+    throw new OutboxValidationError(path, `${path} must be a list of strings`);
   return value as string[];
 }
 
@@ -215,7 +221,8 @@ const createScope: KindDescriptor<CreateScopeInput> = {
   },
   request(input) {
     const body: Record<string, unknown> = { xaaResourceServerId: input.xaaResourceServerId, scopeValue: input.scopeValue };
-    for (const key of ['displayName', 'description', 'classification', 'state'] as const) if (input[key] !== undefined) body[key] = input[key];
+    for (const key of ['displayName', 'description', 'classification', 'state'] as const)
+      if (input[key] !== undefined) body[key] = input[key];
     return { method: 'POST', path: `/apps/${seg(input.appId)}/xaa/scopes`, body };
   },
   target: (i) => `scope:${i.appId}/${i.xaaResourceServerId}/${i.scopeValue}`,
@@ -245,16 +252,31 @@ const createScope: KindDescriptor<CreateScopeInput> = {
         method: 'POST',
         path: '/search/xaa/scopes',
         mutation: false,
-        body: { appIds: [input.appId], xaaResourceServerIds: [input.xaaResourceServerId], query: input.scopeValue, pageSize: 100, pageToken },
+        body: {
+          appIds: [input.appId],
+          xaaResourceServerIds: [input.xaaResourceServerId],
+          query: input.scopeValue,
+          pageSize: 100,
+          pageToken,
+        },
         signal,
       }),
       (row) => {
         const r = row as Record<string, unknown>;
-        return r.scopeValue === input.scopeValue && r.xaaResourceServerId === input.xaaResourceServerId && (!r.appId || r.appId === input.appId) && !r.deletedAt;
+        return (
+          r.scopeValue === input.scopeValue &&
+          r.xaaResourceServerId === input.xaaResourceServerId &&
+          (!r.appId || r.appId === input.appId) &&
+          !r.deletedAt
+        );
       },
     )) as Record<string, unknown>[];
     const found = matches[0];
-    if (!found) return { outcome: 'not-applied', note: `no scope '${input.scopeValue}' on resource server ${input.xaaResourceServerId}: it was not created` };
+    if (!found)
+      return {
+        outcome: 'not-applied',
+        note: `no scope '${input.scopeValue}' on resource server ${input.xaaResourceServerId}: it was not created`,
+      };
     const created = typeof found.createdAt === 'string' ? Date.parse(found.createdAt) : NaN;
     const firstSent = item.firstSentAt ? Date.parse(item.firstSentAt) : NaN;
     if (!Number.isNaN(created) && !Number.isNaN(firstSent) && created < firstSent - 10 * 60_000) {
@@ -286,7 +308,11 @@ const removeMembership: KindDescriptor<RemoveMembershipInput> = {
   label: 'Remove entitlement membership',
   validate(raw) {
     const obj = asObject(raw, 'remove-membership');
-    return { appId: requiredId(obj, 'appId'), appEntitlementId: requiredId(obj, 'appEntitlementId'), appUserId: requiredId(obj, 'appUserId') };
+    return {
+      appId: requiredId(obj, 'appId'),
+      appEntitlementId: requiredId(obj, 'appEntitlementId'),
+      appUserId: requiredId(obj, 'appUserId'),
+    };
   },
   request: (i) => ({
     method: 'DELETE',
@@ -296,7 +322,9 @@ const removeMembership: KindDescriptor<RemoveMembershipInput> = {
   target: (i) => `membership:${i.appId}/${i.appEntitlementId}/${i.appUserId}`,
   dedupeKey: (i) => `${i.appId}\u0000${i.appEntitlementId}\u0000${i.appUserId}`,
   summary: (i) => `remove user ${i.appUserId} from entitlement ${i.appEntitlementId} (app ${i.appId})`,
-  overlay: (i) => [{ collection: 'memberships', objectId: `${i.appId}/${i.appEntitlementId}/${i.appUserId}`, effect: 'pending-removal', data: { ...i } }],
+  overlay: (i) => [
+    { collection: 'memberships', objectId: `${i.appId}/${i.appEntitlementId}/${i.appUserId}`, effect: 'pending-removal', data: { ...i } },
+  ],
   result: (body) => ({ revokeTaskId: text(get(body, 'revokeTaskId')) }),
   reconcileHow:
     'no read of memberships exists, but a removal cannot apply twice: it is sent again, and a server that no longer finds the membership confirms it is gone',
@@ -305,11 +333,23 @@ const removeMembership: KindDescriptor<RemoveMembershipInput> = {
     // changes nothing and is refused as not found. So the resend is the read.
     try {
       const res = await api.request({ ...item.request, signal, mutation: true });
-      return { outcome: 'applied', result: removeMembership.result(res.body, item.input as RemoveMembershipInput), note: 'sent again: the membership was removed now', httpStatus: res.status, resent: true };
+      return {
+        outcome: 'applied',
+        result: removeMembership.result(res.body, item.input as RemoveMembershipInput),
+        note: 'sent again: the membership was removed now',
+        httpStatus: res.status,
+        resent: true,
+      };
     } catch (error) {
       const e = readApiError(error);
       if (e.kind === 'not_found' || (e.kind === 'conflict' && e.grpcCode === 9)) {
-        return { outcome: 'applied', result: { revokeTaskId: '', alreadyRemoved: true }, note: `the server no longer has this membership (${e.message}): it was removed`, httpStatus: e.status ?? undefined, resent: true };
+        return {
+          outcome: 'applied',
+          result: { revokeTaskId: '', alreadyRemoved: true },
+          note: `the server no longer has this membership (${e.message}): it was removed`,
+          httpStatus: e.status ?? undefined,
+          resent: true,
+        };
       }
       throw error;
     }
@@ -350,13 +390,27 @@ const escalateTask: KindDescriptor<EscalateTaskInput> = {
   dedupeKey: (i) => `${i.taskId}\u0000${i.policyStepId}`,
   summary: (i) => `escalate task ${i.taskId} (policy step ${i.policyStepId}) to emergency access`,
   overlay: (i) => [{ collection: 'tasks', objectId: i.taskId, effect: 'pending-escalation', data: { ...i } }],
-  result: (body, i) => ({ taskId: text(get(body, 'taskView', 'task', 'id')) || i.taskId, emergencyAccess: emergencyAccessOf(body) ?? false }),
+  result: (body, i) => ({
+    taskId: text(get(body, 'taskView', 'task', 'id')) || i.taskId,
+    emergencyAccess: emergencyAccessOf(body) ?? false,
+  }),
   reconcileHow: 'reads the task: emergencyAccess set means the escalation was applied',
   async reconcile({ api, input, signal }) {
     const res = await api.request({ method: 'GET', path: `/tasks/${seg(input.taskId)}`, signal });
     const emergency = emergencyAccessOf(res.body);
-    if (emergency === true) return { outcome: 'applied', result: { taskId: input.taskId, emergencyAccess: true }, note: 'the task is in emergency access: the escalation was applied', httpStatus: res.status };
-    if (emergency === false || emergency === null) return { outcome: 'not-applied', note: 'the task is not in emergency access: the escalation was not applied', httpStatus: res.status };
+    if (emergency === true)
+      return {
+        outcome: 'applied',
+        result: { taskId: input.taskId, emergencyAccess: true },
+        note: 'the task is in emergency access: the escalation was applied',
+        httpStatus: res.status,
+      };
+    if (emergency === false || emergency === null)
+      return {
+        outcome: 'not-applied',
+        note: 'the task is not in emergency access: the escalation was not applied',
+        httpStatus: res.status,
+      };
     return { outcome: 'unknown', note: 'the task does not say whether it is in emergency access' };
   },
 };
@@ -374,7 +428,8 @@ const bool: FieldCheck = (v, p) => {
   if (typeof v !== 'boolean') throw new OutboxValidationError(p, `${p} must be true or false`);
 };
 const int: FieldCheck = (v, p) => {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new OutboxValidationError(p, `${p} must be a whole number of 0 or more`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+    throw new OutboxValidationError(p, `${p} must be a whole number of 0 or more`);
 };
 const dateTime: FieldCheck = (v, p) => {
   if (v !== null) checkDateTime(v, p);
@@ -409,15 +464,33 @@ function message(members: Record<string, FieldCheck>, responseOnly: string[] = [
 
 const notificationConfig = message({ sendClose: bool, sendKickoff: bool, sendReminders: bool });
 const SCOPE_SELECTOR_MEMBERS = [
-  'accountCelExpression', 'accountCriteria', 'allAccessConflicts', 'allAccounts', 'allGrants', 'allUsers', 'appAccess', 'appSelectionCriteria',
-  'celExpression', 'excludedResourceTypeSelections', 'excludedSpecificResources', 'grantsByCriteria', 'principalTypeFilter', 'resourceSelection',
-  'resourceTypeSelections', 'scopeRoleSelection', 'selectedUsers', 'specificAccessConflicts', 'specificResources', 'userCriteria',
+  'accountCelExpression',
+  'accountCriteria',
+  'allAccessConflicts',
+  'allAccounts',
+  'allGrants',
+  'allUsers',
+  'appAccess',
+  'appSelectionCriteria',
+  'celExpression',
+  'excludedResourceTypeSelections',
+  'excludedSpecificResources',
+  'grantsByCriteria',
+  'principalTypeFilter',
+  'resourceSelection',
+  'resourceTypeSelections',
+  'scopeRoleSelection',
+  'selectedUsers',
+  'specificAccessConflicts',
+  'specificResources',
+  'userCriteria',
 ];
 const scopeSelector: FieldCheck = (v, p, stored) => {
   freeObject(v, p, stored);
   for (const [key, value] of Object.entries(v as Record<string, unknown>)) {
     const path = `${p}.${key}`;
-    if (!SCOPE_SELECTOR_MEMBERS.includes(key)) throw new OutboxValidationError(path, `${path} is not a member of the scope selector (known: ${SCOPE_SELECTOR_MEMBERS.join(', ')})`);
+    if (!SCOPE_SELECTOR_MEMBERS.includes(key))
+      throw new OutboxValidationError(path, `${path} is not a member of the scope selector (known: ${SCOPE_SELECTOR_MEMBERS.join(', ')})`);
     if (key === 'principalTypeFilter') {
       if (!sameValue(value, get(stored, key))) throw new OutboxValidationError(path, `${path} is set by the server and cannot be changed`);
       continue;
@@ -432,7 +505,8 @@ export const TEMPLATE_FIELDS: Record<TemplateUpdatableField, FieldCheck> = {
   description: str,
   reviewInstructions: str,
   accessReviewDuration: (v, p) => {
-    if (typeof v !== 'string' || !/^\d+(\.\d{1,9})?s$/.test(v)) throw new OutboxValidationError(p, `${p} must be a duration in seconds such as '1209600s' (14 days)`);
+    if (typeof v !== 'string' || !/^\d+(\.\d{1,9})?s$/.test(v))
+      throw new OutboxValidationError(p, `${p} must be a duration in seconds such as '1209600s' (14 days)`);
   },
   annotations: freeObject,
   autoCloseCampaign: bool,
@@ -470,7 +544,16 @@ export const TEMPLATE_FIELDS: Record<TemplateUpdatableField, FieldCheck> = {
 /** Fields set whole, never merged into the synced value: a selector names one way to scope; annotations are a map. */
 const REPLACED_WHOLE = ['scope', 'annotations'];
 
-export const TEMPLATE_RESPONSE_ONLY = ['id', 'accuracyIssueAction', 'autoCloseDecision', 'defaultView', 'scopeType', 'createdAt', 'updatedAt', 'deletedAt'];
+export const TEMPLATE_RESPONSE_ONLY = [
+  'id',
+  'accuracyIssueAction',
+  'autoCloseDecision',
+  'defaultView',
+  'scopeType',
+  'createdAt',
+  'updatedAt',
+  'deletedAt',
+];
 
 export interface UpdateTemplateInput extends Record<string, unknown> {
   templateId: string;
@@ -505,7 +588,10 @@ const updateTemplate: KindDescriptor<UpdateTemplateInput> = {
     if (!isPlainObject(wanted)) throw new OutboxValidationError('changes', 'changes must be an object of template fields to set');
     const synced = ctx.synced('templates', templateId);
     if (!synced) {
-      throw new OutboxValidationError('templateId', `template ${templateId} is not in the local store: sync templates first, so the change can be compared with it`);
+      throw new OutboxValidationError(
+        'templateId',
+        `template ${templateId} is not in the local store: sync templates first, so the change can be compared with it`,
+      );
     }
     const changes: Record<string, unknown> = {};
     const before: Record<string, unknown> = {};
@@ -517,7 +603,11 @@ const updateTemplate: KindDescriptor<UpdateTemplateInput> = {
         throw new OutboxValidationError(key, `${key} is set by the server and cannot be changed`);
       }
       const check = (TEMPLATE_FIELDS as Record<string, FieldCheck | undefined>)[key];
-      if (!check) throw new OutboxValidationError(key, `'${key}' is not a template field that can be updated (known: ${Object.keys(TEMPLATE_FIELDS).join(', ')})`);
+      if (!check)
+        throw new OutboxValidationError(
+          key,
+          `'${key}' is not a template field that can be updated (known: ${Object.keys(TEMPLATE_FIELDS).join(', ')})`,
+        );
       if (value !== null) check(value, key, stored);
       const next = value === null ? null : REPLACED_WHOLE.includes(key) ? value : mergeOver(stored, value);
       if (sameValue(next, stored)) continue;
@@ -526,7 +616,10 @@ const updateTemplate: KindDescriptor<UpdateTemplateInput> = {
       paths.push(key);
     }
     if (paths.length === 0) {
-      throw new OutboxValidationError('changes', `nothing to update: every given field already has that value in the synced template ${templateId}`);
+      throw new OutboxValidationError(
+        'changes',
+        `nothing to update: every given field already has that value in the synced template ${templateId}`,
+      );
     }
     return { templateId, changes, updateMask: paths.join(','), before };
   },
@@ -538,7 +631,14 @@ const updateTemplate: KindDescriptor<UpdateTemplateInput> = {
   target: (i) => `template:${i.templateId}`,
   dedupeKey: (i) => `${i.templateId}\u0000${i.updateMask}\u0000${JSON.stringify(i.changes)}`,
   summary: (i) => `update template ${i.templateId}: ${i.updateMask}`,
-  overlay: (i) => [{ collection: 'templates', objectId: i.templateId, effect: 'pending-update', data: { updateMask: i.updateMask, changes: i.changes, before: i.before } }],
+  overlay: (i) => [
+    {
+      collection: 'templates',
+      objectId: i.templateId,
+      effect: 'pending-update',
+      data: { updateMask: i.updateMask, changes: i.changes, before: i.before },
+    },
+  ],
   result: (body, i) => ({ templateId: text(get(body, 'accessReviewTemplate', 'id')) || i.templateId, updateMask: i.updateMask }),
   refresh(body) {
     const t = get(body, 'accessReviewTemplate') as Record<string, unknown> | undefined;
@@ -546,17 +646,34 @@ const updateTemplate: KindDescriptor<UpdateTemplateInput> = {
   },
   reconcileHow: 'reads the template: the masked fields holding the new values means the update was applied',
   async reconcile({ api, input, signal }) {
-    const res = await api.request<{ accessReviewTemplate?: Record<string, unknown> }>({ method: 'GET', path: `/access_review_template/${seg(input.templateId)}`, signal });
+    const res = await api.request<{ accessReviewTemplate?: Record<string, unknown> }>({
+      method: 'GET',
+      path: `/access_review_template/${seg(input.templateId)}`,
+      signal,
+    });
     const t = res.body?.accessReviewTemplate;
     if (!t) return { outcome: 'unknown', note: 'the server did not return the template' };
     const paths = input.updateMask.split(',');
     const equal = paths.filter((p) => sameValue(t[p], input.changes[p]));
     if (equal.length === paths.length) {
-      return { outcome: 'applied', result: { templateId: input.templateId, updateMask: input.updateMask }, note: `the template holds the new values of ${input.updateMask}: the update was applied`, httpStatus: res.status };
+      return {
+        outcome: 'applied',
+        result: { templateId: input.templateId, updateMask: input.updateMask },
+        note: `the template holds the new values of ${input.updateMask}: the update was applied`,
+        httpStatus: res.status,
+      };
     }
     const stillBefore = paths.filter((p) => sameValue(t[p], input.before[p]));
-    if (stillBefore.length === paths.length) return { outcome: 'not-applied', note: 'the template still holds the old values: the update was not applied', httpStatus: res.status };
-    return { outcome: 'unknown', note: `the template holds other values for ${paths.filter((p) => !equal.includes(p)).join(', ')}: someone else changed it; decide yourself` };
+    if (stillBefore.length === paths.length)
+      return {
+        outcome: 'not-applied',
+        note: 'the template still holds the old values: the update was not applied',
+        httpStatus: res.status,
+      };
+    return {
+      outcome: 'unknown',
+      note: `the template holds other values for ${paths.filter((p) => !equal.includes(p)).join(', ')}: someone else changed it; decide yourself`,
+    };
   },
 };
 
@@ -596,7 +713,8 @@ const createCampaign: KindDescriptor<CreateCampaignInput> = {
     const obj = asObject(raw, 'create-campaign');
     const displayName = optionalString(obj, 'displayName', 1024)?.trim();
     if (!displayName) throw new OutboxValidationError('displayName', 'displayName is required: the campaign needs a name');
-    if (obj.ownerIds === undefined || obj.ownerIds === null) throw new OutboxValidationError('ownerIds', 'ownerIds is required: at least one owner');
+    if (obj.ownerIds === undefined || obj.ownerIds === null)
+      throw new OutboxValidationError('ownerIds', 'ownerIds is required: at least one owner');
     const ownerIds = checkIdArray(obj.ownerIds, 'ownerIds').map((v) => v.trim());
     if (ownerIds.length === 0) throw new OutboxValidationError('ownerIds', 'ownerIds is empty: a campaign needs at least one owner');
     const out: CreateCampaignInput = { displayName, ownerIds };
@@ -604,7 +722,8 @@ const createCampaign: KindDescriptor<CreateCampaignInput> = {
     if (description) out.description = description;
     if (obj.policyId !== undefined && obj.policyId !== '') out.policyId = requiredId(obj, 'policyId');
     if (obj.duplicateFrom !== undefined && obj.duplicateFrom !== '') out.duplicateFrom = requiredId(obj, 'duplicateFrom');
-    if (obj.completionDate !== undefined && obj.completionDate !== null && obj.completionDate !== '') out.completionDate = checkDateTime(obj.completionDate, 'completionDate');
+    if (obj.completionDate !== undefined && obj.completionDate !== null && obj.completionDate !== '')
+      out.completionDate = checkDateTime(obj.completionDate, 'completionDate');
     if (obj.notificationConfig !== undefined && obj.notificationConfig !== null) {
       notificationConfig(obj.notificationConfig, 'notificationConfig', undefined);
       const nc = obj.notificationConfig as Record<string, unknown>;
@@ -623,8 +742,23 @@ const createCampaign: KindDescriptor<CreateCampaignInput> = {
       out.expandMask = { paths: checkStringArray(paths ?? [], 'expandMask.paths') };
     }
     for (const key of Object.keys(obj)) {
-      if (!['displayName', 'ownerIds', 'description', 'policyId', 'duplicateFrom', 'completionDate', 'notificationConfig', 'scopeV2', 'expandMask'].includes(key)) {
-        throw new OutboxValidationError(key, `'${key}' is not a field of a new campaign (known: displayName, description, ownerIds, policyId, duplicateFrom, completionDate, notificationConfig, scopeV2, expandMask)`);
+      if (
+        ![
+          'displayName',
+          'ownerIds',
+          'description',
+          'policyId',
+          'duplicateFrom',
+          'completionDate',
+          'notificationConfig',
+          'scopeV2',
+          'expandMask',
+        ].includes(key)
+      ) {
+        throw new OutboxValidationError(
+          key,
+          `'${key}' is not a field of a new campaign (known: displayName, description, ownerIds, policyId, duplicateFrom, completionDate, notificationConfig, scopeV2, expandMask)`,
+        );
       }
     }
     return out;
@@ -632,7 +766,8 @@ const createCampaign: KindDescriptor<CreateCampaignInput> = {
   request: (i) => ({ method: 'POST', path: '/access_review', body: { ...i } }),
   target: (i) => `campaign-name:${i.displayName}`,
   dedupeKey: (i) => `${i.displayName}\u0000${[...i.ownerIds].sort().join(',')}`,
-  summary: (i) => `create campaign '${i.displayName}' owned by ${i.ownerIds.join(', ')}${i.duplicateFrom ? ` (duplicate of ${i.duplicateFrom})` : ''}`,
+  summary: (i) =>
+    `create campaign '${i.displayName}' owned by ${i.ownerIds.join(', ')}${i.duplicateFrom ? ` (duplicate of ${i.duplicateFrom})` : ''}`,
   overlay: (i, itemId) => [{ collection: 'campaigns', objectId: `pending:${itemId}`, effect: 'pending-creation', data: { ...i } }],
   result(body) {
     const c = campaignOf(body);
@@ -643,13 +778,19 @@ const createCampaign: KindDescriptor<CreateCampaignInput> = {
     // The campaigns collection keeps the whole answer of GET /access_review/{id}: the create's answer is that same wrapper.
     return c && typeof c.id === 'string' && isPlainObject(body) ? [{ collection: 'campaigns', id: c.id, json: body }] : [];
   },
-  reconcileHow: 'lists the campaigns: one with the same name (and owners, where shown) created since the first attempt means it was created',
+  reconcileHow:
+    'lists the campaigns: one with the same name (and owners, where shown) created since the first attempt means it was created',
   async reconcile({ api, input, item, signal }) {
     const since = item.firstSentAt ? Date.parse(item.firstSentAt) - 10 * 60_000 : 0;
     const matches = (
       await findInList(
         api,
-        (pageToken) => ({ method: 'GET', path: '/access_reviews', query: { page_size: 100, ...(pageToken ? { page_token: pageToken } : {}) }, signal }),
+        (pageToken) => ({
+          method: 'GET',
+          path: '/access_reviews',
+          query: { page_size: 100, ...(pageToken ? { page_token: pageToken } : {}) },
+          signal,
+        }),
         (row) => {
           const c = campaignOf(row);
           if (!c || c.displayName !== input.displayName) return false;
@@ -660,10 +801,19 @@ const createCampaign: KindDescriptor<CreateCampaignInput> = {
         },
       )
     ).map((row) => campaignOf(row)!);
-    if (matches.length === 0) return { outcome: 'not-applied', note: `no campaign named '${input.displayName}' was created since the first attempt` };
-    if (matches.length > 1) return { outcome: 'unknown', note: `${matches.length} campaigns named '${input.displayName}' were created since the first attempt; decide which is ours` };
+    if (matches.length === 0)
+      return { outcome: 'not-applied', note: `no campaign named '${input.displayName}' was created since the first attempt` };
+    if (matches.length > 1)
+      return {
+        outcome: 'unknown',
+        note: `${matches.length} campaigns named '${input.displayName}' were created since the first attempt; decide which is ours`,
+      };
     const c = matches[0] as Record<string, unknown>;
-    return { outcome: 'applied', result: { campaignId: text(c.id), state: text(c.state) }, note: `found campaign ${text(c.id)} with this name: it was created` };
+    return {
+      outcome: 'applied',
+      result: { campaignId: text(c.id), state: text(c.state) },
+      note: `found campaign ${text(c.id)} with this name: it was created`,
+    };
   },
 };
 
@@ -699,6 +849,14 @@ export function prepareChange(kind: MutationKind, raw: unknown, ctx: ValidationC
   const d = descriptorOf(kind);
   const input = d.validate(raw, ctx);
   const request = d.request(input);
-  return { kind, version: d.version, input, request, digest: requestDigest(request), target: d.target(input), dedupeKey: d.dedupeKey(input), summary: d.summary(input) };
+  return {
+    kind,
+    version: d.version,
+    input,
+    request,
+    digest: requestDigest(request),
+    target: d.target(input),
+    dedupeKey: d.dedupeKey(input),
+    summary: d.summary(input),
+  };
 }
-

@@ -20,10 +20,17 @@ export function overlayLabel(o: Pick<PendingOverlay, 'effect' | 'state'>): strin
 }
 
 /** Attaches the pending changes of `collection` to the rows that have one (`pending`: the overlays, queue order). */
-export function withPending<T extends { id: string; pending?: unknown }>(outbox: Pick<Outbox, 'overlays'>, collection: string, rows: T[]): T[] {
+export function withPending<T extends { id: string; pending?: unknown }>(
+  outbox: Pick<Outbox, 'overlays'>,
+  collection: string,
+  rows: T[],
+): T[] {
   if (rows.length === 0) return rows;
   const byId = new Map<string, PendingOverlay[]>();
-  for (const o of outbox.overlays(collection, rows.map((r) => r.id))) {
+  for (const o of outbox.overlays(
+    collection,
+    rows.map((r) => r.id),
+  )) {
     const list = byId.get(o.objectId) ?? [];
     list.push(o);
     byId.set(o.objectId, list);
@@ -40,7 +47,10 @@ export function pendingCreations(outbox: Pick<Outbox, 'overlays'>, collection: s
 export function searchPendingCreations(outbox: Pick<Outbox, 'overlays'>, collection: string, query: string): PendingOverlay[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   return pendingCreations(outbox, collection).filter((o) => {
-    const text = Object.values(o.data).filter((v) => typeof v === 'string').join(' ').toLowerCase();
+    const text = Object.values(o.data)
+      .filter((v) => typeof v === 'string')
+      .join(' ')
+      .toLowerCase();
     return words.every((w) => text.includes(w));
   });
 }

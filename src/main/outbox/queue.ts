@@ -13,7 +13,15 @@ import type { Database } from 'better-sqlite3';
 import type { OutboxApi } from './api-shape';
 import { parseImport } from './csv-import';
 import { Journal } from './journal';
-import { descriptorOf, KINDS, prepareChange, type KindDescriptor, type PreparedChange, type RefreshedObject, type ValidationContext } from './kinds';
+import {
+  descriptorOf,
+  KINDS,
+  prepareChange,
+  type KindDescriptor,
+  type PreparedChange,
+  type RefreshedObject,
+  type ValidationContext,
+} from './kinds';
 import { reconcileItems } from './reconcile';
 import { runSend, type SendOptions } from './sender';
 import {
@@ -56,7 +64,11 @@ export interface Outbox {
   check(kind: MutationKind, input: unknown, opts?: { editing?: string }): ChangePreview;
   /** The CSV as text, or as the file's bytes (then checked to be UTF-8, with the place of any bad bytes). */
   previewImport(csvText: string | Uint8Array, kind: 'remove-membership' | 'create-scope'): ImportPreview;
-  importCsv(csvText: string | Uint8Array, kind: 'remove-membership' | 'create-scope', opts?: { dryRun?: boolean; source?: string }): ImportResult;
+  importCsv(
+    csvText: string | Uint8Array,
+    kind: 'remove-membership' | 'create-scope',
+    opts?: { dryRun?: boolean; source?: string },
+  ): ImportResult;
   list(filter?: { state?: OutboxState; kind?: MutationKind; limit?: number }): OutboxItem[];
   get(id: string): OutboxItem | null;
   edit(id: string, input: unknown): OutboxItem;
@@ -145,11 +157,15 @@ export class OutboxDb {
         `INSERT INTO outbox_items (id, kind, kind_version, state, input_json, request_json, request_digest, target, dedupe_key, summary, source, created_at, updated_at)
          VALUES (@id, @kind, @version, 'queued', @input, @request, @digest, @target, @dedupeKey, @summary, @source, @now, @now)`,
       ),
-      insertOverlay: db.prepare(`INSERT OR REPLACE INTO outbox_overlays (item_id, collection, object_id, effect, data_json) VALUES (?, ?, ?, ?, ?)`),
+      insertOverlay: db.prepare(
+        `INSERT OR REPLACE INTO outbox_overlays (item_id, collection, object_id, effect, data_json) VALUES (?, ?, ?, ?, ?)`,
+      ),
       deleteOverlays: db.prepare(`DELETE FROM outbox_overlays WHERE item_id = ?`),
       byId: db.prepare(`SELECT * FROM outbox_items WHERE id = ?`),
       activeByKey: db.prepare(`SELECT id, state FROM outbox_items WHERE kind = ? AND dedupe_key = ? AND state IN ${ACTIVE_STATES} LIMIT 1`),
-      setState: db.prepare(`UPDATE outbox_items SET state = @state, updated_at = @now, note = coalesce(@note, note), last_error = coalesce(@lastError, last_error) WHERE id = @id`),
+      setState: db.prepare(
+        `UPDATE outbox_items SET state = @state, updated_at = @now, note = coalesce(@note, note), last_error = coalesce(@lastError, last_error) WHERE id = @id`,
+      ),
       claim: db.prepare(
         `UPDATE outbox_items SET state = 'sending', attempts = attempts + 1, updated_at = @now, last_sent_at = @now, first_sent_at = coalesce(first_sent_at, @now)
          WHERE id = @id AND state = 'queued'`,
@@ -184,7 +200,8 @@ export class OutboxDb {
 
   writeOverlays(itemId: string, d: KindDescriptor, input: Record<string, unknown>, fresh = false): void {
     if (!fresh) this.stmt.deleteOverlays.run(itemId);
-    for (const o of d.overlay(input, itemId)) this.stmt.insertOverlay.run(itemId, o.collection, o.objectId, o.effect, JSON.stringify(o.data));
+    for (const o of d.overlay(input, itemId))
+      this.stmt.insertOverlay.run(itemId, o.collection, o.objectId, o.effect, JSON.stringify(o.data));
   }
 
   /** Inserts a prepared change with its overlay and journal entry (call inside `durable`). */
@@ -204,7 +221,16 @@ export class OutboxDb {
       now,
     });
     this.writeOverlays(id, descriptorOf(change.kind), change.input, true);
-    this.journal.append({ itemId: id, kind: change.kind, target: change.target, attempt: 0, event: 'queued', requestDigest: change.digest, outcome: 'queued', at: now });
+    this.journal.append({
+      itemId: id,
+      kind: change.kind,
+      target: change.target,
+      attempt: 0,
+      event: 'queued',
+      requestDigest: change.digest,
+      outcome: 'queued',
+      at: now,
+    });
     return id;
   }
 
@@ -263,7 +289,17 @@ export function openOutbox(store: OutboxStore): Outbox {
       const now = new Date().toISOString();
       o.stmt.setState.run({ id, state: next, now, note: note ?? null, lastError: null });
       if (next === 'discarded' || next === 'resolved') o.stmt.deleteOverlays.run(id);
-      o.journal.append({ itemId: id, kind: item.kind, target: item.target, attempt: item.attempts, event, requestDigest: item.requestDigest, outcome: next, answer: note ?? null, at: now });
+      o.journal.append({
+        itemId: id,
+        kind: item.kind,
+        target: item.target,
+        attempt: item.attempts,
+        event,
+        requestDigest: item.requestDigest,
+        outcome: next,
+        answer: note ?? null,
+        at: now,
+      });
     });
   }
 
@@ -286,7 +322,8 @@ export function openOutbox(store: OutboxStore): Outbox {
     },
 
     previewImport(csvText, kind) {
-      return parseImport(csvText, kind, ctx, (k, key) => o.stmt.activeByKey.get(k, key) as { id: string; state: OutboxState } | undefined).preview;
+      return parseImport(csvText, kind, ctx, (k, key) => o.stmt.activeByKey.get(k, key) as { id: string; state: OutboxState } | undefined)
+        .preview;
     },
 
     importCsv(csvText, kind, opts = {}) {
@@ -307,10 +344,18 @@ export function openOutbox(store: OutboxStore): Outbox {
     list(filter = {}) {
       const where: string[] = [];
       const params: unknown[] = [];
-      if (filter.state) { where.push('state = ?'); params.push(filter.state); }
-      if (filter.kind) { where.push('kind = ?'); params.push(filter.kind); }
+      if (filter.state) {
+        where.push('state = ?');
+        params.push(filter.state);
+      }
+      if (filter.kind) {
+        where.push('kind = ?');
+        params.push(filter.kind);
+      }
       const limit = filter.limit && filter.limit > 0 ? ` LIMIT ${Math.floor(filter.limit)}` : '';
-      const rows = db.prepare(`SELECT * FROM outbox_items${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq${limit}`).all(...params) as ItemRow[];
+      const rows = db
+        .prepare(`SELECT * FROM outbox_items${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq${limit}`)
+        .all(...params) as ItemRow[];
       return rows.map(rowToItem);
     },
 
@@ -328,9 +373,28 @@ export function openOutbox(store: OutboxStore): Outbox {
         const now = new Date().toISOString();
         db.prepare(
           `UPDATE outbox_items SET input_json = ?, request_json = ?, request_digest = ?, target = ?, dedupe_key = ?, summary = ?, kind_version = ?, updated_at = ? WHERE id = ?`,
-        ).run(JSON.stringify(change.input), JSON.stringify(change.request), change.digest, change.target, change.dedupeKey, change.summary, change.version, now, id);
+        ).run(
+          JSON.stringify(change.input),
+          JSON.stringify(change.request),
+          change.digest,
+          change.target,
+          change.dedupeKey,
+          change.summary,
+          change.version,
+          now,
+          id,
+        );
         o.writeOverlays(id, descriptorOf(item.kind), change.input);
-        o.journal.append({ itemId: id, kind: item.kind, target: change.target, attempt: item.attempts, event: 'edit', requestDigest: change.digest, outcome: 'queued', at: now });
+        o.journal.append({
+          itemId: id,
+          kind: item.kind,
+          target: change.target,
+          attempt: item.attempts,
+          event: 'edit',
+          requestDigest: change.digest,
+          outcome: 'queued',
+          at: now,
+        });
       });
       return mustGet(id);
     },
@@ -355,8 +419,24 @@ export function openOutbox(store: OutboxStore): Outbox {
         const rows = db.prepare(`SELECT * FROM outbox_items WHERE state = 'sending' ORDER BY seq`).all() as ItemRow[];
         const now = new Date().toISOString();
         for (const r of rows) {
-          o.stmt.setState.run({ id: r.id, state: 'uncertain', now, note: null, lastError: 'interrupted while sending: the change may or may not have been applied' });
-          o.journal.append({ itemId: r.id, kind: r.kind as MutationKind, target: r.target, attempt: r.attempts, event: 'interrupted', requestDigest: r.request_digest, outcome: 'uncertain', answer: 'the app stopped while this request was in flight', at: now });
+          o.stmt.setState.run({
+            id: r.id,
+            state: 'uncertain',
+            now,
+            note: null,
+            lastError: 'interrupted while sending: the change may or may not have been applied',
+          });
+          o.journal.append({
+            itemId: r.id,
+            kind: r.kind as MutationKind,
+            target: r.target,
+            attempt: r.attempts,
+            event: 'interrupted',
+            requestDigest: r.request_digest,
+            outcome: 'uncertain',
+            answer: 'the app stopped while this request was in flight',
+            at: now,
+          });
         }
         return rows.length;
       });
@@ -379,8 +459,15 @@ export function openOutbox(store: OutboxStore): Outbox {
     },
 
     counts() {
-      const out = { queued: 0, sending: 0, succeeded: 0, failed: 0, uncertain: 0, resolved: 0, discarded: 0 } as Record<OutboxState, number>;
-      for (const r of db.prepare('SELECT state, count(*) AS n FROM outbox_items GROUP BY state').all() as { state: OutboxState; n: number }[]) out[r.state] = r.n;
+      const out = { queued: 0, sending: 0, succeeded: 0, failed: 0, uncertain: 0, resolved: 0, discarded: 0 } as Record<
+        OutboxState,
+        number
+      >;
+      for (const r of db.prepare('SELECT state, count(*) AS n FROM outbox_items GROUP BY state').all() as {
+        state: OutboxState;
+        n: number;
+      }[])
+        out[r.state] = r.n;
       return out;
     },
 
@@ -393,7 +480,11 @@ export function openOutbox(store: OutboxStore): Outbox {
         rows = [];
         for (let i = 0; i < ids.length; i += 500) {
           const chunk = ids.slice(i, i + 500);
-          rows.push(...(db.prepare(`${base} AND v.object_id IN (${chunk.map(() => '?').join(',')}) ORDER BY i.seq`).all(collection, ...chunk) as Row[]));
+          rows.push(
+            ...(db
+              .prepare(`${base} AND v.object_id IN (${chunk.map(() => '?').join(',')}) ORDER BY i.seq`)
+              .all(collection, ...chunk) as Row[]),
+          );
         }
       } else {
         rows = db.prepare(`${base} ORDER BY i.seq`).all(collection) as Row[];
@@ -412,8 +503,12 @@ export function openOutbox(store: OutboxStore): Outbox {
     resolveId(idOrPrefix) {
       const exact = o.row(idOrPrefix);
       if (exact) return exact.id;
-      if (idOrPrefix.length < 4) throw new OutboxStateError(`'${idOrPrefix}' is too short to name an item: give at least 4 characters of its id`);
-      const matches = db.prepare(`SELECT id FROM outbox_items WHERE id LIKE ? ESCAPE '\\' LIMIT 2`).pluck().all(`${idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) as string[];
+      if (idOrPrefix.length < 4)
+        throw new OutboxStateError(`'${idOrPrefix}' is too short to name an item: give at least 4 characters of its id`);
+      const matches = db
+        .prepare(`SELECT id FROM outbox_items WHERE id LIKE ? ESCAPE '\\' LIMIT 2`)
+        .pluck()
+        .all(`${idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) as string[];
       if (matches.length === 0) throw new OutboxStateError(`no outbox item ${idOrPrefix}`);
       if (matches.length > 1) throw new OutboxStateError(`'${idOrPrefix}' names more than one item: give more of its id`);
       return matches[0] as string;

@@ -8,7 +8,11 @@ import { descriptorOf, type ReconcileVerdict } from './kinds';
 import { rowToItem, type OutboxDb } from './queue';
 import type { OutboxItem, PauseInfo, ReconcileSummary } from './types';
 
-export async function reconcileItems(o: OutboxDb, api: OutboxApi, opts: { concurrency?: number; signal?: AbortSignal } = {}): Promise<ReconcileSummary> {
+export async function reconcileItems(
+  o: OutboxDb,
+  api: OutboxApi,
+  opts: { concurrency?: number; signal?: AbortSignal } = {},
+): Promise<ReconcileSummary> {
   const rows = o.db.prepare(`SELECT * FROM outbox_items WHERE state = 'uncertain' ORDER BY seq`).all() as Parameters<typeof rowToItem>[0][];
   const items = rows.map(rowToItem);
   const summary: ReconcileSummary = { examined: 0, applied: 0, requeued: 0, unknown: 0, details: [], paused: null };
@@ -26,8 +30,10 @@ export async function reconcileItems(o: OutboxDb, api: OutboxApi, opts: { concur
       verdict = await d.reconcile({ api, item, input: item.input, signal: opts.signal });
     } catch (error) {
       const e = readApiError(error);
-      if (e.kind === 'auth') stop ??= { reason: 'auth', message: `the tenant refused the credentials (${e.message}); reconciling is paused` };
-      else if (e.kind === 'network') stop ??= { reason: 'network', message: `the tenant cannot be reached (${e.message}); reconciling is paused` };
+      if (e.kind === 'auth')
+        stop ??= { reason: 'auth', message: `the tenant refused the credentials (${e.message}); reconciling is paused` };
+      else if (e.kind === 'network')
+        stop ??= { reason: 'network', message: `the tenant cannot be reached (${e.message}); reconciling is paused` };
       else if (e.kind === 'cancelled') stop ??= { reason: 'cancelled', message: 'reconciling was cancelled' };
       verdict = { outcome: 'unknown', note: `could not check (${e.kind}: ${e.message}); try again`, httpStatus: e.status ?? undefined };
     }
@@ -39,13 +45,19 @@ export async function reconcileItems(o: OutboxDb, api: OutboxApi, opts: { concur
       const attempt = resent ? current.attempts + 1 : current.attempts;
       if (verdict.outcome === 'applied') {
         o.db
-          .prepare(`UPDATE outbox_items SET state = 'succeeded', attempts = ?, updated_at = ?, last_error = NULL, result_json = ?, note = ? WHERE id = ?`)
+          .prepare(
+            `UPDATE outbox_items SET state = 'succeeded', attempts = ?, updated_at = ?, last_error = NULL, result_json = ?, note = ? WHERE id = ?`,
+          )
           .run(attempt, now, JSON.stringify(verdict.result), verdict.note, item.id);
         o.stmt.deleteOverlays.run(item.id);
       } else if (verdict.outcome === 'not-applied') {
-        o.db.prepare(`UPDATE outbox_items SET state = 'queued', attempts = ?, updated_at = ?, note = ? WHERE id = ?`).run(attempt, now, verdict.note, item.id);
+        o.db
+          .prepare(`UPDATE outbox_items SET state = 'queued', attempts = ?, updated_at = ?, note = ? WHERE id = ?`)
+          .run(attempt, now, verdict.note, item.id);
       } else {
-        o.db.prepare(`UPDATE outbox_items SET attempts = ?, updated_at = ?, note = ? WHERE id = ?`).run(attempt, now, verdict.note, item.id);
+        o.db
+          .prepare(`UPDATE outbox_items SET attempts = ?, updated_at = ?, note = ? WHERE id = ?`)
+          .run(attempt, now, verdict.note, item.id);
       }
       o.journal.append({
         itemId: item.id,

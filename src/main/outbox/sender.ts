@@ -47,9 +47,7 @@ interface Outcome {
   refresh: RefreshedObject[];
 }
 
-type Done =
-  | { type: 'settled'; outcome: Outcome }
-  | { type: 'not-sent'; item: OutboxItem; attempt: number; error: ReadError };
+type Done = { type: 'settled'; outcome: Outcome } | { type: 'not-sent'; item: OutboxItem; attempt: number; error: ReadError };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -94,7 +92,9 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
 
   // Candidates: queued items in queue order (optionally only some).
   const idFilter = opts.ids && opts.ids.length > 0 ? new Set(opts.ids) : null;
-  const queuedRows = db.prepare(`SELECT * FROM outbox_items WHERE state = 'queued' ORDER BY seq`).all() as Parameters<typeof rowToItem>[0][];
+  const queuedRows = db.prepare(`SELECT * FROM outbox_items WHERE state = 'queued' ORDER BY seq`).all() as Parameters<
+    typeof rowToItem
+  >[0][];
   const candidates: OutboxItem[] = [];
   const earliestOutside = new Map<string, number>(); // target -> lowest seq of a queued item not in this run
   for (const r of queuedRows) {
@@ -103,18 +103,43 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
   }
   // Targets held by an unsettled item (in flight elsewhere, or uncertain): later items wait.
   const unsettled = new Map<string, number>();
-  for (const r of db.prepare(`SELECT target, min(seq) AS seq FROM outbox_items WHERE state IN ('sending','uncertain') GROUP BY target`).all() as { target: string; seq: number }[]) {
+  for (const r of db
+    .prepare(`SELECT target, min(seq) AS seq FROM outbox_items WHERE state IN ('sending','uncertain') GROUP BY target`)
+    .all() as { target: string; seq: number }[]) {
     unsettled.set(r.target, r.seq);
   }
 
   const total = candidates.length;
-  const summary: SendSummary = { total, succeeded: 0, failed: 0, uncertain: 0, notSent: 0, blocked: [], paused: null, cancelled: false, elapsedMs: 0, requests: 0, commits: 0, commitMs: 0, touched: [], refreshed: { runId: null, stored: 0 } };
+  const summary: SendSummary = {
+    total,
+    succeeded: 0,
+    failed: 0,
+    uncertain: 0,
+    notSent: 0,
+    blocked: [],
+    paused: null,
+    cancelled: false,
+    elapsedMs: 0,
+    requests: 0,
+    commits: 0,
+    commitMs: 0,
+    touched: [],
+    refreshed: { runId: null, stored: 0 },
+  };
   const progress = (e: Partial<SendProgress> & { phase: SendProgress['phase'] }) => {
     if (!opts.onProgress) return;
     const elapsed = (performance.now() - started) / 1000;
     const done = summary.succeeded + summary.failed + summary.uncertain;
     try {
-      opts.onProgress({ done, total, succeeded: summary.succeeded, failed: summary.failed, uncertain: summary.uncertain, ratePerSecond: elapsed > 0 ? done / elapsed : null, ...e });
+      opts.onProgress({
+        done,
+        total,
+        succeeded: summary.succeeded,
+        failed: summary.failed,
+        uncertain: summary.uncertain,
+        ratePerSecond: elapsed > 0 ? done / elapsed : null,
+        ...e,
+      });
     } catch {
       // A listener's failure never stops the send: the outcomes are already recorded.
     }
@@ -239,13 +264,9 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
       }
       for (const r of returned) {
         // Never handled by the server: back to queued, the attempt recorded.
-        db.prepare(`UPDATE outbox_items SET state = 'queued', updated_at = ?, last_status = ?, last_error = ? WHERE id = ? AND attempts = ? AND state = 'sending'`).run(
-          now,
-          r.error.status,
-          r.error.message,
-          r.item.id,
-          r.attempt,
-        );
+        db.prepare(
+          `UPDATE outbox_items SET state = 'queued', updated_at = ?, last_status = ?, last_error = ? WHERE id = ? AND attempts = ? AND state = 'sending'`,
+        ).run(now, r.error.status, r.error.message, r.item.id, r.attempt);
         o.journal.append({
           itemId: r.item.id,
           kind: r.item.kind,
@@ -275,7 +296,13 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
         freshCopies.push(...out.refresh);
         for (const r of out.refresh) touched.add(r.collection);
       }
-      progress({ phase: 'item', itemId: out.item.id, kind: out.item.kind as MutationKind, state: out.state, message: out.error ?? undefined });
+      progress({
+        phase: 'item',
+        itemId: out.item.id,
+        kind: out.item.kind as MutationKind,
+        state: out.state,
+        message: out.error ?? undefined,
+      });
     }
     return { claimed };
   }
@@ -309,7 +336,16 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
           if (state === 'failed' && e.kind === 'conflict' && attempt > 1 && item.kind === 'create-scope') state = 'uncertain';
           return {
             type: 'settled',
-            outcome: { item, attempt, state, httpStatus: e.status, answer: { kind: e.kind, grpcCode: e.grpcCode, message: e.message }, error: e.message, result: null, refresh: [] },
+            outcome: {
+              item,
+              attempt,
+              state,
+              httpStatus: e.status,
+              answer: { kind: e.kind, grpcCode: e.grpcCode, message: e.message },
+              error: e.message,
+              result: null,
+              refresh: [],
+            },
           };
         },
       )
@@ -334,7 +370,10 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
 
   function onNotSent(item: OutboxItem, e: ReadError): void {
     if (e.kind === 'auth') {
-      stop ??= { reason: 'auth', message: `the tenant refused the credentials (${e.message}); sending is paused: fix the connection's credentials, then send again` };
+      stop ??= {
+        reason: 'auth',
+        message: `the tenant refused the credentials (${e.message}); sending is paused: fix the connection's credentials, then send again`,
+      };
       return;
     }
     if (e.kind === 'cancelled') {
@@ -359,10 +398,17 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
     if (resume && now - networkSince < resume.maxWaitMs) {
       holdUntil = Math.max(holdUntil, now + resume.probeEveryMs);
       requeueInRun(item);
-      progress({ phase: 'paused', itemId: item.id, message: `the tenant cannot be reached (${e.message}); retrying in ${resume.probeEveryMs} ms` });
+      progress({
+        phase: 'paused',
+        itemId: item.id,
+        message: `the tenant cannot be reached (${e.message}); retrying in ${resume.probeEveryMs} ms`,
+      });
       return;
     }
-    stop ??= { reason: 'network', message: `the tenant cannot be reached (${e.message}); sending is paused: the remaining items stay queued, send again when online` };
+    stop ??= {
+      reason: 'network',
+      message: `the tenant cannot be reached (${e.message}); sending is paused: the remaining items stay queued, send again when online`,
+    };
   }
 
   /** The item was not handled: it goes out again in this run, first (its state was set back to queued). */

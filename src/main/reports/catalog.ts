@@ -10,14 +10,7 @@
 import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS } from '../../shared/api-types/automation';
 import { ROUTING_RULE_ACTION_KEYS } from '../../shared/api-types/routing-rule';
 import type { JournalEntry } from '../outbox/types';
-import type {
-  CollectionStatus,
-  DiffEntry,
-  Filters,
-  FilterValue,
-  StoredObject,
-  SyncRun,
-} from '../store/types';
+import type { CollectionStatus, DiffEntry, Filters, FilterValue, StoredObject, SyncRun } from '../store/types';
 import { COLLECTIONS, collection as descriptorOf, type CollectionDescriptor, type CollectionId, type ColumnDef } from '../sync/collections';
 import { celExpressions, getPath, isRecord, str, targets } from '../sync/extract';
 import type { CellValue } from './canonical';
@@ -32,7 +25,17 @@ export interface ReportStore {
   diff(fromRun: number, toRun: number): DiffEntry[];
 }
 
-export const REPORT_KINDS = ['evidence', 'campaigns', 'templates', 'automations', 'toolsets', 'routing-rules', 'scopes', 'changes', 'diff'] as const;
+export const REPORT_KINDS = [
+  'evidence',
+  'campaigns',
+  'templates',
+  'automations',
+  'toolsets',
+  'routing-rules',
+  'scopes',
+  'changes',
+  'diff',
+] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 export function isReportKind(value: string): value is ReportKind {
@@ -91,7 +94,12 @@ export function isoDate(text: unknown): Date | null {
 function dateColumns<T>(label: string, text: (row: T) => unknown): ReportColumn<T>[] {
   return [
     { header: `${label} (UTC)`, type: 'date', value: (row) => isoDate(text(row)) },
-    { header: `${label} (API text)`, type: 'text', width: 26, value: (row) => (typeof text(row) === 'string' ? (text(row) as string) : null) },
+    {
+      header: `${label} (API text)`,
+      type: 'text',
+      width: 26,
+      value: (row) => (typeof text(row) === 'string' ? (text(row) as string) : null),
+    },
   ];
 }
 
@@ -215,7 +223,10 @@ function campaignsSheet(sources: ReportSources, params: ReportParams): ReportShe
     col('Policy path', 'text', (o) => cellOf(getPath(o.json, 'accessReview.policyPath'))),
     col('CEL expressions', 'text', (o) => cel(getPath(o.json, CAMPAIGN)), 50),
   ];
-  return sheet('Campaigns', columns, objects(sources, params, 'campaigns'), { collection: 'campaigns', total: total(sources, params, 'campaigns') });
+  return sheet('Campaigns', columns, objects(sources, params, 'campaigns'), {
+    collection: 'campaigns',
+    total: total(sources, params, 'campaigns'),
+  });
 }
 
 function templatesSheet(sources: ReportSources, params: ReportParams): ReportSheet {
@@ -236,7 +247,10 @@ function templatesSheet(sources: ReportSources, params: ReportParams): ReportShe
     col('Review columns', 'text', (o) => join(f(o, 'columnConfig.columns'))),
     col('CEL expressions', 'text', (o) => cel(o.json), 50),
   ];
-  return sheet('Templates', columns, objects(sources, params, 'templates'), { collection: 'templates', total: total(sources, params, 'templates') });
+  return sheet('Templates', columns, objects(sources, params, 'templates'), {
+    collection: 'templates',
+    total: total(sources, params, 'templates'),
+  });
 }
 
 function automationsSheet(sources: ReportSources, params: ReportParams): ReportSheet {
@@ -250,7 +264,10 @@ function automationsSheet(sources: ReportSources, params: ReportParams): ReportS
     col('Current version', 'text', (o) => cellOf(getPath(o.json, 'currentVersion'))),
     col('Circuit breaker', 'text', (o) => parameters(getPath(o.json, 'circuitBreaker'))),
   ];
-  return sheet('Automations', columns, objects(sources, params, 'automations'), { collection: 'automations', total: total(sources, params, 'automations') });
+  return sheet('Automations', columns, objects(sources, params, 'automations'), {
+    collection: 'automations',
+    total: total(sources, params, 'automations'),
+  });
 }
 
 const STEP_COMMON = ['stepName', 'stepDisplayName', 'skipIfTrueCel'];
@@ -287,15 +304,24 @@ function automationStepsSheet(sources: ReportSources, params: ReportParams): Rep
     col('Automation', 'text', (p) => p.automation.title || str(getPath(p.automation.json, 'displayName'))),
     col('Section', 'enum', (p) => p.section),
     col('Index', 'int', (p) => p.index),
-    col('Kind', 'enum', (p) => (p.trigger ? kindAsWritten(p.item, AUTOMATION_TRIGGER_KEYS) : kindAsWritten(p.item, AUTOMATION_STEP_ACTION_KEYS, STEP_COMMON))),
+    col('Kind', 'enum', (p) =>
+      p.trigger ? kindAsWritten(p.item, AUTOMATION_TRIGGER_KEYS) : kindAsWritten(p.item, AUTOMATION_STEP_ACTION_KEYS, STEP_COMMON),
+    ),
     col('Name', 'text', (p) =>
-      p.trigger ? kindAsWritten(p.item, AUTOMATION_TRIGGER_KEYS) : str(getPath(p.item, 'stepDisplayName')) || str(getPath(p.item, 'stepName')) || null,
+      p.trigger
+        ? kindAsWritten(p.item, AUTOMATION_TRIGGER_KEYS)
+        : str(getPath(p.item, 'stepDisplayName')) || str(getPath(p.item, 'stepName')) || null,
     ),
     col('CEL expressions', 'text', (p) => cel(p.item), 60),
-    col('Targets', 'text', (p) => {
-      const found = targets(p.item);
-      return found.length ? found.join('\n') : null;
-    }, 40),
+    col(
+      'Targets',
+      'text',
+      (p) => {
+        const found = targets(p.item);
+        return found.length ? found.join('\n') : null;
+      },
+      40,
+    ),
   ];
   const source = function* parts(): Iterable<AutomationPart> {
     for (const automation of objects(sources, params, 'automations')()) {
@@ -316,7 +342,10 @@ function toolsetsSheet(sources: ReportSources, params: ReportParams): ReportShee
     col('Description', 'text', (o) => cellOf(getPath(o.json, 'description')), 40),
     ...dateColumns<StoredObject>('Deleted', (o) => getPath(o.json, 'deletedAt')),
   ];
-  return sheet('MCP toolsets', columns, objects(sources, params, 'toolsets'), { collection: 'toolsets', total: total(sources, params, 'toolsets') });
+  return sheet('MCP toolsets', columns, objects(sources, params, 'toolsets'), {
+    collection: 'toolsets',
+    total: total(sources, params, 'toolsets'),
+  });
 }
 
 function routingRulesSheet(sources: ReportSources, params: ReportParams): ReportSheet {
@@ -443,18 +472,34 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
     build: (s, p) => single('automations', 'Automations, their triggers and steps', [automationsSheet(s, p), automationStepsSheet(s, p)]),
   },
   toolsets: { title: 'MCP toolsets', build: (s, p) => single('toolsets', 'MCP toolsets', [toolsetsSheet(s, p)]) },
-  'routing-rules': { title: 'Finding routing rules', build: (s, p) => single('routing-rules', 'Finding routing rules', [routingRulesSheet(s, p)]) },
+  'routing-rules': {
+    title: 'Finding routing rules',
+    build: (s, p) => single('routing-rules', 'Finding routing rules', [routingRulesSheet(s, p)]),
+  },
   scopes: { title: 'Cross-app scopes', build: (s, p) => single('scopes', 'Cross-app scopes', [scopesSheet(s, p)]) },
   changes: {
     title: 'Change log (outbox journal)',
-    build: (s) => ({ kind: 'changes', title: 'Change log (outbox journal)', collections: [], usesJournal: true, sheets: [changesSheet(s)] }),
+    build: (s) => ({
+      kind: 'changes',
+      title: 'Change log (outbox journal)',
+      collections: [],
+      usesJournal: true,
+      sheets: [changesSheet(s)],
+    }),
   },
   diff: {
     title: 'What changed between two sync runs',
     build: (s, p) => {
       const diffRuns = resolveDiffRuns(s.store, p);
       if (!diffRuns) throw new Error('a diff needs two completed sync runs (sync twice, or give --from and --to)');
-      return { kind: 'diff', title: 'What changed between two sync runs', collections: ALL, usesJournal: false, diffRuns, sheets: [diffSheet(s, diffRuns)] };
+      return {
+        kind: 'diff',
+        title: 'What changed between two sync runs',
+        collections: ALL,
+        usesJournal: false,
+        diffRuns,
+        sheets: [diffSheet(s, diffRuns)],
+      };
     },
   },
 };
@@ -498,12 +543,7 @@ export function parseFilters(args: readonly string[], collections: readonly Coll
       const column = d.columns.find((c) => c.name === name);
       if (!column && name !== 'id') continue;
       matched = true;
-      const value: FilterValue =
-        column?.type === 'bool'
-          ? parseBool(raw, key)
-          : column?.type === 'int'
-            ? parseInt(raw, key)
-            : raw;
+      const value: FilterValue = column?.type === 'bool' ? parseBool(raw, key) : column?.type === 'int' ? parseInt(raw, key) : raw;
       const filters = (out[id] ??= {});
       (filters[name] ??= []).push(value);
     }

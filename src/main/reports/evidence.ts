@@ -117,11 +117,37 @@ export function manifestRows(input: ManifestInput): CellValue[][] {
     ['App version', input.appVersion],
     ['As of sync run', params.asOfRun !== undefined ? params.asOfRun : 'latest synced data'],
     ['Filters', filters.length ? JSON.stringify(Object.fromEntries(filters)) : 'none'],
-    ['Diff runs', plan.diffRuns ? `${plan.diffRuns.from} -> ${plan.diffRuns.to}` : plan.kind === 'evidence' ? 'fewer than two completed runs: empty' : null],
-    ['Parameters', JSON.stringify({ report: plan.kind, asOfRun: params.asOfRun ?? null, filters: Object.fromEntries(filters), diff: plan.diffRuns ?? null })],
+    [
+      'Diff runs',
+      plan.diffRuns
+        ? `${plan.diffRuns.from} -> ${plan.diffRuns.to}`
+        : plan.kind === 'evidence'
+          ? 'fewer than two completed runs: empty'
+          : null,
+    ],
+    [
+      'Parameters',
+      JSON.stringify({
+        report: plan.kind,
+        asOfRun: params.asOfRun ?? null,
+        filters: Object.fromEntries(filters),
+        diff: plan.diffRuns ?? null,
+      }),
+    ],
     ['All collections complete', incomplete.length === 0 ? 'yes' : `NO: ${incomplete.join(', ')}`],
     [],
-    ['Collection', 'Sheet', 'Data as of (UTC)', 'Data as of (ISO)', 'Sync run', 'Complete', 'Note', 'Rows in sheet', 'Rows in store (same filters)', 'Objects in store (all)'],
+    [
+      'Collection',
+      'Sheet',
+      'Data as of (UTC)',
+      'Data as of (ISO)',
+      'Sync run',
+      'Complete',
+      'Note',
+      'Rows in sheet',
+      'Rows in store (same filters)',
+      'Objects in store (all)',
+    ],
   ];
   for (const c of input.collections) {
     const inSheet = c.sheet ? (input.sheets.find((s) => s.name === c.sheet)?.rows ?? null) : c.rowsInSheet;

@@ -7,7 +7,16 @@ import { REPORTS, collectionsOf, isReportKind, parseFilters, type ReportKind, ty
 import { collectionEvidence, manifestRows, type CollectionEvidence, type ReportConnection } from './evidence';
 import { ReportWorkbook, type ExportProgress, type SheetResult } from './workbook';
 
-export { REPORT_KINDS, REPORTS, isReportKind, parseFilters, filterKeys, type ReportKind, type ReportStore, type ReportParams } from './catalog';
+export {
+  REPORT_KINDS,
+  REPORTS,
+  isReportKind,
+  parseFilters,
+  filterKeys,
+  type ReportKind,
+  type ReportStore,
+  type ReportParams,
+} from './catalog';
 export type { ReportConnection, CollectionEvidence } from './evidence';
 export { ExportCancelled, type ExportProgress, type SheetResult } from './workbook';
 export { verifyWorkbook, changedSheets, type VerifyResult, type SheetCheck } from './verify';

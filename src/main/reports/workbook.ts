@@ -5,14 +5,7 @@ import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import {
-  CANONICAL_FORM,
-  CANONICAL_FORM_TEXT,
-  SheetHasher,
-  overallHash,
-  storedValue,
-  type CellValue,
-} from './canonical';
+import { CANONICAL_FORM, CANONICAL_FORM_TEXT, SheetHasher, overallHash, storedValue, type CellValue } from './canonical';
 
 /**
  * The workbook layer: exceljs's streaming writer behind a small interface that hashes every row

@@ -90,8 +90,14 @@ async function readCentralDirectory(file: string): Promise<Map<string, ZipEntry>
         const len = cd.readUInt16LE(e + 2);
         if (id === 0x0001) {
           let q = e + 4;
-          if (uncompressedSize === 0xffffffff) { uncompressedSize = Number(cd.readBigUInt64LE(q)); q += 8; }
-          if (compressedSize === 0xffffffff) { compressedSize = Number(cd.readBigUInt64LE(q)); q += 8; }
+          if (uncompressedSize === 0xffffffff) {
+            uncompressedSize = Number(cd.readBigUInt64LE(q));
+            q += 8;
+          }
+          if (compressedSize === 0xffffffff) {
+            compressedSize = Number(cd.readBigUInt64LE(q));
+            q += 8;
+          }
           if (localOffset === 0xffffffff) localOffset = Number(cd.readBigUInt64LE(q));
         }
         e += 4 + len;
@@ -351,15 +357,18 @@ export function columnIndex(ref: string): number {
   return col - 1;
 }
 
-const BUILTIN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58]);
+const BUILTIN_DATE_FORMATS = new Set([
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58,
+]);
 
 /** Whether a number format shows a date or time (as Excel and openpyxl decide it). */
 export function isDateFormat(id: number, code: string | undefined): boolean {
   if (code === undefined) return BUILTIN_DATE_FORMATS.has(id);
-  const stripped = code
-    .replace(/"[^"]*"/g, '')
-    .replace(/\[[^\]]*\]/g, '')
-    .replace(/\\./g, '')
-    .split(';')[0] ?? '';
+  const stripped =
+    code
+      .replace(/"[^"]*"/g, '')
+      .replace(/\[[^\]]*\]/g, '')
+      .replace(/\\./g, '')
+      .split(';')[0] ?? '';
   return /[dmyhs]/i.test(stripped) && !/^general$/i.test(stripped.trim());
 }

@@ -5,7 +5,22 @@ import { REPORTS, REPORT_KINDS, collectionsOf, filterKeys } from '../reports/cat
 import type { Handlers } from './dispatch';
 import { createLatest } from './latest';
 import { withPending } from '../outbox/overlay';
-import { collectionInfos, detailOf, listWindow, filtersOf, historyOf, hitOf, itemOf, journalOf, overviewCharts, previewOf, rowOf, runOf, searchFacets, statusOf } from './read-models';
+import {
+  collectionInfos,
+  detailOf,
+  listWindow,
+  filtersOf,
+  historyOf,
+  hitOf,
+  itemOf,
+  journalOf,
+  overviewCharts,
+  previewOf,
+  rowOf,
+  runOf,
+  searchFacets,
+  statusOf,
+} from './read-models';
 
 /** The contract's handlers: each one a thin call into the services of the composition root. */
 export function createHandlers(services: Services): Handlers {
@@ -58,11 +73,13 @@ export function createHandlers(services: Services): Handlers {
 
     listObjects: ({ collection, filters, sort, offset, limit, asOfRun }) => {
       const workspace = services.workspace();
-      const result = listWindow(
-        workspace.store,
-        collection,
-        { filters: filtersOf(filters), sort: sort ? { column: sort.key, dir: sort.dir } : undefined, offset, limit, asOfRun: asOfRun ?? undefined },
-      );
+      const result = listWindow(workspace.store, collection, {
+        filters: filtersOf(filters),
+        sort: sort ? { column: sort.key, dir: sort.dir } : undefined,
+        offset,
+        limit,
+        asOfRun: asOfRun ?? undefined,
+      });
       return { rows: withPending(services.workspace().outbox, collection, result.rows).map(rowOf), total: result.total };
     },
     getObject: ({ collection, id, asOfRun }) => {
@@ -75,7 +92,13 @@ export function createHandlers(services: Services): Handlers {
       latest.run(key, () => {
         const started = performance.now();
         const s = store();
-        const result = s.search(query, { collection: collection ?? undefined, filters: filtersOf(filters), limit, offset, highlight: ['[[', ']]'] });
+        const result = s.search(query, {
+          collection: collection ?? undefined,
+          filters: filtersOf(filters),
+          limit,
+          offset,
+          highlight: ['[[', ']]'],
+        });
         const facets = withFacets ? searchFacets(s, query) : null;
         return { hits: result.hits.map(hitOf), total: result.total, facets, tookMs: performance.now() - started };
       }),
@@ -119,7 +142,12 @@ export function createHandlers(services: Services): Handlers {
       const summary = await workspace.outbox.reconcile(workspace.api);
       return { examined: summary.examined, applied: summary.applied, requeued: summary.requeued, unknown: summary.unknown };
     },
-    outboxJournal: ({ itemId, limit }) => ({ entries: services.workspace().outbox.journal({ itemId: itemId ?? undefined, limit }).map(journalOf) }),
+    outboxJournal: ({ itemId, limit }) => ({
+      entries: services
+        .workspace()
+        .outbox.journal({ itemId: itemId ?? undefined, limit })
+        .map(journalOf),
+    }),
 
     reportCatalog: () => ({
       reports: REPORT_KINDS.map((kind) => {
@@ -147,7 +175,12 @@ export function createHandlers(services: Services): Handlers {
         file: result.file,
         status: result.status,
         reason: result.reason ?? null,
-        sheets: result.sheets.map((sheet) => ({ name: sheet.name, status: sheet.status, expectedRows: sheet.expectedRows ?? null, actualRows: sheet.actualRows ?? null })),
+        sheets: result.sheets.map((sheet) => ({
+          name: sheet.name,
+          status: sheet.status,
+          expectedRows: sheet.expectedRows ?? null,
+          actualRows: sheet.actualRows ?? null,
+        })),
         manifest: result.manifest,
       };
     },

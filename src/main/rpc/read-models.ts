@@ -73,15 +73,28 @@ export function listWindow(
 ): { rows: StoreTypes.StoredObject[]; total: number } {
   const filterKey = JSON.stringify(opts.filters);
   if (opts.sort || opts.asOfRun !== undefined) {
-    const rows = store.listObjects(id, { filters: opts.filters, sort: opts.sort, offset: opts.offset, limit: opts.limit, asOfRun: opts.asOfRun }).rows;
-    const total = memo(store, `count:${id}:${opts.asOfRun ?? ''}:${filterKey}`, () => store.countObjects(id, { filters: opts.filters, asOfRun: opts.asOfRun }), extraStamp);
+    const rows = store.listObjects(id, {
+      filters: opts.filters,
+      sort: opts.sort,
+      offset: opts.offset,
+      limit: opts.limit,
+      asOfRun: opts.asOfRun,
+    }).rows;
+    const total = memo(
+      store,
+      `count:${id}:${opts.asOfRun ?? ''}:${filterKey}`,
+      () => store.countObjects(id, { filters: opts.filters, asOfRun: opts.asOfRun }),
+      extraStamp,
+    );
     return { rows, total };
   }
   const params: unknown[] = [id];
   const where = ['o.collection = ?', ...filterSql(descriptorOf(id), opts.filters, params)];
   params.push(opts.limit, opts.offset);
   const rows = store.db
-    .prepare(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE ${where.join(' AND ')} ORDER BY o.id LIMIT ? OFFSET ?`)
+    .prepare(
+      `SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE ${where.join(' AND ')} ORDER BY o.id LIMIT ? OFFSET ?`,
+    )
     .all(...params) as StoredRow[];
   const total = memo(store, `count:${id}::${filterKey}`, () => store.countObjects(id, { filters: opts.filters }), extraStamp);
   return { rows: rows.map((row) => toStoredObject(row, undefined)), total };
@@ -112,7 +125,8 @@ function computeCollectionInfos(store: Store | null): CollectionInfo[] {
         filterValues[column.key] = groupCounts(store, descriptor.id, column.key)
           .map((d) => d.key)
           .filter((key) => key !== '');
-        if (column.kind === 'bool') filterValues[column.key] = filterValues[column.key]!.map((v) => (v === '1' || v === 'true' ? 'true' : 'false'));
+        if (column.kind === 'bool')
+          filterValues[column.key] = filterValues[column.key]!.map((v) => (v === '1' || v === 'true' ? 'true' : 'false'));
       }
     return { id: descriptor.id, label: descriptor.title, columns, filterValues };
   });
@@ -130,7 +144,14 @@ export function statusOf(status: StoreTypes.CollectionStatus): CollectionStatus 
 }
 
 export function runOf(run: StoreTypes.SyncRun): SyncRun {
-  return { id: run.id, startedAt: run.startedAt, finishedAt: run.finishedAt, status: run.status, collections: run.collections, origin: run.origin };
+  return {
+    id: run.id,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    status: run.status,
+    collections: run.collections,
+    origin: run.origin,
+  };
 }
 
 export function rowOf(object: StoreTypes.StoredObject): ObjectRow {
@@ -149,9 +170,7 @@ export function detailOf(object: StoreTypes.StoredObject): ObjectDetail {
 }
 
 export function historyOf(versions: StoreTypes.ObjectVersion[]): HistoryEntry[] {
-  return versions
-    .map((v) => ({ runId: v.runId, at: v.at, change: v.change, changedFields: v.changedFields, raw: v.raw }))
-    .reverse();
+  return versions.map((v) => ({ runId: v.runId, at: v.at, change: v.change, changedFields: v.changedFields, raw: v.raw })).reverse();
 }
 
 export function hitOf(hit: StoreTypes.SearchHit): SearchHit {

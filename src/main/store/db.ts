@@ -7,16 +7,7 @@ import { MIGRATIONS } from './migrations';
 import { ObjectReader } from './objects';
 import { ensureSearchIndex, recoverSearchQueue, searchObjects, type SearchResult } from './search';
 import { SyncWriter } from './sync-writer';
-import type {
-  AutomationRow,
-  CollectionStatus,
-  DiffEntry,
-  ListOptions,
-  ObjectVersion,
-  SearchOptions,
-  StoredObject,
-  SyncRun,
-} from './types';
+import type { AutomationRow, CollectionStatus, DiffEntry, ListOptions, ObjectVersion, SearchOptions, StoredObject, SyncRun } from './types';
 
 export type * from './types';
 export type { SearchResult } from './search';

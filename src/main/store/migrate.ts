@@ -25,7 +25,7 @@ function checkOrder(migrations: readonly Migration[]): void {
 export function appliedVersions(db: Database): Set<number> {
   const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
   if (!exists) return new Set();
-  return new Set((db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]));
+  return new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
 }
 
 /**
@@ -47,7 +47,9 @@ export function migrate(db: Database, migrations: readonly Migration[], target?:
   const known = new Set(migrations.map((m) => m.version));
   const unknown = [...applied].filter((v) => !known.has(v));
   if (unknown.length > 0) {
-    throw new MigrationError(`this store was written by a newer version of Attest (schema ${Math.max(...unknown)}); update Attest to open it`);
+    throw new MigrationError(
+      `this store was written by a newer version of Attest (schema ${Math.max(...unknown)}); update Attest to open it`,
+    );
   }
   const ran: number[] = [];
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');

@@ -34,7 +34,8 @@ export interface ObjectRow {
 }
 
 /** The columns every object read selects (objects `o`, versions `v`). */
-export const OBJECT_COLUMNS = 'o.collection, o.id, o.first_seen_run, o.last_seen_run, o.current_vid, v.valid_from, v.title, v.cols, v.raw, v.fetched_at';
+export const OBJECT_COLUMNS =
+  'o.collection, o.id, o.first_seen_run, o.last_seen_run, o.current_vid, v.valid_from, v.title, v.cols, v.raw, v.fetched_at';
 
 /** A stored object; `json` parses `raw` on first use, so listing a million rows parses none. */
 class Stored implements StoredObject {
@@ -75,7 +76,19 @@ class Stored implements StoredObject {
 
   toJSON(): Record<string, unknown> {
     const { collection, id, title, raw, columns, runId, fetchedAt, firstSeenRun, lastSeenRun, deleted, pending } = this;
-    return { collection, id, title, raw, columns, runId, fetchedAt, firstSeenRun, lastSeenRun, deleted, ...(pending === undefined ? {} : { pending }) };
+    return {
+      collection,
+      id,
+      title,
+      raw,
+      columns,
+      runId,
+      fetchedAt,
+      firstSeenRun,
+      lastSeenRun,
+      deleted,
+      ...(pending === undefined ? {} : { pending }),
+    };
   }
 }
 
@@ -100,19 +113,42 @@ export class ObjectReader {
     this.s = {
       runs: p('SELECT id, started_at, finished_at, status, collections, origin FROM sync_runs ORDER BY id DESC'),
       runExists: p('SELECT 1 FROM sync_runs WHERE id = ?'),
-      lastCompleted: p("SELECT run_id, status, pages, finished_at, error FROM sync_run_collections WHERE collection = ? AND status = 'completed' ORDER BY run_id DESC LIMIT 1"),
-      latestWalk: p('SELECT run_id, status, pages, finished_at, error FROM sync_run_collections WHERE collection = ? ORDER BY run_id DESC LIMIT 1'),
+      lastCompleted: p(
+        "SELECT run_id, status, pages, finished_at, error FROM sync_run_collections WHERE collection = ? AND status = 'completed' ORDER BY run_id DESC LIMIT 1",
+      ),
+      latestWalk: p(
+        'SELECT run_id, status, pages, finished_at, error FROM sync_run_collections WHERE collection = ? ORDER BY run_id DESC LIMIT 1',
+      ),
       count: p('SELECT count(*) FROM objects WHERE collection = ? AND current_vid IS NOT NULL'),
-      current: p(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE o.collection = ? AND o.id = ?`),
-      lastVersion: p(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.oid = o.oid WHERE o.collection = ? AND o.id = ? ORDER BY v.valid_from DESC LIMIT 1`),
-      asOf: p(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.oid = o.oid AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?) WHERE o.collection = ? AND o.id = ?`),
-      versions: p('SELECT v.valid_from, v.valid_to, v.title, v.raw, v.hash FROM objects o JOIN object_versions v ON v.oid = o.oid WHERE o.collection = ? AND o.id = ? ORDER BY v.valid_from'),
-      runTime: p('SELECT coalesce(rc.finished_at, r.started_at) FROM sync_runs r LEFT JOIN sync_run_collections rc ON rc.run_id = r.id AND rc.collection = ? WHERE r.id = ?'),
+      current: p(
+        `SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE o.collection = ? AND o.id = ?`,
+      ),
+      lastVersion: p(
+        `SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.oid = o.oid WHERE o.collection = ? AND o.id = ? ORDER BY v.valid_from DESC LIMIT 1`,
+      ),
+      asOf: p(
+        `SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.oid = o.oid AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?) WHERE o.collection = ? AND o.id = ?`,
+      ),
+      versions: p(
+        'SELECT v.valid_from, v.valid_to, v.title, v.raw, v.hash FROM objects o JOIN object_versions v ON v.oid = o.oid WHERE o.collection = ? AND o.id = ? ORDER BY v.valid_from',
+      ),
+      runTime: p(
+        'SELECT coalesce(rc.finished_at, r.started_at) FROM sync_runs r LEFT JOIN sync_run_collections rc ON rc.run_id = r.id AND rc.collection = ? WHERE r.id = ?',
+      ),
     };
   }
 
   runs(): SyncRun[] {
-    return (this.s.runs!.all() as { id: number; started_at: string; finished_at: string | null; status: RunStatus; collections: string; origin: RunOrigin }[]).map((r) => ({
+    return (
+      this.s.runs!.all() as {
+        id: number;
+        started_at: string;
+        finished_at: string | null;
+        status: RunStatus;
+        collections: string;
+        origin: RunOrigin;
+      }[]
+    ).map((r) => ({
       id: r.id,
       startedAt: r.started_at,
       finishedAt: r.finished_at,
@@ -150,9 +186,11 @@ export class ObjectReader {
     descriptorOf(collection);
     const { asOfRun } = opts;
     this.checkRun(asOfRun);
-    const row = (asOfRun === undefined
-      ? (this.s.current!.get(collection, id) ?? this.s.lastVersion!.get(collection, id))
-      : this.s.asOf!.get(asOfRun, asOfRun, collection, id)) as ObjectRow | undefined;
+    const row = (
+      asOfRun === undefined
+        ? (this.s.current!.get(collection, id) ?? this.s.lastVersion!.get(collection, id))
+        : this.s.asOf!.get(asOfRun, asOfRun, collection, id)
+    ) as ObjectRow | undefined;
     return row ? toStoredObject(row, asOfRun) : null;
   }
 
@@ -176,7 +214,10 @@ export class ObjectReader {
 
   countObjects(collection: CollectionId, opts: Pick<ListOptions, 'asOfRun' | 'filters'> = {}): number {
     const params: unknown[] = [];
-    return this.db.prepare(this.selectSql(collection, opts, 'count(*)', params)).pluck().get(...params) as number;
+    return this.db
+      .prepare(this.selectSql(collection, opts, 'count(*)', params))
+      .pluck()
+      .get(...params) as number;
   }
 
   /** Streams every object (in id order). The connection is busy until the iteration ends. */
@@ -192,7 +233,13 @@ export class ObjectReader {
 
   history(collection: CollectionId, id: string): ObjectVersion[] {
     const d = descriptorOf(collection);
-    const versions = this.s.versions!.all(collection, id) as { valid_from: number; valid_to: number | null; title: string; raw: string; hash: Buffer }[];
+    const versions = this.s.versions!.all(collection, id) as {
+      valid_from: number;
+      valid_to: number | null;
+      title: string;
+      raw: string;
+      hash: Buffer;
+    }[];
     const out: ObjectVersion[] = [];
     versions.forEach((v, i) => {
       const previous = versions[i - 1];
@@ -207,7 +254,14 @@ export class ObjectReader {
       });
       const next = versions[i + 1];
       if (v.valid_to !== null && (!next || next.valid_from !== v.valid_to)) {
-        out.push({ runId: v.valid_to, at: this.runTime(collection, v.valid_to), change: 'removed', changedFields: [], raw: null, title: v.title });
+        out.push({
+          runId: v.valid_to,
+          at: this.runTime(collection, v.valid_to),
+          change: 'removed',
+          changedFields: [],
+          raw: null,
+          title: v.title,
+        });
       }
     });
     return out;
@@ -248,8 +302,10 @@ export class ObjectReader {
     }[];
     const out: DiffEntry[] = [];
     for (const r of rows) {
-      if (r.a_raw === null && r.b_raw !== null) out.push({ collection: r.collection, id: r.id, title: r.b_title ?? '', change: 'added', changedFields: [] });
-      else if (r.a_raw !== null && r.b_raw === null) out.push({ collection: r.collection, id: r.id, title: r.a_title ?? '', change: 'removed', changedFields: [] });
+      if (r.a_raw === null && r.b_raw !== null)
+        out.push({ collection: r.collection, id: r.id, title: r.b_title ?? '', change: 'added', changedFields: [] });
+      else if (r.a_raw !== null && r.b_raw === null)
+        out.push({ collection: r.collection, id: r.id, title: r.a_title ?? '', change: 'removed', changedFields: [] });
       else if (r.a_raw !== null && r.b_raw !== null && !r.a_hash!.equals(r.b_hash!)) {
         const fields = changedFields(JSON.parse(r.a_raw), JSON.parse(r.b_raw), descriptorOf(r.collection).diffRoot);
         out.push({ collection: r.collection, id: r.id, title: r.b_title ?? '', change: 'modified', changedFields: fields });
@@ -260,9 +316,10 @@ export class ObjectReader {
 
   /** One row per trigger and per step (live and draft) of each automation, for views and reports. */
   automationRows(opts: { automationId?: string; asOfRun?: number } = {}): AutomationRow[] {
-    const objects = opts.automationId !== undefined
-      ? [this.getObject('automations', opts.automationId, { asOfRun: opts.asOfRun })].filter((o): o is StoredObject => o !== null)
-      : this.iterateObjects('automations', { asOfRun: opts.asOfRun });
+    const objects =
+      opts.automationId !== undefined
+        ? [this.getObject('automations', opts.automationId, { asOfRun: opts.asOfRun })].filter((o): o is StoredObject => o !== null)
+        : this.iterateObjects('automations', { asOfRun: opts.asOfRun });
     const out: AutomationRow[] = [];
     const sections: [AutomationSection, string, readonly string[]][] = [
       ['trigger', 'triggers', AUTOMATION_TRIGGER_KEYS],

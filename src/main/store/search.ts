@@ -90,7 +90,7 @@ export function termLookup(db: Database): TermLookup {
     split: (prefix) => {
       // A skip scan: one index seek per distinct second letter.
       const beginnings: string[] = [];
-      for (let after = prefix; beginnings.length <= SPLIT_LIMIT; ) {
+      for (let after = prefix; beginnings.length <= SPLIT_LIMIT;) {
         const term = next.get(after, `${prefix}\u{10FFFF}`) as string | undefined;
         if (term === undefined) return beginnings;
         const two = [...term].slice(0, 2).join('');
@@ -138,7 +138,11 @@ export function wordsQuery(input: string, terms?: TermLookup): WordsQuery | null
         // own prefix query would first merge the posting lists of every word it starts.
         parts.push(`("${w}" OR ${split.map((b) => `"${b}"*`).join(' OR ')})`);
         postings += known;
-      } else if (expansion === null || expansion.length === 0 || (length >= INDEXED_PREFIX_MIN && length <= INDEXED_PREFIX_MAX && expansion.length > 1)) {
+      } else if (
+        expansion === null ||
+        expansion.length === 0 ||
+        (length >= INDEXED_PREFIX_MIN && length <= INDEXED_PREFIX_MAX && expansion.length > 1)
+      ) {
         // Many words start with it (FTS5's prefix index streams short prefixes), or none is known
         // yet (the list of words is refreshed after each sync): FTS5's own prefix query.
         parts.push(`"${w}"*`);
@@ -221,11 +225,20 @@ export function searchObjects(db: Database, query: string, opts: SearchOptions =
   const joinParams: unknown[] = [];
   const joinWhere = filterSql(d, rest, joinParams);
   const needsJoin = joinWhere.length > 0 || opts.sort !== undefined;
-  const from = needsJoin ? 'FROM search_index s JOIN objects o ON o.oid = s.rowid JOIN object_versions v ON v.vid = o.current_vid' : 'FROM search_index s';
+  const from = needsJoin
+    ? 'FROM search_index s JOIN objects o ON o.oid = s.rowid JOIN object_versions v ON v.vid = o.current_vid'
+    : 'FROM search_index s';
   const where = ['search_index MATCH ?', ...joinWhere].join(' AND ');
-  const select = (fts: string, tail: string, extra: unknown[] = []) => db.prepare(`SELECT s.rowid ${from} WHERE ${where}${tail}`).pluck().all(fts, ...joinParams, ...extra) as number[];
+  const select = (fts: string, tail: string, extra: unknown[] = []) =>
+    db
+      .prepare(`SELECT s.rowid ${from} WHERE ${where}${tail}`)
+      .pluck()
+      .all(fts, ...joinParams, ...extra) as number[];
 
-  const counted = db.prepare(`SELECT count(*) FROM (SELECT s.rowid ${from} WHERE ${where} LIMIT ${countCap + 1})`).pluck().get(match, ...joinParams) as number;
+  const counted = db
+    .prepare(`SELECT count(*) FROM (SELECT s.rowid ${from} WHERE ${where} LIMIT ${countCap + 1})`)
+    .pluck()
+    .get(match, ...joinParams) as number;
   const capped = counted > countCap;
   const total = Math.min(counted, countCap);
   const limit = Math.max(0, Math.floor(opts.limit ?? 50));
@@ -259,9 +272,15 @@ export function searchObjects(db: Database, query: string, opts: SearchOptions =
     // Names first, then the rest; newest first within each. Every statement streams and stops early.
     const inTitle = `({title} : (${words.match}))${filtersMatch}`;
     const elsewhere = `(${words.match})${filtersMatch} NOT {title} : (${words.match})`;
-    const named = db.prepare(`SELECT count(*) FROM (SELECT s.rowid ${from} WHERE ${where} LIMIT ${offset + limit})`).pluck().get(inTitle, ...joinParams) as number;
+    const named = db
+      .prepare(`SELECT count(*) FROM (SELECT s.rowid ${from} WHERE ${where} LIMIT ${offset + limit})`)
+      .pluck()
+      .get(inTitle, ...joinParams) as number;
     const first = offset < named ? select(inTitle, ' ORDER BY s.rowid DESC LIMIT ? OFFSET ?', [limit, offset]) : [];
-    const rest = first.length < limit ? select(elsewhere, ' ORDER BY s.rowid DESC LIMIT ? OFFSET ?', [limit - first.length, Math.max(0, offset - named)]) : [];
+    const rest =
+      first.length < limit
+        ? select(elsewhere, ' ORDER BY s.rowid DESC LIMIT ? OFFSET ?', [limit - first.length, Math.max(0, offset - named)])
+        : [];
     ranked = [...first.map((oid) => ({ oid, rank: 0 })), ...rest.map((oid) => ({ oid, rank: 1 }))];
   }
   if (ranked.length === 0) return { hits: [], total, capped, order };
@@ -276,11 +295,16 @@ export function searchObjects(db: Database, query: string, opts: SearchOptions =
     `SELECT rowid AS oid, CASE WHEN rowid IN (SELECT value FROM json_each(?)) THEN snippet(search_index, 1, ?, ?, '…', 16) END AS snippet
      FROM search_index WHERE search_index MATCH ? ORDER BY rowid DESC`,
   );
-  for (const row of pass.iterate(JSON.stringify([...wanted]), open, close, match) as IterableIterator<{ oid: number; snippet: string | null }>) {
+  for (const row of pass.iterate(JSON.stringify([...wanted]), open, close, match) as IterableIterator<{
+    oid: number;
+    snippet: string | null;
+  }>) {
     if (row.snippet !== null) snippets.set(row.oid, row.snippet);
     if (row.oid <= oldest || snippets.size === wanted.size) break;
   }
-  const object = db.prepare('SELECT o.collection, o.id, v.title, v.cols FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE o.oid = ?');
+  const object = db.prepare(
+    'SELECT o.collection, o.id, v.title, v.cols FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE o.oid = ?',
+  );
   const hits: SearchHit[] = [];
   for (const r of ranked) {
     const o = object.get(r.oid) as ObjectRow | undefined;
@@ -304,7 +328,9 @@ export function searchObjects(db: Database, query: string, opts: SearchOptions =
 export function countByCollection(db: Database, query: string, limits: SearchLimits = SEARCH_LIMITS): Record<string, number> {
   const words = wordsQuery(query, termLookup(db));
   if (words === null) return {};
-  const count = db.prepare(`SELECT count(*) FROM (SELECT rowid FROM search_index WHERE search_index MATCH ? LIMIT ${limits.countCap})`).pluck();
+  const count = db
+    .prepare(`SELECT count(*) FROM (SELECT rowid FROM search_index WHERE search_index MATCH ? LIMIT ${limits.countCap})`)
+    .pluck();
   const counts: Record<string, number> = {};
   for (const d of COLLECTIONS) {
     const n = count.get(`(${words.match}) AND "${facetToken('collection', d.id)}"`) as number;
@@ -352,7 +378,7 @@ export function recoverSearchQueue(db: Database): number {
   const insert = db.prepare('INSERT INTO search_index (rowid, title, body, facets) VALUES (?, ?, ?, ?)');
   const dequeue = db.prepare('DELETE FROM search_queue WHERE oid = ?');
   let done = 0;
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = batch.all(after) as { oid: number; collection: CollectionId | null; raw: string | null }[];
     if (rows.length === 0) break;
     db.transaction(() => {
@@ -379,8 +405,10 @@ export function rebuildSearchIndex(db: Database): void {
     db.exec('DELETE FROM search_queue');
     const insert = db.prepare('INSERT INTO search_index (rowid, title, body, facets) VALUES (?, ?, ?, ?)');
     // In batches: a write cannot run while a read is still iterating on the same connection.
-    const batch = db.prepare('SELECT o.oid, o.collection, v.raw FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE o.oid > ? ORDER BY o.oid LIMIT 2000');
-    for (let after = 0; ; ) {
+    const batch = db.prepare(
+      'SELECT o.oid, o.collection, v.raw FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE o.oid > ? ORDER BY o.oid LIMIT 2000',
+    );
+    for (let after = 0; ;) {
       const rows = batch.all(after) as { oid: number; collection: CollectionId; raw: string }[];
       if (rows.length === 0) break;
       for (const r of rows) {
@@ -391,7 +419,10 @@ export function rebuildSearchIndex(db: Database): void {
       }
       after = rows[rows.length - 1]!.oid;
     }
-    db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(REVISION_KEY, String(SEARCH_TEXT_REVISION));
+    db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
+      REVISION_KEY,
+      String(SEARCH_TEXT_REVISION),
+    );
   })();
   refreshSearchTerms(db);
 }

@@ -95,20 +95,30 @@ export class SyncWriter {
       walkRows: p('SELECT * FROM sync_run_collections WHERE run_id = ?'),
       walkRow: p('SELECT * FROM sync_run_collections WHERE run_id = ? AND collection = ?'),
       newWalk: p("INSERT OR IGNORE INTO sync_run_collections (run_id, collection, status) VALUES (?, ?, 'pending')"),
-      startWalk: p("UPDATE sync_run_collections SET status = 'running', error = NULL, started_at = coalesce(started_at, ?) WHERE run_id = ? AND collection = ?"),
+      startWalk: p(
+        "UPDATE sync_run_collections SET status = 'running', error = NULL, started_at = coalesce(started_at, ?) WHERE run_id = ? AND collection = ?",
+      ),
       restartWalk: p("UPDATE sync_run_collections SET walk = walk + 1, checkpoint = '', plan = NULL WHERE run_id = ? AND collection = ?"),
       setPlan: p('UPDATE sync_run_collections SET plan = ? WHERE run_id = ? AND collection = ?'),
-      checkpoint: p('UPDATE sync_run_collections SET checkpoint = ?, pages = pages + 1, fetched = fetched + ?, upserted = upserted + ? WHERE run_id = ? AND collection = ? AND walk = ?'),
-      endWalk: p('UPDATE sync_run_collections SET status = ?, error = ?, finished_at = ?, deleted = deleted + ? WHERE run_id = ? AND collection = ?'),
+      checkpoint: p(
+        'UPDATE sync_run_collections SET checkpoint = ?, pages = pages + 1, fetched = fetched + ?, upserted = upserted + ? WHERE run_id = ? AND collection = ? AND walk = ?',
+      ),
+      endWalk: p(
+        'UPDATE sync_run_collections SET status = ?, error = ?, finished_at = ?, deleted = deleted + ? WHERE run_id = ? AND collection = ?',
+      ),
       finishRun: p('UPDATE sync_runs SET status = ?, finished_at = ? WHERE id = ?'),
       strayWalks: p("UPDATE sync_run_collections SET status = 'cancelled' WHERE run_id = ? AND status IN ('running', 'pending')"),
 
-      findObject: p('SELECT o.oid, o.current_vid AS vid, v.hash, v.valid_from FROM objects o LEFT JOIN object_versions v ON v.vid = o.current_vid WHERE o.collection = ? AND o.id = ?'),
+      findObject: p(
+        'SELECT o.oid, o.current_vid AS vid, v.hash, v.valid_from FROM objects o LEFT JOIN object_versions v ON v.vid = o.current_vid WHERE o.collection = ? AND o.id = ?',
+      ),
       newObject: p('INSERT INTO objects (collection, id, first_seen_run, last_seen_run, last_seen_walk) VALUES (?, ?, ?, ?, ?)'),
       seen: p('UPDATE objects SET last_seen_run = ?, last_seen_walk = ? WHERE oid = ?'),
       setCurrent: p('UPDATE objects SET current_vid = ?, last_seen_run = ?, last_seen_walk = ? WHERE oid = ?'),
       clearCurrent: p('UPDATE objects SET current_vid = NULL WHERE oid = ?'),
-      newVersion: p('INSERT INTO object_versions (oid, valid_from, hash, title, cols, raw, refs, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      newVersion: p(
+        'INSERT INTO object_versions (oid, valid_from, hash, title, cols, raw, refs, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
       rewriteVersion: p('UPDATE object_versions SET hash = ?, title = ?, cols = ?, raw = ?, refs = ?, fetched_at = ? WHERE vid = ?'),
       closeVersion: p('UPDATE object_versions SET valid_to = ? WHERE vid = ?'),
       dropVersion: p('DELETE FROM object_versions WHERE vid = ?'),
@@ -211,7 +221,8 @@ export class SyncWriter {
 
   private upsert(runId: number, collection: CollectionId, walk: number, obj: PreparedObject, fetchedAt: string): boolean {
     const s = this.s;
-    const found = s.findObject!.get(collection, obj.id) as { oid: number; vid: number | null; hash: Buffer | null; valid_from: number | null } | undefined;
+    const found = s.findObject!.get(collection, obj.id) as
+      { oid: number; vid: number | null; hash: Buffer | null; valid_from: number | null } | undefined;
     if (found && found.vid !== null && found.hash !== null && found.hash.equals(obj.hash)) {
       s.seen!.run(runId, walk, found.oid);
       return false;
@@ -267,7 +278,11 @@ export class SyncWriter {
     return this.db.transaction((): RunStatus => {
       this.s.strayWalks!.run(runId);
       const rows = this.s.walkRows!.all(runId) as WalkRow[];
-      const status: RunStatus = rows.every((r) => r.status === 'completed') ? 'completed' : rows.some((r) => r.status === 'failed') ? 'failed' : 'cancelled';
+      const status: RunStatus = rows.every((r) => r.status === 'completed')
+        ? 'completed'
+        : rows.some((r) => r.status === 'failed')
+          ? 'failed'
+          : 'cancelled';
       this.s.finishRun!.run(status, now(), runId);
       return status;
     })();
@@ -294,7 +309,9 @@ export class SyncWriter {
         const at = now();
         const collections = [...new Set(changed.map((c) => c.collection))];
         const id = Number(
-          this.db.prepare("INSERT INTO sync_runs (started_at, finished_at, status, collections, origin) VALUES (?, ?, 'completed', ?, 'outbox')").run(at, at, JSON.stringify(collections)).lastInsertRowid,
+          this.db
+            .prepare("INSERT INTO sync_runs (started_at, finished_at, status, collections, origin) VALUES (?, ?, 'completed', ?, 'outbox')")
+            .run(at, at, JSON.stringify(collections)).lastInsertRowid,
         );
         // Walk 0: no sync walk has that number, so a later walk still decides what it did not see.
         for (const { collection, object } of changed) this.upsert(id, collection, 0, object, at);

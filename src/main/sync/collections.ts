@@ -80,7 +80,10 @@ const bool = (name: string, label: string, path = name): ColumnDef => ({ name, l
 /** Prefixes every column path (campaign fields live at `accessReview.accessReview.*` of the wrapper). */
 const under = (prefix: string, columns: ColumnDef[]): ColumnDef[] => columns.map((c) => ({ ...c, path: `${prefix}.${c.path}` }));
 
-const celText = (obj: unknown): string => celExpressions(obj).map((c) => c.expression).join('\n');
+const celText = (obj: unknown): string =>
+  celExpressions(obj)
+    .map((c) => c.expression)
+    .join('\n');
 
 const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
@@ -126,7 +129,13 @@ export const COLLECTIONS: readonly CollectionDescriptor[] = [
       const c = campaignOf(wrapper);
       return {
         title: str(getPath(c, 'displayName')),
-        body: lines(str(getPath(c, 'description')), str(getPath(c, 'reviewInstructions')), str(getPath(c, 'campaignInsights.markdown')), str(getPath(c, 'id')), celText(c)),
+        body: lines(
+          str(getPath(c, 'description')),
+          str(getPath(c, 'reviewInstructions')),
+          str(getPath(c, 'campaignInsights.markdown')),
+          str(getPath(c, 'id')),
+          celText(c),
+        ),
       };
     },
     references: (wrapper) => ({ templates: unique([str(getPath(campaignOf(wrapper), 'accessReviewTemplateId'))]) }),
@@ -182,9 +191,18 @@ export const COLLECTIONS: readonly CollectionDescriptor[] = [
         label: 'Steps',
         path: 'automationSteps',
         type: 'text',
-        value: (a) => asArray(getPath(a, 'automationSteps')).map((s) => kindOf(s, AUTOMATION_STEP_ACTION_KEYS)).join(', '),
+        value: (a) =>
+          asArray(getPath(a, 'automationSteps'))
+            .map((s) => kindOf(s, AUTOMATION_STEP_ACTION_KEYS))
+            .join(', '),
       },
-      { name: 'stepCount', label: 'Step count', path: 'automationSteps', type: 'int', value: (a) => asArray(getPath(a, 'automationSteps')).length },
+      {
+        name: 'stepCount',
+        label: 'Step count',
+        path: 'automationSteps',
+        type: 'int',
+        value: (a) => asArray(getPath(a, 'automationSteps')).length,
+      },
       text('appId', 'App'),
       date('createdAt', 'Created'),
       date('lastExecutedAt', 'Last run'),
@@ -330,7 +348,11 @@ function normalize(type: ColumnType, value: unknown): string | number | boolean 
       return Number.isFinite(n) ? n : null;
     }
     default:
-      return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+      return typeof value === 'string'
+        ? value
+        : typeof value === 'number' || typeof value === 'boolean'
+          ? String(value)
+          : JSON.stringify(value);
   }
 }
 

@@ -120,9 +120,13 @@ export async function syncTenant(opts: SyncOptions): Promise<SyncSummary> {
     done.set(id, promise);
     return promise;
   };
-  for (const walk of start.walks) emit({ phase: 'collection', collection: walk.collection, state: 'queued', pages: 0, items: 0, ratePerSecond: null, error: null });
+  for (const walk of start.walks)
+    emit({ phase: 'collection', collection: walk.collection, state: 'queued', pages: 0, items: 0, ratePerSecond: null, error: null });
   // Collections that others wait for are queued first.
-  for (const walk of [...start.walks].sort((a, b) => Number(descriptorOf(a.collection).byIds !== undefined) - Number(descriptorOf(b.collection).byIds !== undefined))) schedule(walk.collection);
+  for (const walk of [...start.walks].sort(
+    (a, b) => Number(descriptorOf(a.collection).byIds !== undefined) - Number(descriptorOf(b.collection).byIds !== undefined),
+  ))
+    schedule(walk.collection);
   let collections: CollectionSummary[];
   try {
     collections = await Promise.all(order.map(schedule));
@@ -132,7 +136,15 @@ export async function syncTenant(opts: SyncOptions): Promise<SyncSummary> {
   }
   const status = store.sync.finishRun(runId);
   if (collections.some((c) => c.pages > 0)) store.sync.refreshSearchTerms();
-  emit({ phase: 'finished', collection: null, state: status === 'completed' ? 'done' : status === 'cancelled' ? 'cancelled' : 'failed', pages: 0, items: 0, ratePerSecond: null, error: null });
+  emit({
+    phase: 'finished',
+    collection: null,
+    state: status === 'completed' ? 'done' : status === 'cancelled' ? 'cancelled' : 'failed',
+    pages: 0,
+    items: 0,
+    ratePerSecond: null,
+    error: null,
+  });
   return { runId, status, resumed: start.resumed, ms: Math.round(performance.now() - started), collections };
 }
 
@@ -146,10 +158,24 @@ function blockedWalk(
 ): CollectionSummary {
   const id = recorded.collection;
   const cancelled = signal?.aborted === true;
-  const error = cancelled ? 'cancelled' : `${id}: not fetched because ${blockedBy.join(' and ')} did not complete (the next sync resumes them)`;
+  const error = cancelled
+    ? 'cancelled'
+    : `${id}: not fetched because ${blockedBy.join(' and ')} did not complete (the next sync resumes them)`;
   store.sync.stopWalk(runId, id, cancelled ? 'cancelled' : 'failed', error);
   emit({ phase: 'collection', collection: id, state: cancelled ? 'cancelled' : 'failed', pages: 0, items: 0, ratePerSecond: null, error });
-  return { collection: id, fetched: 0, pages: 0, upserted: 0, deleted: 0, complete: false, resumed: false, restarts: 0, ms: 0, error, errorKind: cancelled ? 'cancelled' : 'blocked' };
+  return {
+    collection: id,
+    fetched: 0,
+    pages: 0,
+    upserted: 0,
+    deleted: 0,
+    complete: false,
+    resumed: false,
+    restarts: 0,
+    ms: 0,
+    error,
+    errorKind: cancelled ? 'cancelled' : 'blocked',
+  };
 }
 
 async function walkCollection(
@@ -163,10 +189,28 @@ async function walkCollection(
 ): Promise<CollectionSummary> {
   const started = performance.now();
   const id = descriptor.id;
-  const summary: CollectionSummary = { collection: id, fetched: 0, pages: 0, upserted: 0, deleted: 0, complete: false, resumed: false, restarts: 0, ms: 0 };
+  const summary: CollectionSummary = {
+    collection: id,
+    fetched: 0,
+    pages: 0,
+    upserted: 0,
+    deleted: 0,
+    complete: false,
+    resumed: false,
+    restarts: 0,
+    ms: 0,
+  };
   const progress = (state: SyncProgress['state'], error: string | null = null): void => {
     const seconds = (performance.now() - started) / 1000;
-    emit({ phase: 'collection', collection: id, state, pages: summary.pages, items: summary.fetched, ratePerSecond: seconds > 0 ? summary.fetched / seconds : null, error });
+    emit({
+      phase: 'collection',
+      collection: id,
+      state,
+      pages: summary.pages,
+      items: summary.fetched,
+      ratePerSecond: seconds > 0 ? summary.fetched / seconds : null,
+      error,
+    });
   };
   if (recorded.status === 'completed') {
     summary.complete = true;

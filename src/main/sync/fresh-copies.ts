@@ -36,7 +36,10 @@ export function storeFreshCopies(store: Pick<Store, 'sync'>, copies: readonly Fr
     seen.add(key);
     try {
       // The answer was parsed by the client: its object is stored as the JSON of what it carried.
-      prepared.push({ collection: copy.collection, object: prepareObject(descriptorOf(copy.collection), { raw: JSON.stringify(copy.json), json: copy.json }) });
+      prepared.push({
+        collection: copy.collection,
+        object: prepareObject(descriptorOf(copy.collection), { raw: JSON.stringify(copy.json), json: copy.json }),
+      });
     } catch {
       // An answer without an id cannot be stored: the next sync brings the object.
     }

@@ -109,7 +109,12 @@ const DETAIL_CONCURRENCY = 8;
  * are summaries, each row's object is read by id as part of its page, so reading ahead one page
  * also reads its objects ahead.
  */
-export async function* listPages(descriptor: CollectionDescriptor, api: ApiClient, startToken: string, signal?: AbortSignal): AsyncGenerator<FetchedPage> {
+export async function* listPages(
+  descriptor: CollectionDescriptor,
+  api: ApiClient,
+  startToken: string,
+  signal?: AbortSignal,
+): AsyncGenerator<FetchedPage> {
   const fetchPage = descriptor.fetchPage;
   if (!fetchPage) throw new Error(`${descriptor.id} has no list`);
   const steps = paginate<unknown, { nextPageToken?: string | null }>(
@@ -135,14 +140,22 @@ export async function* listPages(descriptor: CollectionDescriptor, api: ApiClien
  * The pages of a by-id collection: batches of `pageSize` ids of `plan`, from offset `startToken`
  * ('' = 0). Each object is the `listKey` member of its GET answer.
  */
-export async function* idPages(descriptor: CollectionDescriptor, api: ApiClient, plan: readonly string[], startToken: string, signal?: AbortSignal): AsyncGenerator<FetchedPage> {
+export async function* idPages(
+  descriptor: CollectionDescriptor,
+  api: ApiClient,
+  plan: readonly string[],
+  startToken: string,
+  signal?: AbortSignal,
+): AsyncGenerator<FetchedPage> {
   const byIds = descriptor.byIds;
   if (!byIds) throw new Error(`${descriptor.id} is not read by id`);
   let offset = startToken === '' ? 0 : Number(startToken);
   if (!Number.isInteger(offset) || offset < 0) throw new Error(`${descriptor.id}: bad checkpoint '${startToken}'`);
   do {
     const ids = plan.slice(offset, offset + descriptor.pageSize);
-    const objects = await mapLimit(ids, DETAIL_CONCURRENCY, (id) => fetchOne(byIds.fetch, api, id, descriptor.listKey, descriptor.id, signal));
+    const objects = await mapLimit(ids, DETAIL_CONCURRENCY, (id) =>
+      fetchOne(byIds.fetch, api, id, descriptor.listKey, descriptor.id, signal),
+    );
     offset += ids.length;
     yield { objects: objects.filter((o): o is ReceivedObject => o !== null), next: offset < plan.length ? String(offset) : '' };
   } while (offset < plan.length);

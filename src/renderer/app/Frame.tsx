@@ -10,10 +10,15 @@ function NavItem({ route, label, badge }: { route: Route; label: string; badge?:
   const navigate = useApp((s) => s.navigate);
   const active =
     current.view === route.view &&
-    (route.view !== 'list' || ((current.view === 'list' || current.view === 'detail') && 'collection' in current && current.collection === route.collection));
+    (route.view !== 'list' ||
+      ((current.view === 'list' || current.view === 'detail') && 'collection' in current && current.collection === route.collection));
   const activeDetail = route.view === 'list' && current.view === 'detail' && current.collection === route.collection;
   return (
-    <button className={`nav-item ${active || activeDetail ? 'active' : ''}`} onClick={() => navigate(route)} aria-current={active ? 'page' : undefined}>
+    <button
+      className={`nav-item ${active || activeDetail ? 'active' : ''}`}
+      onClick={() => navigate(route)}
+      aria-current={active ? 'page' : undefined}
+    >
       {label}
       {badge !== undefined && <span className="count">{badge}</span>}
     </button>
@@ -38,16 +43,39 @@ export function Frame({ children }: { children: ReactNode }) {
         <div className="nav-sep" />
         {COLLECTION_ORDER.map((id) => {
           const stored = status.find((s) => s.id === id);
-          return <NavItem key={id} route={{ view: 'list', collection: id }} label={COLLECTION_LABELS[id]} badge={stored?.asOf ? count(stored.count) : undefined} />;
+          return (
+            <NavItem
+              key={id}
+              route={{ view: 'list', collection: id }}
+              label={COLLECTION_LABELS[id]}
+              badge={stored?.asOf ? count(stored.count) : undefined}
+            />
+          );
         })}
         <div className="nav-sep" />
-        <NavItem route={{ view: 'outbox' }} label="Outbox" badge={outboxPending > 0 ? <span className="badge pending" data-testid="outbox-badge">{count(outboxPending)}</span> : undefined} />
+        <NavItem
+          route={{ view: 'outbox' }}
+          label="Outbox"
+          badge={
+            outboxPending > 0 ? (
+              <span className="badge pending" data-testid="outbox-badge">
+                {count(outboxPending)}
+              </span>
+            ) : undefined
+          }
+        />
         <NavItem route={{ view: 'reports' }} label="Reports" />
         <NavItem route={{ view: 'settings' }} label="Settings" />
       </nav>
       <header className="topbar">
         <TenantSwitcher />
-        <button className="btn small row" onClick={() => void recheck()} title={connection.reason ?? 'Check the connection now'} data-testid="online-indicator" data-online={connection.online}>
+        <button
+          className="btn small row"
+          onClick={() => void recheck()}
+          title={connection.reason ?? 'Check the connection now'}
+          data-testid="online-indicator"
+          data-online={connection.online}
+        >
           <span className={`dot ${connection.online ? 'ok' : 'bad'}`} />
           {connection.online ? 'Online' : 'Offline'}
         </button>
@@ -65,7 +93,9 @@ export function Frame({ children }: { children: ReactNode }) {
         {!connection.online && connection.connection && (
           <div className="banner offline" role="status" data-testid="offline-banner">
             <strong>Offline.</strong>
-            <span className="grow">You are browsing the local copy{connection.reason ? ` (${connection.reason})` : ''}. Sync when the tenant is reachable again.</span>
+            <span className="grow">
+              You are browsing the local copy{connection.reason ? ` (${connection.reason})` : ''}. Sync when the tenant is reachable again.
+            </span>
             <button className="btn small" onClick={() => void recheck()}>
               Retry
             </button>

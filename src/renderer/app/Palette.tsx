@@ -66,11 +66,25 @@ export function Palette() {
           }}
         />
         <div style={{ maxHeight: '55vh', overflowY: 'auto' }}>
-          {error && <div className="field-error" style={{ padding: 12 }}>{error}</div>}
+          {error && (
+            <div className="field-error" style={{ padding: 12 }}>
+              {error}
+            </div>
+          )}
           {hits.map((hit, index) => (
-            <SearchHitRow key={`${hit.collection}/${hit.id}`} hit={hit} selected={index === selected} onHover={() => setSelected(index)} onOpen={() => open(hit)} />
+            <SearchHitRow
+              key={`${hit.collection}/${hit.id}`}
+              hit={hit}
+              selected={index === selected}
+              onHover={() => setSelected(index)}
+              onOpen={() => open(hit)}
+            />
           ))}
-          {debounced.trim() && !error && hits.length === 0 && <div className="muted" style={{ padding: 16 }}>No match in the local copy.</div>}
+          {debounced.trim() && !error && hits.length === 0 && (
+            <div className="muted" style={{ padding: 16 }}>
+              No match in the local copy.
+            </div>
+          )}
           {total > hits.length && (
             <button className="hit" onClick={() => navigate({ view: 'search', query })}>
               <span className="muted">Show all {matchCount(total)} results →</span>

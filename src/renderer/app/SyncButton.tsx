@@ -30,7 +30,13 @@ export function SyncButton() {
 
   return (
     <div ref={ref} className="row">
-      <button className="btn small" onClick={() => setOpen((v) => !v)} aria-expanded={open} data-testid="data-as-of" title="Sync status per collection">
+      <button
+        className="btn small"
+        onClick={() => setOpen((v) => !v)}
+        aria-expanded={open}
+        data-testid="data-as-of"
+        title="Sync status per collection"
+      >
         {syncing ? 'Syncing…' : never ? 'Never synced' : `Data as of ${ago(oldest)}`}
       </button>
       <button
@@ -66,7 +72,9 @@ export function SyncButton() {
                   <span className="grow">{COLLECTION_LABELS[id]}</span>
                   {live ? (
                     <span className="muted" data-state={live.state}>
-                      {live.state === 'failed' ? 'failed' : `${count(live.items)} items · ${live.pages} ${live.pages === 1 ? 'page' : 'pages'}`}
+                      {live.state === 'failed'
+                        ? 'failed'
+                        : `${count(live.items)} items · ${live.pages} ${live.pages === 1 ? 'page' : 'pages'}`}
                       {live.state === 'done' && ' ✓'}
                     </span>
                   ) : (

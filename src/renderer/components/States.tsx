@@ -18,7 +18,15 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
   );
 }
 
-export function ErrorState({ title = 'Something went wrong', message, onRetry }: { title?: string; message: string; onRetry?: () => void }) {
+export function ErrorState({
+  title = 'Something went wrong',
+  message,
+  onRetry,
+}: {
+  title?: string;
+  message: string;
+  onRetry?: () => void;
+}) {
   return (
     <div className="state error" role="alert" data-state="error">
       <h2>{title}</h2>
@@ -32,7 +40,15 @@ export function ErrorState({ title = 'Something went wrong', message, onRetry }:
   );
 }
 
-export function Badge({ tone, children, title }: { tone?: 'ok' | 'warn' | 'bad' | 'pending' | 'unknown'; children: ReactNode; title?: string }) {
+export function Badge({
+  tone,
+  children,
+  title,
+}: {
+  tone?: 'ok' | 'warn' | 'bad' | 'pending' | 'unknown';
+  children: ReactNode;
+  title?: string;
+}) {
   return (
     <span className={`badge ${tone ?? ''}`} title={title}>
       {children}

@@ -21,7 +21,11 @@ export function dateTime(iso: string | null | undefined): string {
   if (!iso) return '';
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return iso;
-  return new Date(time).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z').replace(/:00Z$/, 'Z');
+  return new Date(time)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:00Z$/, 'Z');
 }
 
 export function count(n: number): string {
@@ -39,7 +43,8 @@ let byValue: Map<string, readonly string[]> | null = null;
 function enumOfValue(value: string): readonly string[] | undefined {
   if (!byValue) {
     byValue = new Map();
-    for (const values of Object.values(ENUMS) as readonly (readonly string[])[]) for (const v of values) if (!byValue.has(v)) byValue.set(v, values);
+    for (const values of Object.values(ENUMS) as readonly (readonly string[])[])
+      for (const v of values) if (!byValue.has(v)) byValue.set(v, values);
   }
   return byValue.get(value);
 }

@@ -105,8 +105,7 @@ export const useApp = create<AppState>()((set, get) => ({
       if (list.active) {
         await get().refreshStatus();
         await get().refreshOutbox();
-      }
-      else if (list.lastUsed) {
+      } else if (list.lastUsed) {
         // Reopen the tenant used last; if that fails, the first-run screen lists the saved ones.
         await get()
           .openWorkspace(list.lastUsed)
@@ -129,7 +128,15 @@ export const useApp = create<AppState>()((set, get) => ({
   },
 
   async workspaceOpened(connection, state) {
-    set({ active: connection.name, connection: state, route: { view: 'overview' }, backStack: [], progress: {}, syncError: null, addingConnection: false });
+    set({
+      active: connection.name,
+      connection: state,
+      route: { view: 'overview' },
+      backStack: [],
+      progress: {},
+      syncError: null,
+      addingConnection: false,
+    });
     await get().refreshConnections();
     await get().refreshStatus();
     await get().refreshOutbox();
@@ -213,7 +220,13 @@ export function listenToCore(): () => void {
       setState((s) => ({
         progress: {
           ...s.progress,
-          [collection]: { state: event.state, pages: event.pages, items: event.items, ratePerSecond: event.ratePerSecond, error: event.error },
+          [collection]: {
+            state: event.state,
+            pages: event.pages,
+            items: event.items,
+            ratePerSecond: event.ratePerSecond,
+            error: event.error,
+          },
         },
       }));
       return;

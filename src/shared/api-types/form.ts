@@ -255,7 +255,13 @@ export interface StringField {
 }
 
 /** The variants of a string field. */
-export const STRING_FIELD_VARIANT_KEYS = ['textField', 'passwordField', 'pickerField', 'selectField', 'dateField'] as const satisfies readonly (keyof StringField)[];
+export const STRING_FIELD_VARIANT_KEYS = [
+  'textField',
+  'passwordField',
+  'pickerField',
+  'selectField',
+  'dateField',
+] as const satisfies readonly (keyof StringField)[];
 
 /** A key-value input. */
 export interface StringMapField {
@@ -323,7 +329,12 @@ export interface FormFieldRelationship {
 }
 
 /** The relationship kinds. */
-export const FORM_FIELD_RELATIONSHIP_KEYS = ['atLeastOne', 'mutuallyExclusive', 'requiredTogether', 'dependentOn'] as const satisfies readonly (keyof FormFieldRelationship)[];
+export const FORM_FIELD_RELATIONSHIP_KEYS = [
+  'atLeastOne',
+  'mutuallyExclusive',
+  'requiredTogether',
+  'dependentOn',
+] as const satisfies readonly (keyof FormFieldRelationship)[];
 
 /** A task form. */
 export interface TaskForm {

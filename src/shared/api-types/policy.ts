@@ -221,7 +221,12 @@ export interface ApprovalInstance {
   approval?: ApprovalDefinition | null;
   state?: ApprovalInstanceState;
   assignedAt?: Timestamp;
-  approved?: { approvedAt?: Timestamp; entitlements?: AppEntitlementReference[] | null; stepUpTransactionId?: string; userId?: string } | null;
+  approved?: {
+    approvedAt?: Timestamp;
+    entitlements?: AppEntitlementReference[] | null;
+    stepUpTransactionId?: string;
+    userId?: string;
+  } | null;
   denied?: { deniedAt?: Timestamp; userId?: string } | null;
   escalationInstance?: EscalationInstance | null;
   reassigned?: ReassignedAction | null;
@@ -371,7 +376,15 @@ export interface PolicyStepInstance {
 }
 
 /** The bodies of a step instance; `kindOf(step, POLICY_STEP_BODY_KEYS)` names a step. */
-export const POLICY_STEP_BODY_KEYS = ['accept', 'reject', 'action', 'approval', 'form', 'provision', 'wait'] as const satisfies readonly (keyof PolicyStepInstance)[];
+export const POLICY_STEP_BODY_KEYS = [
+  'accept',
+  'reject',
+  'action',
+  'approval',
+  'form',
+  'provision',
+  'wait',
+] as const satisfies readonly (keyof PolicyStepInstance)[];
 
 /** A wait step as defined in a policy. */
 export interface WaitDefinition {

@@ -33,7 +33,12 @@ export interface FindingRoutingRuleAction {
 }
 
 /** The action variants; `kindOf(rule.action, ROUTING_RULE_ACTION_KEYS)` names one. */
-export const ROUTING_RULE_ACTION_KEYS = ['acceptRisk', 'createTask', 'snooze', 'suppress'] as const satisfies readonly (keyof FindingRoutingRuleAction)[];
+export const ROUTING_RULE_ACTION_KEYS = [
+  'acceptRisk',
+  'createTask',
+  'snooze',
+  'suppress',
+] as const satisfies readonly (keyof FindingRoutingRuleAction)[];
 
 /** The kind of a routing rule's action. */
 export type RoutingRuleActionKey = (typeof ROUTING_RULE_ACTION_KEYS)[number];

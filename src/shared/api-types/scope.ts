@@ -34,7 +34,10 @@ export interface ScopeRef {
  * Body of `POST /api/v1/apps/{app_id}/xaa/scopes`. `state` is the initial state: UNSPECIFIED
  * (or absent) gives PENDING_REVIEW.
  */
-export type CreateScopeRequest = Pick<Scope, 'xaaResourceServerId' | 'scopeValue' | 'displayName' | 'description' | 'classification' | 'state'>;
+export type CreateScopeRequest = Pick<
+  Scope,
+  'xaaResourceServerId' | 'scopeValue' | 'displayName' | 'description' | 'classification' | 'state'
+>;
 
 /** Answer of create scope. */
 export interface CreateScopeResponse {

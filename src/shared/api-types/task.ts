@@ -110,7 +110,13 @@ export interface TaskTypeAction {
   createdAppResourceTypeId?: string;
   actionInstance?: {
     displayName?: string;
-    batonResourceActionRef?: { appId?: string; batonActionDisplayName?: string; batonActionName?: string; connectorId?: string; resourceTypeId?: string } | null;
+    batonResourceActionRef?: {
+      appId?: string;
+      batonActionDisplayName?: string;
+      batonActionName?: string;
+      connectorId?: string;
+      resourceTypeId?: string;
+    } | null;
     connectorActionRef?: { appId?: string; connectorId?: string; operation?: ConnectorActionOperation } | null;
   } | null;
   finding?: { findingId?: string; findingType?: string } | null;
@@ -129,7 +135,14 @@ export interface TaskTypeDetails {
 }
 
 /** The members of a task's type; `kindOf(task.type, TASK_TYPE_KEYS)` names it. */
-export const TASK_TYPE_KEYS = ['grant', 'revoke', 'certify', 'offboarding', 'finding', 'action'] as const satisfies readonly (keyof TaskTypeDetails)[];
+export const TASK_TYPE_KEYS = [
+  'grant',
+  'revoke',
+  'certify',
+  'offboarding',
+  'finding',
+  'action',
+] as const satisfies readonly (keyof TaskTypeDetails)[];
 
 /** A task (request, revoke, review item...). */
 export interface Task {

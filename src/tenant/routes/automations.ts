@@ -1,6 +1,12 @@
 /** Automations: search (spec), list and get (vendor document). */
 import type { Automation } from '../../shared/api-types';
-import { type AutomationSortField, AUTOMATION_SORT_FIELD_VALUES, AUTOMATION_STATUS_FILTER_VALUES, SORT_DIRECTION_VALUES, TRIGGER_TYPE_VALUES } from '../../shared/enums';
+import {
+  type AutomationSortField,
+  AUTOMATION_SORT_FIELD_VALUES,
+  AUTOMATION_STATUS_FILTER_VALUES,
+  SORT_DIRECTION_VALUES,
+  TRIGGER_TYPE_VALUES,
+} from '../../shared/enums';
 import { optBoolean, optEnum, optEnumArray, optRefIds, optString, optStringArray, textMatcher } from '../input';
 import type { SortOrder, SortValue } from '../pagination';
 import { getOr404, listPage, param, type RequestContext, type Route } from './common';
@@ -36,7 +42,9 @@ function searchAutomations(ctx: RequestContext) {
     isDraft: optBoolean(body, 'isDraft') ?? null,
     query: optString(body, 'query') ?? '',
     refs: optRefIds(body, 'refs') ?? [],
-    statuses: (optEnumArray(body, 'statuses', AUTOMATION_STATUS_FILTER_VALUES) ?? []).filter((s) => s !== 'AUTOMATION_STATUS_FILTER_UNSPECIFIED'),
+    statuses: (optEnumArray(body, 'statuses', AUTOMATION_STATUS_FILTER_VALUES) ?? []).filter(
+      (s) => s !== 'AUTOMATION_STATUS_FILTER_UNSPECIFIED',
+    ),
     triggerTypes: (optEnumArray(body, 'triggerTypes', TRIGGER_TYPE_VALUES) ?? []).filter((t) => t !== 'TRIGGER_TYPE_UNSPECIFIED'),
   };
   const sortField = optEnum(body, 'sortField', AUTOMATION_SORT_FIELD_VALUES);
@@ -51,7 +59,8 @@ function searchAutomations(ctx: RequestContext) {
       (apps.length === 0 || apps.includes(a.appId ?? '')) &&
       (filter.isDraft === null || Boolean(a.isDraft) === filter.isDraft) &&
       (filter.refs.length === 0 || filter.refs.includes(a.id ?? '')) &&
-      (filter.statuses.length === 0 || filter.statuses.includes(a.enabled ? 'AUTOMATION_STATUS_FILTER_ON' : 'AUTOMATION_STATUS_FILTER_OFF')) &&
+      (filter.statuses.length === 0 ||
+        filter.statuses.includes(a.enabled ? 'AUTOMATION_STATUS_FILTER_ON' : 'AUTOMATION_STATUS_FILTER_OFF')) &&
       (filter.triggerTypes.length === 0 || filter.triggerTypes.includes(a.primaryTriggerType as (typeof filter.triggerTypes)[number])) &&
       (!text || text(a.displayName, a.description)),
   });

@@ -52,7 +52,12 @@ function createCampaign(ctx: RequestContext) {
   // A copy keeps the source's setup (template, scope, configuration) and starts over as a draft.
   const base: AccessReview = source
     ? { ...structuredClone(source), displayName: `Copy of ${source.displayName ?? ''}`.trim() }
-    : ctx.data.build.campaign(new Random(ctx.data.seed, `campaign:${id}`), { id, createdAt: now, displayName: 'Untitled access review', description: '' });
+    : ctx.data.build.campaign(new Random(ctx.data.seed, `campaign:${id}`), {
+        id,
+        createdAt: now,
+        displayName: 'Untitled access review',
+        description: '',
+      });
   const campaign: AccessReview = {
     ...base,
     id,

@@ -8,7 +8,8 @@ function removeMembership(ctx: RequestContext) {
   const app = getOr404(ctx.data.apps, param(ctx, 'app_id'), 'app');
   const entitlementId = param(ctx, 'app_entitlement_id');
   const entitlement = ctx.data.entitlements.get(entitlementId);
-  if (!entitlement || entitlement.appId !== app.id) throw notFound('app_entitlement', entitlementId, `entitlement '${entitlementId}' not found in app '${app.id}'`);
+  if (!entitlement || entitlement.appId !== app.id)
+    throw notFound('app_entitlement', entitlementId, `entitlement '${entitlementId}' not found in app '${app.id}'`);
   const appUserId = requiredString(ctx.body, 'appUserId');
   if (!MANAGED_ENTITLEMENT_KINDS.includes(entitlement.kind)) {
     throw failedPrecondition(
@@ -34,5 +35,10 @@ function removeMembership(ctx: RequestContext) {
 }
 
 export const entitlementRoutes: Route[] = [
-  { method: 'DELETE', path: '/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/remove-membership', operation: 'removeMembership', handle: removeMembership },
+  {
+    method: 'DELETE',
+    path: '/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/remove-membership',
+    operation: 'removeMembership',
+    handle: removeMembership,
+  },
 ];

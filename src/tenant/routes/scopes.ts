@@ -33,7 +33,11 @@ function createScope(ctx: RequestContext) {
   const value = scopeValue as string;
   const existing = ctx.data.scopes.find('resourceServerValue', scopeValueKey, valueKey(resourceServerId, value));
   if (existing) {
-    throw alreadyExists('xaa_scope', existing.id ?? '', `scope '${value}' already exists on resource server '${resourceServerId}' (scope ${existing.id})`);
+    throw alreadyExists(
+      'xaa_scope',
+      existing.id ?? '',
+      `scope '${value}' already exists on resource server '${resourceServerId}' (scope ${existing.id})`,
+    );
   }
 
   const now = new Date().toISOString();
@@ -58,7 +62,13 @@ function createScope(ctx: RequestContext) {
     lastDiscoveredAt: null,
   };
   ctx.data.scopes.set(id, scope);
-  ctx.data.build.scopeEntitlement(entitlementId, { id, appId: app.id, displayName: scope.displayName as string, scopeValue: value, createdAt: now });
+  ctx.data.build.scopeEntitlement(entitlementId, {
+    id,
+    appId: app.id,
+    displayName: scope.displayName as string,
+    scopeValue: value,
+    createdAt: now,
+  });
   ctx.record(id);
   return { scope };
 }

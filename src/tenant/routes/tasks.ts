@@ -3,13 +3,37 @@ import type { AnyMessage, Task, TaskTypeDetails, TaskView } from '../../shared/a
 import { TASK_TYPE_KEYS } from '../../shared/api-types';
 import { EMERGENCY_STATUS_FILTER_VALUES, TASK_STATE_VALUES } from '../../shared/enums';
 import { badField, failedPrecondition, notFound } from '../errors';
-import { isObject, optBoolean, optEnum, optEnumArray, optExpandMask, optRefIds, optString, optStringArray, optTimestamp, textMatcher } from '../input';
+import {
+  isObject,
+  optBoolean,
+  optEnum,
+  optEnumArray,
+  optExpandMask,
+  optRefIds,
+  optString,
+  optStringArray,
+  optTimestamp,
+  textMatcher,
+} from '../input';
 import { FULL_PERMISSIONS, listPage, param, type RequestContext, type Route } from './common';
 
 /** Expand paths the vendor document lists for tasks. */
 const EXPAND_PATHS = new Set([
-  '*', 'access_review_id', 'user_id', 'created_by_user_id', 'app_id', 'app_user_id', 'app_entitlement_ids', 'step_approver_ids', 'approver_ids',
-  'identity_user_id', 'insight_ids', 'app_user_last_usage', 'entitlement_scope_bindings', 'scope_role_resources', 'resource',
+  '*',
+  'access_review_id',
+  'user_id',
+  'created_by_user_id',
+  'app_id',
+  'app_user_id',
+  'app_entitlement_ids',
+  'step_approver_ids',
+  'approver_ids',
+  'identity_user_id',
+  'insight_ids',
+  'app_user_last_usage',
+  'entitlement_scope_bindings',
+  'scope_role_resources',
+  'resource',
 ]);
 
 /** The type member that holds a task's app, entitlement and app user, if any. */
@@ -20,7 +44,8 @@ function target(task: Task): { appId?: string; appEntitlementId?: string; appUse
 
 function checkExpandPaths(paths: string[] | undefined): string[] {
   for (const [i, path] of (paths ?? []).entries()) {
-    if (!EXPAND_PATHS.has(path)) throw badField(`expandMask.paths[${i}]`, `'${path}' is not an expandable path (${[...EXPAND_PATHS].join(', ')})`);
+    if (!EXPAND_PATHS.has(path))
+      throw badField(`expandMask.paths[${i}]`, `'${path}' is not an expandable path (${[...EXPAND_PATHS].join(', ')})`);
   }
   return paths ?? [];
 }
@@ -31,8 +56,20 @@ function checkExpandPaths(paths: string[] | undefined): string[] {
  */
 function taskView(ctx: RequestContext, task: Task, paths: string[], expanded: AnyMessage[]): TaskView {
   const view: TaskView = {
-    accessReviewPath: '', appPath: '', appUserLastUsagePath: '', appUserPath: '', approversPath: '', createdByUserPath: '', entitlementsPath: '',
-    identityUserPath: '', insightsPath: '', principalResourcePath: '', resourceBindingsPath: '', roleResourcePath: '', scopeResourcePath: '', stepApproversPath: '',
+    accessReviewPath: '',
+    appPath: '',
+    appUserLastUsagePath: '',
+    appUserPath: '',
+    approversPath: '',
+    createdByUserPath: '',
+    entitlementsPath: '',
+    identityUserPath: '',
+    insightsPath: '',
+    principalResourcePath: '',
+    resourceBindingsPath: '',
+    roleResourcePath: '',
+    scopeResourcePath: '',
+    stepApproversPath: '',
     objectPermissions: FULL_PERMISSIONS,
     task,
   };
@@ -40,17 +77,37 @@ function taskView(ctx: RequestContext, task: Task, paths: string[], expanded: An
   const add = (message: AnyMessage) => `expanded[${expanded.push(message) - 1}]`;
   const t = target(task);
   const app = t.appId ? ctx.data.apps.get(t.appId) : undefined;
-  if (app && wants('app_id')) view.appPath = add({ '@type': 'type.googleapis.com/c1.api.app.v1.App', id: app.id, displayName: app.displayName, description: app.description });
+  if (app && wants('app_id'))
+    view.appPath = add({
+      '@type': 'type.googleapis.com/c1.api.app.v1.App',
+      id: app.id,
+      displayName: app.displayName,
+      description: app.description,
+    });
   const user = t.appUserId ? ctx.data.appUsers.get(t.appUserId) : undefined;
   if (user && wants('app_user_id')) {
-    view.appUserPath = add({ '@type': 'type.googleapis.com/c1.api.app.v1.AppUser', id: user.id, appId: user.appId, displayName: user.displayName, email: user.email, appUserType: user.userType });
+    view.appUserPath = add({
+      '@type': 'type.googleapis.com/c1.api.app.v1.AppUser',
+      id: user.id,
+      appId: user.appId,
+      displayName: user.displayName,
+      email: user.email,
+      appUserType: user.userType,
+    });
   }
   const entitlement = t.appEntitlementId ? ctx.data.entitlements.get(t.appEntitlementId) : undefined;
   if (entitlement && wants('app_entitlement_ids')) {
-    view.entitlementsPath = add({ '@type': 'type.googleapis.com/c1.api.app.v1.AppEntitlement', id: entitlement.id, appId: entitlement.appId, displayName: entitlement.displayName, slug: entitlement.slug });
+    view.entitlementsPath = add({
+      '@type': 'type.googleapis.com/c1.api.app.v1.AppEntitlement',
+      id: entitlement.id,
+      appId: entitlement.appId,
+      displayName: entitlement.displayName,
+      slug: entitlement.slug,
+    });
   }
   const campaign = t.accessReviewId ? ctx.data.campaigns.get(t.accessReviewId) : undefined;
-  if (campaign && wants('access_review_id')) view.accessReviewPath = add({ '@type': 'type.googleapis.com/c1.api.accessreview.v1.AccessReview', ...campaign });
+  if (campaign && wants('access_review_id'))
+    view.accessReviewPath = add({ '@type': 'type.googleapis.com/c1.api.accessreview.v1.AccessReview', ...campaign });
   return view;
 }
 
@@ -73,9 +130,15 @@ function escalateTask(ctx: RequestContext) {
   const policyStepId = optString(ctx.body, 'policyStepId');
   const paths = checkExpandPaths(optExpandMask(ctx.body));
   const subject = `task/${id}`;
-  if (!task.type?.grant) throw failedPrecondition('TASK_NOT_GRANT', subject, `task '${id}' is not a grant (access request) task; only grant tasks can be escalated to emergency access`);
+  if (!task.type?.grant)
+    throw failedPrecondition(
+      'TASK_NOT_GRANT',
+      subject,
+      `task '${id}' is not a grant (access request) task; only grant tasks can be escalated to emergency access`,
+    );
   if (task.state === 'TASK_STATE_CLOSED') throw failedPrecondition('TASK_CLOSED', subject, `task '${id}' is closed`);
-  if (task.emergencyAccess) throw failedPrecondition('TASK_ALREADY_ESCALATED', subject, `task '${id}' is already escalated to emergency access`);
+  if (task.emergencyAccess)
+    throw failedPrecondition('TASK_ALREADY_ESCALATED', subject, `task '${id}' is already escalated to emergency access`);
   const current = task.policy?.current;
   if (policyStepId && policyStepId !== current?.id) {
     throw failedPrecondition('POLICY_STEP_NOT_CURRENT', subject, `policy step '${policyStepId}' is not the current step of task '${id}'`);
@@ -128,7 +191,11 @@ function searchTasks(ctx: RequestContext) {
         !filter.excludeIds.includes(task.id ?? '') &&
         (filter.taskTypes.length === 0 || filter.taskTypes.some((k) => task.type?.[k])) &&
         within(filter.taskStates, task.state) &&
-        (filter.emergencyStatus === 'EMERGENCY' ? Boolean(task.emergencyAccess) : filter.emergencyStatus === 'NON_EMERGENCY' ? !task.emergencyAccess : true) &&
+        (filter.emergencyStatus === 'EMERGENCY'
+          ? Boolean(task.emergencyAccess)
+          : filter.emergencyStatus === 'NON_EMERGENCY'
+            ? !task.emergencyAccess
+            : true) &&
         within(filter.accessReviewIds, t.accessReviewId) &&
         within(filter.appEntitlementIds, t.appEntitlementId) &&
         within(filter.applicationIds, t.appId) &&

@@ -6,7 +6,12 @@
  * a named field absent from the body is cleared. Unknown and output-only paths are refused.
  */
 import { ACCESS_REVIEW_TEMPLATE_READ_ONLY_FIELDS, type AccessReviewTemplate } from '../../shared/api-types';
-import { ACCESS_REVIEW_TASK_COLUMN_VALUES, APP_USER_STATUS_VALUES, APP_USER_TYPE_VALUES, INCLUSION_USER_STATUS_VALUES } from '../../shared/enums';
+import {
+  ACCESS_REVIEW_TASK_COLUMN_VALUES,
+  APP_USER_STATUS_VALUES,
+  APP_USER_TYPE_VALUES,
+  INCLUSION_USER_STATUS_VALUES,
+} from '../../shared/enums';
 import { badField } from '../errors';
 import { isObject, optObject, optString } from '../input';
 import { getOr404, param, type RequestContext, type Route } from './common';
@@ -86,11 +91,16 @@ function check(kind: Kind, value: unknown, path: string): unknown {
   if (kind === 'int') return typeof value === 'number' && Number.isInteger(value) ? value : fail('must be a whole number');
   if (kind === 'duration') return typeof value === 'string' && DURATION.test(value) ? value : fail("must be a duration such as '1209600s'");
   if (kind === 'timestamp') {
-    return typeof value === 'string' && TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : fail('must be an RFC 3339 date-time');
+    return typeof value === 'string' && TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value))
+      ? new Date(value).toISOString()
+      : fail('must be an RFC 3339 date-time');
   }
-  if (kind === 'stringList') return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value.slice() : fail('must be a list of strings');
+  if (kind === 'stringList')
+    return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value.slice() : fail('must be a list of strings');
   if (kind === 'stringMap') {
-    return isObject(value) && Object.values(value).every((v) => typeof v === 'string') ? { ...value } : fail('must be an object of strings');
+    return isObject(value) && Object.values(value).every((v) => typeof v === 'string')
+      ? { ...value }
+      : fail('must be an object of strings');
   }
   if (kind === 'object') return isObject(value) ? structuredClone(value) : fail('must be an object');
   if ('enumList' in kind) {
@@ -112,7 +122,11 @@ function resolve(path: string): Kind {
   if (head === undefined || head === '') throw badField('updateMask', `empty path in '${path}'`);
   if (READ_ONLY.has(head)) throw badField('updateMask', `'${head}' is output only and cannot be updated`);
   let kind: Kind | undefined = TEMPLATE_FIELDS[head];
-  if (kind === undefined) throw badField('updateMask', `unknown path '${path}'; paths are camelCase field names of the template, e.g. displayName or notificationConfig.sendReminders`);
+  if (kind === undefined)
+    throw badField(
+      'updateMask',
+      `unknown path '${path}'; paths are camelCase field names of the template, e.g. displayName or notificationConfig.sendReminders`,
+    );
   for (const segment of rest) {
     kind = typeof kind === 'object' && 'message' in kind ? kind.message[segment] : undefined;
     if (kind === undefined) throw badField('updateMask', `unknown path '${path}'`);
@@ -128,10 +142,15 @@ function updateTemplate(ctx: RequestContext) {
   const id = param(ctx, 'id');
   const template = getOr404(ctx.data.templates, id, 'access_review_template') as AccessReviewTemplate & Record<string, unknown>;
   const mask = optString(ctx.body, 'updateMask');
-  if (mask === undefined || mask.trim() === '') throw badField('updateMask', 'is required: name the fields to change, comma-separated (e.g. displayName,notificationConfig.sendReminders)');
+  if (mask === undefined || mask.trim() === '')
+    throw badField(
+      'updateMask',
+      'is required: name the fields to change, comma-separated (e.g. displayName,notificationConfig.sendReminders)',
+    );
   const input = optObject(ctx.body, 'accessReviewTemplate');
   if (input === undefined) throw badField('accessReviewTemplate', 'is required');
-  if (typeof input.id === 'string' && input.id !== '' && input.id !== id) throw badField('accessReviewTemplate.id', `'${input.id}' does not match the template in the path ('${id}')`);
+  if (typeof input.id === 'string' && input.id !== '' && input.id !== id)
+    throw badField('accessReviewTemplate.id', `'${input.id}' does not match the template in the path ('${id}')`);
 
   // Check every path and value before changing anything: an update applies whole or not at all.
   const changes = mask.split(',').map((raw) => {

@@ -19,11 +19,19 @@ function History({ collection, id }: { collection: CollectionId; id: string }) {
   return (
     <div className="card" style={{ padding: 0 }} data-testid="history">
       {history.data.entries.map((entry) => (
-        <div key={entry.runId} className="row" style={{ padding: '10px 16px', borderBottom: '1px solid var(--border)', alignItems: 'flex-start' }}>
+        <div
+          key={entry.runId}
+          className="row"
+          style={{ padding: '10px 16px', borderBottom: '1px solid var(--border)', alignItems: 'flex-start' }}
+        >
           <span className="mono small" style={{ width: 70 }}>
             run {entry.runId}
           </span>
-          <Badge tone={entry.change === 'added' ? 'ok' : entry.change === 'removed' ? 'bad' : entry.change === 'modified' ? 'warn' : undefined}>{entry.change}</Badge>
+          <Badge
+            tone={entry.change === 'added' ? 'ok' : entry.change === 'removed' ? 'bad' : entry.change === 'modified' ? 'warn' : undefined}
+          >
+            {entry.change}
+          </Badge>
           <span className="muted small" style={{ width: 170 }}>
             {dateTime(entry.at)}
           </span>
@@ -53,8 +61,18 @@ export function Detail({ collection, id }: { collection: CollectionId; id: strin
   }, [object]);
   const pretty = useMemo(() => (parsed ? JSON.stringify(parsed, null, 2) : (object?.raw ?? '')), [parsed, object]);
 
-  if (result.error && !object) return <div className="content"><ErrorState message={result.error} onRetry={result.reload} /></div>;
-  if (result.loading && !result.data) return <div className="content"><Loading /></div>;
+  if (result.error && !object)
+    return (
+      <div className="content">
+        <ErrorState message={result.error} onRetry={result.reload} />
+      </div>
+    );
+  if (result.loading && !result.data)
+    return (
+      <div className="content">
+        <Loading />
+      </div>
+    );
   if (!object)
     return (
       <div className="content" data-screen="detail">
@@ -98,19 +116,34 @@ export function Detail({ collection, id }: { collection: CollectionId; id: strin
       </div>
       <div className="tabs" role="tablist">
         {(['details', 'json', 'history'] as Tab[]).map((name) => (
-          <button key={name} role="tab" aria-selected={tab === name} className={`tab ${tab === name ? 'active' : ''}`} onClick={() => setTab(name)}>
+          <button
+            key={name}
+            role="tab"
+            aria-selected={tab === name}
+            className={`tab ${tab === name ? 'active' : ''}`}
+            onClick={() => setTab(name)}
+          >
             {name === 'details' ? 'Details' : name === 'json' ? 'Raw JSON' : 'History'}
           </button>
         ))}
       </div>
-      {tab === 'details' && (parsed ? <div className="stack"><Structured collection={collection} raw={parsed} /></div> : <ErrorState title="Unreadable JSON" message="The stored JSON could not be parsed; see Raw JSON." />)}
+      {tab === 'details' &&
+        (parsed ? (
+          <div className="stack">
+            <Structured collection={collection} raw={parsed} />
+          </div>
+        ) : (
+          <ErrorState title="Unreadable JSON" message="The stored JSON could not be parsed; see Raw JSON." />
+        ))}
       {tab === 'json' && (
         <div className="stack">
           <div className="row">
             <span className="muted small grow">Exactly as the tenant sent it (pretty-printed here; the stored bytes are unchanged).</span>
             <CopyButton text={object.raw} label="Copy raw JSON" />
           </div>
-          <pre className="json" data-testid="raw-json">{pretty}</pre>
+          <pre className="json" data-testid="raw-json">
+            {pretty}
+          </pre>
         </div>
       )}
       {tab === 'history' && <History collection={collection} id={id} />}

@@ -7,7 +7,8 @@ export type JsonObject = { [key: string]: Json };
 export const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 export const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
 export const arr = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
-export const str = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value));
+export const str = (value: unknown): string =>
+  typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
 
 const isCelKey = (key: string) => /Cel$/.test(key) || key === 'condition' || key === 'expression' || key === 'cronSpec';
 const isTimeKey = (key: string) => /At$|Date$|^start$|Time$/.test(key);

@@ -3,20 +3,64 @@ import { arr, Cel, Fields, isObject, obj, oneOf, Section, str, Tree, type Json, 
 import { humanizeKey } from '../../components/format';
 
 const STEP_ACTIONS = [
-  'accountLifecycleAction', 'callFunction', 'connectorAction', 'connectorCreateAccount', 'createAccessReview', 'createRevokeTasks',
-  'createRevokeTasksV2', 'evaluateExpressions', 'generatePassword', 'grantEntitlements', 'removeFromDelegation', 'runAutomation',
-  'sendEmail', 'sendChatMessage', 'setCredential', 'storeCredential', 'taskAction', 'unenrollFromAllAccessProfiles', 'updateUser',
-  'waitForDuration', 'webhook',
+  'accountLifecycleAction',
+  'callFunction',
+  'connectorAction',
+  'connectorCreateAccount',
+  'createAccessReview',
+  'createRevokeTasks',
+  'createRevokeTasksV2',
+  'evaluateExpressions',
+  'generatePassword',
+  'grantEntitlements',
+  'removeFromDelegation',
+  'runAutomation',
+  'sendEmail',
+  'sendChatMessage',
+  'setCredential',
+  'storeCredential',
+  'taskAction',
+  'unenrollFromAllAccessProfiles',
+  'updateUser',
+  'waitForDuration',
+  'webhook',
 ] as const;
 const TRIGGER_KINDS = [
-  'accessConflict', 'appUserCreated', 'appUserUpdated', 'grantFound', 'grantDeleted', 'schedule', 'scheduleAppUser', 'scheduleNoUser',
-  'usageBasedRevocation', 'userCreated', 'userProfileChange', 'webhook',
+  'accessConflict',
+  'appUserCreated',
+  'appUserUpdated',
+  'grantFound',
+  'grantDeleted',
+  'schedule',
+  'scheduleAppUser',
+  'scheduleNoUser',
+  'usageBasedRevocation',
+  'userCreated',
+  'userProfileChange',
+  'webhook',
 ] as const;
 const RULE_ACTIONS = ['acceptRisk', 'createTask', 'snooze', 'suppress'] as const;
 const SELECTOR_MEMBERS = [
-  'accountCelExpression', 'accountCriteria', 'allAccessConflicts', 'allAccounts', 'allGrants', 'allUsers', 'appAccess', 'appSelectionCriteria',
-  'celExpression', 'excludedResourceTypeSelections', 'excludedSpecificResources', 'grantsByCriteria', 'principalTypeFilter', 'resourceSelection',
-  'resourceTypeSelections', 'scopeRoleSelection', 'selectedUsers', 'specificAccessConflicts', 'specificResources', 'userCriteria',
+  'accountCelExpression',
+  'accountCriteria',
+  'allAccessConflicts',
+  'allAccounts',
+  'allGrants',
+  'allUsers',
+  'appAccess',
+  'appSelectionCriteria',
+  'celExpression',
+  'excludedResourceTypeSelections',
+  'excludedSpecificResources',
+  'grantsByCriteria',
+  'principalTypeFilter',
+  'resourceSelection',
+  'resourceTypeSelections',
+  'scopeRoleSelection',
+  'selectedUsers',
+  'specificAccessConflicts',
+  'specificResources',
+  'userCriteria',
 ];
 
 /** Every CEL expression inside a value, with its path, so a step's logic reads at a glance. */
@@ -26,16 +70,34 @@ function celExpressions(value: Json, path = ''): [string, string][] {
   else if (isObject(value))
     for (const [key, item] of Object.entries(value)) {
       const here = path ? `${path}.${key}` : key;
-      if (typeof item === 'string' && item && (/Cel$/.test(key) || key === 'condition' || key === 'expression' || key === 'expressionCel')) found.push([here, item]);
+      if (typeof item === 'string' && item && (/Cel$/.test(key) || key === 'condition' || key === 'expression' || key === 'expressionCel'))
+        found.push([here, item]);
       else found.push(...celExpressions(item, here));
     }
   return found;
 }
 
-function FlowNode({ kind, title, subtitle, body, testid }: { kind: 'trigger' | 'step'; title: string; subtitle?: string; body: JsonObject; testid: string }) {
+function FlowNode({
+  kind,
+  title,
+  subtitle,
+  body,
+  testid,
+}: {
+  kind: 'trigger' | 'step';
+  title: string;
+  subtitle?: string;
+  body: JsonObject;
+  testid: string;
+}) {
   const cels = celExpressions(body);
   // The plain settings (schedule, duration, ids…) read inline; nested ones stay under "All settings".
-  const plain = Object.entries(body).filter(([key, value]) => (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && !cels.some(([path]) => path === key)).slice(0, 6);
+  const plain = Object.entries(body)
+    .filter(
+      ([key, value]) =>
+        (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && !cels.some(([path]) => path === key),
+    )
+    .slice(0, 6);
   return (
     <div className={`flow-node ${kind}`} data-testid={testid}>
       <div className="flow-kind">{subtitle}</div>
@@ -69,7 +131,9 @@ function AutomationView({ raw }: { raw: JsonObject }) {
   const drafts = arr(raw.draftAutomationSteps).length + arr(raw.draftTriggers).length;
   return (
     <>
-      <Section title={`Flow: ${triggers.length} trigger${triggers.length === 1 ? '' : 's'}, ${steps.length} step${steps.length === 1 ? '' : 's'}`}>
+      <Section
+        title={`Flow: ${triggers.length} trigger${triggers.length === 1 ? '' : 's'}, ${steps.length} step${steps.length === 1 ? '' : 's'}`}
+      >
         <div className="flow" data-testid="automation-flow">
           {triggers.length === 0 && <div className="muted">No trigger.</div>}
           {triggers.map((trigger, index) => {
@@ -77,14 +141,25 @@ function AutomationView({ raw }: { raw: JsonObject }) {
             const kind = found?.[0] ?? Object.keys(trigger)[0] ?? 'trigger';
             return (
               <div key={`t${index}`}>
-                {index > 0 && <div className="muted small" style={{ margin: '4px 0 4px 14px' }}>or</div>}
-                <FlowNode kind="trigger" subtitle="Trigger" title={humanizeKey(kind)} body={found?.[1] ?? trigger} testid="automation-trigger" />
+                {index > 0 && (
+                  <div className="muted small" style={{ margin: '4px 0 4px 14px' }}>
+                    or
+                  </div>
+                )}
+                <FlowNode
+                  kind="trigger"
+                  subtitle="Trigger"
+                  title={humanizeKey(kind)}
+                  body={found?.[1] ?? trigger}
+                  testid="automation-trigger"
+                />
               </div>
             );
           })}
           {steps.map((step, index) => {
             const found = oneOf(step, STEP_ACTIONS);
-            const action = found?.[0] ?? Object.keys(step).find((k) => !['stepName', 'stepDisplayName', 'skipIfTrueCel'].includes(k)) ?? 'step';
+            const action =
+              found?.[0] ?? Object.keys(step).find((k) => !['stepName', 'stepDisplayName', 'skipIfTrueCel'].includes(k)) ?? 'step';
             const { stepName, stepDisplayName, skipIfTrueCel, ...rest } = step;
             return (
               <div key={`s${index}`}>
@@ -100,7 +175,9 @@ function AutomationView({ raw }: { raw: JsonObject }) {
             );
           })}
         </div>
-        {drafts > 0 && <div className="muted small">This automation also has a draft ({drafts} draft triggers and steps), shown in the raw JSON.</div>}
+        {drafts > 0 && (
+          <div className="muted small">This automation also has a draft ({drafts} draft triggers and steps), shown in the raw JSON.</div>
+        )}
       </Section>
       <Section title="About">
         <Fields value={raw} skip={['triggers', 'automationSteps', 'draftAutomationSteps', 'draftTriggers', 'context', 'annotations']} />
@@ -117,7 +194,10 @@ export function unwrapCampaign(raw: JsonObject): { campaign: JsonObject; wrapper
 }
 
 function ScopeSelector({ value, title }: { value: JsonObject; title: string }) {
-  const members = [...SELECTOR_MEMBERS.filter((key) => key in value), ...Object.keys(value).filter((key) => !SELECTOR_MEMBERS.includes(key))];
+  const members = [
+    ...SELECTOR_MEMBERS.filter((key) => key in value),
+    ...Object.keys(value).filter((key) => !SELECTOR_MEMBERS.includes(key)),
+  ];
   return (
     <Section title={title}>
       {members.length === 0 ? (
@@ -147,7 +227,22 @@ function CampaignView({ raw }: { raw: JsonObject }) {
   return (
     <>
       <Section title="Campaign">
-        <Fields value={campaign} skip={['scopeV2', 'scope', 'inclusionScope', 'exclusionScope', 'notificationConfig', 'signatureConfig', 'reviewerAttributeConfig', 'columnConfig', 'campaignInsights', 'multiApp', 'bindings']} />
+        <Fields
+          value={campaign}
+          skip={[
+            'scopeV2',
+            'scope',
+            'inclusionScope',
+            'exclusionScope',
+            'notificationConfig',
+            'signatureConfig',
+            'reviewerAttributeConfig',
+            'columnConfig',
+            'campaignInsights',
+            'multiApp',
+            'bindings',
+          ]}
+        />
       </Section>
       <ScopeSelector title="Scope (scopeV2)" value={obj(campaign.scopeV2)} />
       {campaign.campaignInsights !== undefined && str(obj(campaign.campaignInsights).markdown) && (
@@ -156,7 +251,15 @@ function CampaignView({ raw }: { raw: JsonObject }) {
         </Section>
       )}
       <div className="grid cols-2">
-        {['inclusionScope', 'exclusionScope', 'scope', 'notificationConfig', 'signatureConfig', 'reviewerAttributeConfig', 'columnConfig'].map((key) =>
+        {[
+          'inclusionScope',
+          'exclusionScope',
+          'scope',
+          'notificationConfig',
+          'signatureConfig',
+          'reviewerAttributeConfig',
+          'columnConfig',
+        ].map((key) =>
           campaign[key] !== undefined ? (
             <Section key={key} title={humanizeKey(key)}>
               <Tree value={campaign[key] ?? null} />
@@ -175,7 +278,15 @@ function CampaignView({ raw }: { raw: JsonObject }) {
 
 function TemplateView({ raw }: { raw: JsonObject }) {
   const template = isObject(raw.accessReviewTemplate) ? raw.accessReviewTemplate : raw;
-  const groups = ['notificationConfig', 'recurrenceRule', 'signatureConfig', 'inclusionScope', 'columnConfig', 'reviewerAttributeConfig', 'chatChannel'];
+  const groups = [
+    'notificationConfig',
+    'recurrenceRule',
+    'signatureConfig',
+    'inclusionScope',
+    'columnConfig',
+    'reviewerAttributeConfig',
+    'chatChannel',
+  ];
   return (
     <>
       <Section title="Settings">
@@ -226,7 +337,13 @@ function ToolsetView({ raw }: { raw: JsonObject }) {
         <Fields value={profile} skip={['appId', 'appEntitlementId', 'connectorId']} />
       </Section>
       <Section title="Entitlement">
-        <Fields value={{ appId: profile.appId ?? null, appEntitlementId: profile.appEntitlementId ?? null, connectorId: profile.connectorId ?? null }} />
+        <Fields
+          value={{
+            appId: profile.appId ?? null,
+            appEntitlementId: profile.appEntitlementId ?? null,
+            connectorId: profile.connectorId ?? null,
+          }}
+        />
       </Section>
     </>
   );

@@ -27,9 +27,25 @@ export function ConnectForm({ onCancel }: { onCancel?: () => void }) {
     }
     let live = true;
     const timer = setTimeout(() => {
-      call('inspectCredentials', { clientId: clientId.trim(), serverUrl: serverUrl.trim() || null, clientSecret: clientSecret.trim() || null })
+      call('inspectCredentials', {
+        clientId: clientId.trim(),
+        serverUrl: serverUrl.trim() || null,
+        clientSecret: clientSecret.trim() || null,
+      })
         .then((result) => live && setInspection(result))
-        .catch((error: unknown) => live && setInspection({ hostname: null, tokenUrl: null, apiRoot: null, loopback: false, clientIdError: errorMessage(error), secretDomain: null, clientSecretError: null }));
+        .catch(
+          (error: unknown) =>
+            live &&
+            setInspection({
+              hostname: null,
+              tokenUrl: null,
+              apiRoot: null,
+              loopback: false,
+              clientIdError: errorMessage(error),
+              secretDomain: null,
+              clientSecretError: null,
+            }),
+        );
     }, 200);
     return () => {
       live = false;
@@ -39,7 +55,9 @@ export function ConnectForm({ onCancel }: { onCancel?: () => void }) {
 
   useEffect(() => setTestResult(null), [clientId, clientSecret, serverUrl, authMethod]);
 
-  const complete = Boolean(clientId.trim() && clientSecret.trim() && inspection && !inspection.clientIdError && !inspection.clientSecretError);
+  const complete = Boolean(
+    clientId.trim() && clientSecret.trim() && inspection && !inspection.clientIdError && !inspection.clientSecretError,
+  );
   const args = { clientId: clientId.trim(), clientSecret: clientSecret.trim(), serverUrl: serverUrl.trim() || null, authMethod };
 
   async function test() {
@@ -47,7 +65,10 @@ export function ConnectForm({ onCancel }: { onCancel?: () => void }) {
     setTestResult(null);
     try {
       const result = await call('testConnection', args);
-      setTestResult({ ok: true, text: `Connected: got a token in ${Math.round(result.latencyMs)} ms${result.expiresIn ? ` (valid ${result.expiresIn} s)` : ''}.` });
+      setTestResult({
+        ok: true,
+        text: `Connected: got a token in ${Math.round(result.latencyMs)} ms${result.expiresIn ? ` (valid ${result.expiresIn} s)` : ''}.`,
+      });
     } catch (error) {
       setTestResult({ ok: false, text: errorMessage(error) });
     } finally {
@@ -83,14 +104,31 @@ export function ConnectForm({ onCancel }: { onCancel?: () => void }) {
         <label className="label" htmlFor="client-id">
           Client ID
         </label>
-        <input id="client-id" className="field mono" placeholder="random-id@tenant.example.com/use-case" value={clientId} onChange={(e) => setClientId(e.target.value)} autoComplete="off" spellCheck={false} />
+        <input
+          id="client-id"
+          className="field mono"
+          placeholder="random-id@tenant.example.com/use-case"
+          value={clientId}
+          onChange={(e) => setClientId(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+        />
         {inspection?.clientIdError && clientId.trim() && <div className="field-error">{inspection.clientIdError}</div>}
       </div>
       <div>
         <label className="label" htmlFor="client-secret">
           Client secret
         </label>
-        <input id="client-secret" className="field mono" type="password" placeholder="secret-token:…" value={clientSecret} onChange={(e) => setClientSecret(e.target.value)} autoComplete="off" spellCheck={false} />
+        <input
+          id="client-secret"
+          className="field mono"
+          type="password"
+          placeholder="secret-token:…"
+          value={clientSecret}
+          onChange={(e) => setClientSecret(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+        />
         {inspection?.clientSecretError && clientSecret.trim() && <div className="field-error">{inspection.clientSecretError}</div>}
         <div className="muted small">Stored only in the operating system's keychain, never on disk or in logs.</div>
       </div>
@@ -104,7 +142,9 @@ export function ConnectForm({ onCancel }: { onCancel?: () => void }) {
           <dt>API root</dt>
           <dd>{inspection.apiRoot}</dd>
           <dt>Auth method</dt>
-          <dd data-testid="derived-auth">{authMethod === 'assertion' ? 'Signed client assertion (EdDSA JWT)' : 'Client secret in the form body'}</dd>
+          <dd data-testid="derived-auth">
+            {authMethod === 'assertion' ? 'Signed client assertion (EdDSA JWT)' : 'Client secret in the form body'}
+          </dd>
           {inspection.secretDomain && (
             <>
               <dt>Secret domain</dt>
@@ -120,7 +160,13 @@ export function ConnectForm({ onCancel }: { onCancel?: () => void }) {
         </dl>
       )}
 
-      <button type="button" className="btn link small" onClick={() => setShowAdvanced((v) => !v)} aria-expanded={showAdvanced} style={{ alignSelf: 'flex-start' }}>
+      <button
+        type="button"
+        className="btn link small"
+        onClick={() => setShowAdvanced((v) => !v)}
+        aria-expanded={showAdvanced}
+        style={{ alignSelf: 'flex-start' }}
+      >
         {showAdvanced ? 'Hide' : 'Show'} advanced options
       </button>
       {showAdvanced && (
@@ -129,18 +175,32 @@ export function ConnectForm({ onCancel }: { onCancel?: () => void }) {
             <label className="label" htmlFor="conn-name">
               Name
             </label>
-            <input id="conn-name" className="field" placeholder="from the host name" value={name} onChange={(e) => setName(e.target.value)} />
+            <input
+              id="conn-name"
+              className="field"
+              placeholder="from the host name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
           </div>
           <div>
             <label className="label" htmlFor="server-url">
               Server URL (overrides the host)
             </label>
-            <input id="server-url" className="field mono" placeholder="https://…" value={serverUrl} onChange={(e) => setServerUrl(e.target.value)} spellCheck={false} />
+            <input
+              id="server-url"
+              className="field mono"
+              placeholder="https://…"
+              value={serverUrl}
+              onChange={(e) => setServerUrl(e.target.value)}
+              spellCheck={false}
+            />
           </div>
           <fieldset className="row" style={{ border: 'none', padding: 0, margin: 0 }}>
             <legend className="label">Auth method</legend>
             <label className="row">
-              <input type="radio" name="auth" checked={authMethod === 'assertion'} onChange={() => setAuthMethod('assertion')} /> Signed assertion
+              <input type="radio" name="auth" checked={authMethod === 'assertion'} onChange={() => setAuthMethod('assertion')} /> Signed
+              assertion
             </label>
             <label className="row">
               <input type="radio" name="auth" checked={authMethod === 'secret'} onChange={() => setAuthMethod('secret')} /> Client secret
@@ -150,7 +210,12 @@ export function ConnectForm({ onCancel }: { onCancel?: () => void }) {
       )}
 
       {testResult && (
-        <div className={testResult.ok ? 'badge ok' : 'field-error'} role="status" data-testid="test-result" style={{ alignSelf: 'flex-start' }}>
+        <div
+          className={testResult.ok ? 'badge ok' : 'field-error'}
+          role="status"
+          data-testid="test-result"
+          style={{ alignSelf: 'flex-start' }}
+        >
           {testResult.text}
         </div>
       )}

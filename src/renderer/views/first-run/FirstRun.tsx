@@ -23,7 +23,8 @@ export function DemoCard() {
     <div className="card stack">
       <h2>Just looking?</h2>
       <p className="muted" style={{ margin: 0 }}>
-        Open the demo tenant: a reference server starts on this computer with sample campaigns, automations, toolsets, routing rules and scopes. Nothing leaves your machine.
+        Open the demo tenant: a reference server starts on this computer with sample campaigns, automations, toolsets, routing rules and
+        scopes. Nothing leaves your machine.
       </p>
       {error && (
         <div className="field-error" role="alert">
@@ -50,7 +51,8 @@ export function FirstRun() {
         <div>
           <h1>Welcome to Attest</h1>
           <p className="muted" style={{ marginTop: 0 }}>
-            Browse, search and report on an identity-governance tenant, online or offline. Connect a tenant with an API credential, or try the demo.
+            Browse, search and report on an identity-governance tenant, online or offline. Connect a tenant with an API credential, or try
+            the demo.
           </p>
         </div>
         {connections.length > 0 && (
@@ -62,7 +64,10 @@ export function FirstRun() {
                 <div className="grow">
                   <strong>{connection.name}</strong> <span className="muted small mono">{connection.hostname}</span>
                 </div>
-                <button className="btn" onClick={() => void openWorkspace(connection.name).catch((e: unknown) => setOpenError(errorMessage(e)))}>
+                <button
+                  className="btn"
+                  onClick={() => void openWorkspace(connection.name).catch((e: unknown) => setOpenError(errorMessage(e)))}
+                >
                   Open
                 </button>
               </div>
@@ -77,7 +82,8 @@ export function FirstRun() {
             </p>
             {info && !info.keychainAvailable && (
               <div className="field-error" role="alert">
-                The operating system's keychain is not available, so secrets cannot be stored. Start a Secret Service (gnome-keyring) and try again.
+                The operating system's keychain is not available, so secrets cannot be stored. Start a Secret Service (gnome-keyring) and
+                try again.
               </div>
             )}
             <ConnectForm />

@@ -39,7 +39,11 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
   const scroller = useRef<HTMLDivElement>(null);
 
   const columns: ColumnInfo[] = useMemo(() => info?.columns ?? [], [info]);
-  const template = useMemo(() => `28px ${columns.map((c) => (c.kind === 'date' ? '170px' : c.kind === 'bool' ? '90px' : c.kind === 'enum' ? 'minmax(140px, 1fr)' : c.key === 'title' || c.key === 'displayName' ? 'minmax(220px, 2fr)' : 'minmax(120px, 1fr)')).join(' ')}`, [columns]);
+  const template = useMemo(
+    () =>
+      `28px ${columns.map((c) => (c.kind === 'date' ? '170px' : c.kind === 'bool' ? '90px' : c.kind === 'enum' ? 'minmax(140px, 1fr)' : c.key === 'title' || c.key === 'displayName' ? 'minmax(220px, 2fr)' : 'minmax(120px, 1fr)')).join(' ')}`,
+    [columns],
+  );
 
   const loadPage = useCallback(
     (page: number) => {
@@ -131,7 +135,11 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
   if (!info) {
     return (
       <div className="content" data-screen="list">
-        {statusError ? <ErrorState title="The local store is not available" message={statusError} onRetry={() => void refreshStatus()} /> : <Loading />}
+        {statusError ? (
+          <ErrorState title="The local store is not available" message={statusError} onRetry={() => void refreshStatus()} />
+        ) : (
+          <Loading />
+        )}
       </div>
     );
   }
@@ -145,7 +153,11 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
       <Empty title={status?.asOf ? `No ${COLLECTION_LABELS[collection].toLowerCase()} in this tenant` : 'Not synced yet'}>
         {!status?.asOf && (
           <>
-            <p>{online ? 'Sync to bring this collection to your computer.' : 'Connect to the tenant, then sync to bring this collection to your computer.'}</p>
+            <p>
+              {online
+                ? 'Sync to bring this collection to your computer.'
+                : 'Connect to the tenant, then sync to bring this collection to your computer.'}
+            </p>
             <button className="btn primary" disabled={!online || syncing} onClick={() => void startSync()}>
               Sync now
             </button>
@@ -164,7 +176,12 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
               className={column.sortable ? 'sortable' : ''}
               role="columnheader"
               aria-sort={sort?.key === column.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
-              onClick={() => column.sortable && setSort((s) => (s?.key === column.key ? (s.dir === 'asc' ? { key: column.key, dir: 'desc' } : null) : { key: column.key, dir: 'asc' }))}
+              onClick={() =>
+                column.sortable &&
+                setSort((s) =>
+                  s?.key === column.key ? (s.dir === 'asc' ? { key: column.key, dir: 'desc' } : null) : { key: column.key, dir: 'asc' },
+                )
+              }
             >
               {column.label}
               {sort?.key === column.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
@@ -187,9 +204,17 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
                 onClick={() => row && navigate({ view: 'detail', collection, id: row.id })}
                 onKeyDown={(event) => event.key === 'Enter' && row && navigate({ view: 'detail', collection, id: row.id })}
               >
-                <div title={row?.pending ? 'A change to this object is waiting in the outbox' : undefined}>{row?.pending ? <span className="dot" style={{ background: 'var(--pending)' }} /> : null}</div>
+                <div title={row?.pending ? 'A change to this object is waiting in the outbox' : undefined}>
+                  {row?.pending ? <span className="dot" style={{ background: 'var(--pending)' }} /> : null}
+                </div>
                 {columns.map((column) => (
-                  <div key={column.key}>{row ? <Cell column={column} value={column.key === 'title' ? row.title : row.cells[column.key]} /> : <span className="muted">…</span>}</div>
+                  <div key={column.key}>
+                    {row ? (
+                      <Cell column={column} value={column.key === 'title' ? row.title : row.cells[column.key]} />
+                    ) : (
+                      <span className="muted">…</span>
+                    )}
+                  </div>
                 ))}
               </div>
             );

@@ -9,20 +9,64 @@ import { TemplateEditor } from './TemplateEditor';
 
 type Values = Record<string, string>;
 
-function Field({ id, label, value, onChange, error, hint, mono, required }: { id: string; label: string; value: string; onChange(v: string): void; error?: string | null; hint?: ReactNode; mono?: boolean; required?: boolean }) {
+function Field({
+  id,
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  mono,
+  required,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange(v: string): void;
+  error?: string | null;
+  hint?: ReactNode;
+  mono?: boolean;
+  required?: boolean;
+}) {
   return (
     <div>
       <label className="label" htmlFor={id}>
         {label}
         {required ? ' *' : ''}
       </label>
-      <input id={id} className={`field ${mono ? 'mono' : ''}`} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={Boolean(error)} spellCheck={false} autoComplete="off" />
-      {error ? <div className="field-error" data-testid={`error-${id}`}>{error}</div> : hint ? <div className="muted small">{hint}</div> : null}
+      <input
+        id={id}
+        className={`field ${mono ? 'mono' : ''}`}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={Boolean(error)}
+        spellCheck={false}
+        autoComplete="off"
+      />
+      {error ? (
+        <div className="field-error" data-testid={`error-${id}`}>
+          {error}
+        </div>
+      ) : hint ? (
+        <div className="muted small">{hint}</div>
+      ) : null}
     </div>
   );
 }
 
-function EnumSelect({ id, label, values, value, onChange }: { id: string; label: string; values: readonly string[]; value: string; onChange(v: string): void }) {
+function EnumSelect({
+  id,
+  label,
+  values,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  values: readonly string[];
+  value: string;
+  onChange(v: string): void;
+}) {
   return (
     <div>
       <label className="label" htmlFor={id}>
@@ -106,7 +150,8 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
   // Inline checks: required fields, and the scope value's charset and byte length as you type.
   const problems = useMemo(() => {
     const out: Record<string, string> = {};
-    for (const field of fields ?? []) if (field.required && !(values[field.key] ?? '').trim()) out[field.key] = `${field.label} is required`;
+    for (const field of fields ?? [])
+      if (field.required && !(values[field.key] ?? '').trim()) out[field.key] = `${field.label} is required`;
     if (kind === 'create-scope' && values.scopeValue) {
       const problem = validateScopeValue(values.scopeValue);
       if (problem) out.scopeValue = problem.message;
@@ -130,7 +175,9 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
     setBusy(true);
     setServerError(null);
     try {
-      const { item } = editing ? await call('outboxEdit', { id: editing.id, input: input() }) : await call('outboxEnqueue', { kind, input: input() });
+      const { item } = editing
+        ? await call('outboxEdit', { id: editing.id, input: input() })
+        : await call('outboxEnqueue', { kind, input: input() });
       setQueued(item.summary);
       setValues({});
       setJson('');
@@ -151,29 +198,29 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
     </div>
   );
   const kindPicker = (
-      <div>
-        <label className="label" htmlFor="change-kind">
-          Change
-        </label>
-        <select
-          id="change-kind"
-          className="field"
-          value={kind}
-          disabled={Boolean(editing)}
-          onChange={(e) => {
-            setKind(e.target.value as MutationKind);
-            setValues({});
-            setServerError(null);
-            setJson(JSON_EXAMPLES[e.target.value as MutationKind] ?? '');
-          }}
-        >
-          {(Object.keys(KIND_LABELS) as MutationKind[]).map((k) => (
-            <option key={k} value={k}>
-              {KIND_LABELS[k]}
-            </option>
-          ))}
-        </select>
-      </div>
+    <div>
+      <label className="label" htmlFor="change-kind">
+        Change
+      </label>
+      <select
+        id="change-kind"
+        className="field"
+        value={kind}
+        disabled={Boolean(editing)}
+        onChange={(e) => {
+          setKind(e.target.value as MutationKind);
+          setValues({});
+          setServerError(null);
+          setJson(JSON_EXAMPLES[e.target.value as MutationKind] ?? '');
+        }}
+      >
+        {(Object.keys(KIND_LABELS) as MutationKind[]).map((k) => (
+          <option key={k} value={k}>
+            {KIND_LABELS[k]}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 
   if (kind === 'update-template') {
@@ -224,13 +271,26 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
           <label className="label" htmlFor="change-json">
             Input (JSON)
           </label>
-          <textarea id="change-json" className="field mono" rows={10} value={json} onChange={(e) => setJson(e.target.value)} spellCheck={false} />
+          <textarea
+            id="change-json"
+            className="field mono"
+            rows={10}
+            value={json}
+            onChange={(e) => setJson(e.target.value)}
+            spellCheck={false}
+          />
           <div className="muted small">Validated by the same rules as the CLI's `attest queue add {kind}`.</div>
         </div>
       )}
       {kind === 'create-scope' && (
         <div className="grid cols-2">
-          <EnumSelect id="classification" label="Classification" values={ENUMS.XaaScopeClassification} value={classification} onChange={setClassification} />
+          <EnumSelect
+            id="classification"
+            label="Classification"
+            values={ENUMS.XaaScopeClassification}
+            value={classification}
+            onChange={setClassification}
+          />
           <EnumSelect id="state" label="Initial state" values={ENUMS.XaaScopeState} value={state} onChange={setState} />
         </div>
       )}

@@ -57,7 +57,16 @@ export function ImportCsv({ onImported }: { onImported(): void }) {
           <label className="label" htmlFor="import-kind">
             Kind
           </label>
-          <select id="import-kind" className="field" value={kind} onChange={(e) => { setKind(e.target.value as Kind); setPreview(null); setCsv(null); }}>
+          <select
+            id="import-kind"
+            className="field"
+            value={kind}
+            onChange={(e) => {
+              setKind(e.target.value as Kind);
+              setPreview(null);
+              setCsv(null);
+            }}
+          >
             <option value="create-scope">Create scopes</option>
             <option value="remove-membership">Remove memberships</option>
           </select>
@@ -66,13 +75,25 @@ export function ImportCsv({ onImported }: { onImported(): void }) {
           <label className="label" htmlFor="import-file">
             CSV file
           </label>
-          <input id="import-file" type="file" accept=".csv,text/csv" onChange={(e) => { const f = e.target.files?.[0]; if (f) void load(f); }} />
+          <input
+            id="import-file"
+            type="file"
+            accept=".csv,text/csv"
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              if (f) void load(f);
+            }}
+          />
         </div>
       </div>
       <div className="muted small">
         Columns: <code>{COLUMNS[kind]}</code>. The whole file is checked first; nothing is queued while any row has an error.
       </div>
-      {error && <div className="field-error" role="alert">{error}</div>}
+      {error && (
+        <div className="field-error" role="alert">
+          {error}
+        </div>
+      )}
       {result && <Badge tone="ok">{result}</Badge>}
       {preview && (
         <div className="stack" data-testid="import-preview">
@@ -96,7 +117,10 @@ export function ImportCsv({ onImported }: { onImported(): void }) {
               <tbody>
                 {preview.errors.slice(0, 200).map((e, i) => (
                   <tr key={i} style={{ borderTop: '1px solid var(--border)' }}>
-                    <td className="mono">{e.line}{e.column ? `:${e.column}` : ''}</td>
+                    <td className="mono">
+                      {e.line}
+                      {e.column ? `:${e.column}` : ''}
+                    </td>
                     <td className="mono">{e.field}</td>
                     <td style={{ color: 'var(--bad)' }}>{e.message}</td>
                   </tr>
@@ -123,7 +147,9 @@ export function ImportCsv({ onImported }: { onImported(): void }) {
             </table>
           )}
           {preview.warnings.map((w, i) => (
-            <div key={i} className="muted small">{w}</div>
+            <div key={i} className="muted small">
+              {w}
+            </div>
           ))}
           <div>
             <button className="btn primary" disabled={blocking || preview.valid.length === 0} onClick={() => void importAll()}>

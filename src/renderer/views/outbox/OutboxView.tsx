@@ -10,10 +10,20 @@ import { ImportCsv } from './ImportCsv';
 
 type Tab = 'items' | 'new' | 'import' | 'journal';
 const STATES: OutboxState[] = ['queued', 'sending', 'failed', 'uncertain', 'succeeded', 'resolved', 'discarded'];
-const TONE: Partial<Record<OutboxState, 'ok' | 'warn' | 'bad' | 'pending'>> = { queued: 'pending', sending: 'pending', succeeded: 'ok', failed: 'bad', uncertain: 'warn' };
+const TONE: Partial<Record<OutboxState, 'ok' | 'warn' | 'bad' | 'pending'>> = {
+  queued: 'pending',
+  sending: 'pending',
+  succeeded: 'ok',
+  failed: 'bad',
+  uncertain: 'warn',
+};
 
 function Actions({ item, onDone, onEdit }: { item: OutboxItemView; onDone(error?: string): void; onEdit(): void }) {
-  const act = (run: () => Promise<unknown>) => () => void run().then(() => onDone(), (e: unknown) => onDone(errorMessage(e)));
+  const act = (run: () => Promise<unknown>) => () =>
+    void run().then(
+      () => onDone(),
+      (e: unknown) => onDone(errorMessage(e)),
+    );
   return (
     <div className="row" style={{ gap: 4 }}>
       {item.state === 'queued' && (
@@ -23,12 +33,18 @@ function Actions({ item, onDone, onEdit }: { item: OutboxItemView; onDone(error?
       )}
       {(item.state === 'failed' || item.state === 'uncertain') && (
         <>
-          <button className="btn small" onClick={act(() => call('outboxRetry', { id: item.id }))}>Retry</button>
-          <button className="btn small" onClick={act(() => call('outboxResolve', { id: item.id, note: 'resolved in the app' }))}>Resolve</button>
+          <button className="btn small" onClick={act(() => call('outboxRetry', { id: item.id }))}>
+            Retry
+          </button>
+          <button className="btn small" onClick={act(() => call('outboxResolve', { id: item.id, note: 'resolved in the app' }))}>
+            Resolve
+          </button>
         </>
       )}
       {(item.state === 'queued' || item.state === 'failed' || item.state === 'uncertain') && (
-        <button className="btn small danger" onClick={act(() => call('outboxDiscard', { id: item.id }))}>Discard</button>
+        <button className="btn small danger" onClick={act(() => call('outboxDiscard', { id: item.id }))}>
+          Discard
+        </button>
       )}
     </div>
   );
@@ -39,7 +55,8 @@ function Journal() {
   const journal = useQuery(() => call('outboxJournal', { itemId: null, limit: 500 }), [version]);
   if (journal.error) return <ErrorState message={journal.error} onRetry={journal.reload} />;
   if (!journal.data) return <Loading />;
-  if (journal.data.entries.length === 0) return <Empty title="Nothing sent yet">The journal records every attempt: request digest, status and answer.</Empty>;
+  if (journal.data.entries.length === 0)
+    return <Empty title="Nothing sent yet">The journal records every attempt: request digest, status and answer.</Empty>;
   return (
     <div className="card" style={{ padding: 0, overflow: 'auto' }} data-testid="journal">
       <table style={{ width: '100%', borderCollapse: 'collapse', fontSize: 13 }}>
@@ -60,10 +77,14 @@ function Journal() {
               <td style={{ padding: 8 }}>{dateTime(e.at)}</td>
               <td>{e.event}</td>
               <td>{KIND_LABELS[e.kind]}</td>
-              <td className="mono small">{e.method} {e.path}</td>
+              <td className="mono small">
+                {e.method} {e.path}
+              </td>
               <td>{e.httpStatus ?? ''}</td>
               <td>{e.outcome}</td>
-              <td className="mono small" title={e.requestDigest ?? ''}>{e.requestDigest?.slice(0, 12)}</td>
+              <td className="mono small" title={e.requestDigest ?? ''}>
+                {e.requestDigest?.slice(0, 12)}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -114,12 +135,27 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
       <div className="row">
         <h1 className="grow">Outbox</h1>
         {sending ? (
-          <button className="btn" onClick={() => void call('outboxCancelSend')}>Stop sending</button>
+          <button className="btn" onClick={() => void call('outboxCancelSend')}>
+            Stop sending
+          </button>
         ) : (
           <>
-            {(counts.uncertain ?? 0) > 0 && <button className="btn" disabled={!online} onClick={() => void reconcile()}>Check uncertain</button>}
-            {selected.size > 0 && <button className="btn" disabled={!online} onClick={() => void send([...selected])}>Send selected ({selected.size})</button>}
-            <button className="btn primary" disabled={!online || queued === 0} onClick={() => void send(null)} title={online ? undefined : 'The tenant cannot be reached: changes stay queued'}>
+            {(counts.uncertain ?? 0) > 0 && (
+              <button className="btn" disabled={!online} onClick={() => void reconcile()}>
+                Check uncertain
+              </button>
+            )}
+            {selected.size > 0 && (
+              <button className="btn" disabled={!online} onClick={() => void send([...selected])}>
+                Send selected ({selected.size})
+              </button>
+            )}
+            <button
+              className="btn primary"
+              disabled={!online || queued === 0}
+              onClick={() => void send(null)}
+              title={online ? undefined : 'The tenant cannot be reached: changes stay queued'}
+            >
               Send all queued ({count(queued)})
             </button>
           </>
@@ -128,19 +164,30 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
       {progress && (sending || progress.phase === 'finished') && (
         <div className="card stack" data-testid="send-progress" style={{ gap: 6 }}>
           <div className="row small">
-            <span className="grow">{sending ? 'Sending…' : 'Last send'} {progress.done} / {progress.total}</span>
+            <span className="grow">
+              {sending ? 'Sending…' : 'Last send'} {progress.done} / {progress.total}
+            </span>
             <Badge tone="ok">{progress.succeeded} succeeded</Badge>
             <Badge tone={progress.failed ? 'bad' : undefined}>{progress.failed} failed</Badge>
             <Badge tone={progress.uncertain ? 'warn' : undefined}>{progress.uncertain} uncertain</Badge>
           </div>
-          <ProgressBar value={progress.total ? (100 * progress.done) / progress.total : sending ? null : 100} state={sending ? undefined : 'done'} />
+          <ProgressBar
+            value={progress.total ? (100 * progress.done) / progress.total : sending ? null : 100}
+            state={sending ? undefined : 'done'}
+          />
           {progress.message && <div className="muted small">{progress.message}</div>}
         </div>
       )}
       {actionError && <div className="banner">{actionError}</div>}
       <div className="tabs" role="tablist">
         {(['items', 'new', 'import', 'journal'] as Tab[]).map((name) => (
-          <button key={name} role="tab" aria-selected={tab === name} className={`tab ${tab === name ? 'active' : ''}`} onClick={() => setTab(name)}>
+          <button
+            key={name}
+            role="tab"
+            aria-selected={tab === name}
+            className={`tab ${tab === name ? 'active' : ''}`}
+            onClick={() => setTab(name)}
+          >
             {name === 'items' ? 'Changes' : name === 'new' ? 'New change' : name === 'import' ? 'Import CSV' : 'Journal'}
           </button>
         ))}
@@ -151,8 +198,12 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
       {tab === 'items' && editing && (
         <div className="stack" data-testid="edit-item">
           <div className="row">
-            <h2 className="grow" style={{ margin: 0 }}>Edit: {editing.summary}</h2>
-            <button className="btn" onClick={() => setEditing(null)}>Close</button>
+            <h2 className="grow" style={{ margin: 0 }}>
+              Edit: {editing.summary}
+            </h2>
+            <button className="btn" onClick={() => setEditing(null)}>
+              Close
+            </button>
           </div>
           <ChangeForm
             key={editing.id}
@@ -167,9 +218,16 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
       {tab === 'items' && (
         <>
           <div className="row wrap">
-            <button className={`btn small ${filter === null ? 'primary' : ''}`} onClick={() => setFilter(null)}>All</button>
+            <button className={`btn small ${filter === null ? 'primary' : ''}`} onClick={() => setFilter(null)}>
+              All
+            </button>
             {STATES.map((state) => (
-              <button key={state} className={`btn small ${filter === state ? 'primary' : ''}`} onClick={() => setFilter(state)} data-testid={`filter-${state}`}>
+              <button
+                key={state}
+                className={`btn small ${filter === state ? 'primary' : ''}`}
+                onClick={() => setFilter(state)}
+                data-testid={`filter-${state}`}
+              >
                 {state} {counts[state] ? `(${count(counts[state] ?? 0)})` : ''}
               </button>
             ))}
@@ -181,7 +239,9 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
           ) : list.data.items.length === 0 ? (
             <Empty title={filter ? `No ${filter} change` : 'Nothing queued'}>
               <p>Changes you queue (offline or not) wait here until you send them.</p>
-              <button className="btn primary" onClick={() => setTab('new')}>New change</button>
+              <button className="btn primary" onClick={() => setTab('new')}>
+                New change
+              </button>
             </Empty>
           ) : (
             <div className="card" style={{ padding: 0, overflow: 'auto' }}>
@@ -206,19 +266,50 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
                             type="checkbox"
                             aria-label={`Select ${item.summary}`}
                             checked={selected.has(item.id)}
-                            onChange={(e) => setSelected((s) => { const next = new Set(s); if (e.target.checked) next.add(item.id); else next.delete(item.id); return next; })}
+                            onChange={(e) =>
+                              setSelected((s) => {
+                                const next = new Set(s);
+                                if (e.target.checked) next.add(item.id);
+                                else next.delete(item.id);
+                                return next;
+                              })
+                            }
                           />
                         )}
                       </td>
-                      <td><Badge tone={TONE[item.state]}>{item.state}</Badge></td>
+                      <td>
+                        <Badge tone={TONE[item.state]}>{item.state}</Badge>
+                      </td>
                       <td>
                         <div>{item.summary}</div>
-                        <div className="muted small mono">{KIND_LABELS[item.kind]} · {item.request.method} {item.request.path}</div>
+                        <div className="muted small mono">
+                          {KIND_LABELS[item.kind]} · {item.request.method} {item.request.path}
+                        </div>
                       </td>
-                      <td style={{ maxWidth: 320 }} className="small">{item.lastError ? <span style={{ color: 'var(--bad)' }}>{item.lastStatus ? `${item.lastStatus}: ` : ''}{item.lastError}</span> : item.note ?? ''}</td>
+                      <td style={{ maxWidth: 320 }} className="small">
+                        {item.lastError ? (
+                          <span style={{ color: 'var(--bad)' }}>
+                            {item.lastStatus ? `${item.lastStatus}: ` : ''}
+                            {item.lastError}
+                          </span>
+                        ) : (
+                          (item.note ?? '')
+                        )}
+                      </td>
                       <td>{item.attempts}</td>
-                      <td className="small" title={item.updatedAt}>{ago(item.updatedAt)}</td>
-                      <td><Actions item={item} onEdit={() => setEditing(item)} onDone={(error) => { setActionError(error ?? null); outboxChanged(); }} /></td>
+                      <td className="small" title={item.updatedAt}>
+                        {ago(item.updatedAt)}
+                      </td>
+                      <td>
+                        <Actions
+                          item={item}
+                          onEdit={() => setEditing(item)}
+                          onDone={(error) => {
+                            setActionError(error ?? null);
+                            outboxChanged();
+                          }}
+                        />
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -11,7 +11,11 @@ const FIELDS = Object.entries(TEMPLATE_UPDATABLE_FIELDS) as [TemplateUpdatableFi
 const KIND_OF = new Map<string, FieldKind>(FIELDS);
 
 /** `reviewInstructions` -> "Review instructions". */
-const labelOf = (key: string) => key.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase()).replace(/ ([A-Z])/g, (_, c: string) => ` ${c.toLowerCase()}`);
+const labelOf = (key: string) =>
+  key
+    .replace(/([A-Z])/g, ' $1')
+    .replace(/^./, (c) => c.toUpperCase())
+    .replace(/ ([A-Z])/g, (_, c: string) => ` ${c.toLowerCase()}`);
 
 /** A value as its input shows it: text, 'true'/'false', or indented JSON; '' when not set. */
 function shown(value: unknown, kind: FieldKind): string {
@@ -25,7 +29,10 @@ function shown(value: unknown, kind: FieldKind): string {
  * The draft's fields that differ from the synced template, as values to send (a field emptied is
  * null: cleared), and the fields whose JSON does not parse. The core derives the mask from these.
  */
-function changesOf(original: Record<string, unknown>, draft: Record<string, string>): { changes: Record<string, unknown>; bad: Record<string, string> } {
+function changesOf(
+  original: Record<string, unknown>,
+  draft: Record<string, string>,
+): { changes: Record<string, unknown>; bad: Record<string, string> } {
   const changes: Record<string, unknown> = {};
   const bad: Record<string, string> = {};
   for (const [key, kind] of FIELDS) {
@@ -45,19 +52,37 @@ function changesOf(original: Record<string, unknown>, draft: Record<string, stri
   return { changes, bad };
 }
 
-const brief = (value: unknown) => (value === undefined || value === null ? '(not set)' : typeof value === 'string' ? value : JSON.stringify(value));
+const brief = (value: unknown) =>
+  value === undefined || value === null ? '(not set)' : typeof value === 'string' ? value : JSON.stringify(value);
 
 /**
  * Update-template as an editor of the synced template: pick one from the local store, change its
  * fields, and see the updateMask the core derives (only what really differs) with each field's
  * before and after, checked as you type; then queue it, or save an edit of a queued update.
  */
-export function TemplateEditor({ editing, templateId: initial, onDone }: { editing?: OutboxItemView; templateId?: string; onDone(summary: string): void }) {
+export function TemplateEditor({
+  editing,
+  templateId: initial,
+  onDone,
+}: {
+  editing?: OutboxItemView;
+  templateId?: string;
+  onDone(summary: string): void;
+}) {
   const outboxChanged = useApp((s) => s.outboxChanged);
   const [templateId, setTemplateId] = useState(editing ? String(editing.input.templateId ?? '') : (initial ?? ''));
-  const templates = useQuery(() => call('listObjects', { collection: 'templates', limit: 1000, sort: { key: 'displayName', dir: 'asc' } }), []);
-  const detail = useQuery(() => (templateId ? call('getObject', { collection: 'templates', id: templateId }) : Promise.resolve({ object: null })), [templateId]);
-  const original = useMemo(() => (detail.data?.object ? (JSON.parse(detail.data.object.raw) as Record<string, unknown>) : null), [detail.data]);
+  const templates = useQuery(
+    () => call('listObjects', { collection: 'templates', limit: 1000, sort: { key: 'displayName', dir: 'asc' } }),
+    [],
+  );
+  const detail = useQuery(
+    () => (templateId ? call('getObject', { collection: 'templates', id: templateId }) : Promise.resolve({ object: null })),
+    [templateId],
+  );
+  const original = useMemo(
+    () => (detail.data?.object ? (JSON.parse(detail.data.object.raw) as Record<string, unknown>) : null),
+    [detail.data],
+  );
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [preview, setPreview] = useState<ChangePreview | null>(null);
   const [problem, setProblem] = useState<{ field?: string; message: string } | null>(null);
@@ -65,8 +90,11 @@ export function TemplateEditor({ editing, templateId: initial, onDone }: { editi
 
   // A new template starts from its synced values; an edited item from the values it would set.
   useEffect(() => {
-    const queued = editing && editing.input.templateId === templateId ? (editing.input.changes as Record<string, unknown> | undefined) : undefined;
-    setDraft(Object.fromEntries(Object.entries(queued ?? {}).flatMap(([k, v]) => (KIND_OF.has(k) ? [[k, shown(v, KIND_OF.get(k)!)]] : []))));
+    const queued =
+      editing && editing.input.templateId === templateId ? (editing.input.changes as Record<string, unknown> | undefined) : undefined;
+    setDraft(
+      Object.fromEntries(Object.entries(queued ?? {}).flatMap(([k, v]) => (KIND_OF.has(k) ? [[k, shown(v, KIND_OF.get(k)!)]] : []))),
+    );
   }, [original, editing, templateId]);
 
   const { changes, bad } = useMemo(() => (original ? changesOf(original, draft) : { changes: {}, bad: {} }), [original, draft]);
@@ -94,7 +122,9 @@ export function TemplateEditor({ editing, templateId: initial, onDone }: { editi
     setBusy(true);
     try {
       const input = { templateId, changes };
-      const { item } = editing ? await call('outboxEdit', { id: editing.id, input }) : await call('outboxEnqueue', { kind: 'update-template', input });
+      const { item } = editing
+        ? await call('outboxEdit', { id: editing.id, input })
+        : await call('outboxEnqueue', { kind: 'update-template', input });
       outboxChanged();
       setDraft({});
       onDone(item.summary);
@@ -105,7 +135,8 @@ export function TemplateEditor({ editing, templateId: initial, onDone }: { editi
     }
   }
 
-  const fieldProblem = (key: string) => bad[key] ?? (problem?.field && (problem.field === key || problem.field.startsWith(`${key}.`)) ? problem.message : null);
+  const fieldProblem = (key: string) =>
+    bad[key] ?? (problem?.field && (problem.field === key || problem.field.startsWith(`${key}.`)) ? problem.message : null);
   const rows = templates.data?.rows ?? [];
 
   return (
@@ -114,22 +145,45 @@ export function TemplateEditor({ editing, templateId: initial, onDone }: { editi
         <label className="label" htmlFor="template-id">
           Template *
         </label>
-        <select id="template-id" className="field" value={templateId} disabled={Boolean(editing)} onChange={(e) => setTemplateId(e.target.value)}>
-          <option value="">{templates.loading ? 'Loading templates…' : rows.length ? 'Pick a synced template' : 'No template in the local store: sync first'}</option>
+        <select
+          id="template-id"
+          className="field"
+          value={templateId}
+          disabled={Boolean(editing)}
+          onChange={(e) => setTemplateId(e.target.value)}
+        >
+          <option value="">
+            {templates.loading
+              ? 'Loading templates…'
+              : rows.length
+                ? 'Pick a synced template'
+                : 'No template in the local store: sync first'}
+          </option>
           {rows.map((t) => (
             <option key={t.id} value={t.id}>
               {t.title} ({t.id})
             </option>
           ))}
         </select>
-        {templates.data && templates.data.total > rows.length && <div className="muted small">The first {rows.length} of {templates.data.total} templates, by name.</div>}
+        {templates.data && templates.data.total > rows.length && (
+          <div className="muted small">
+            The first {rows.length} of {templates.data.total} templates, by name.
+          </div>
+        )}
       </div>
       {templateId && detail.error && <ErrorState message={detail.error} onRetry={detail.reload} />}
       {templateId && !detail.error && !detail.data && <Loading />}
-      {templateId && detail.data && !original && <div className="field-error">Template {templateId} is not in the local store: sync templates first.</div>}
+      {templateId && detail.data && !original && (
+        <div className="field-error">Template {templateId} is not in the local store: sync templates first.</div>
+      )}
       {original && (
         <>
-          <div className="card stack" style={{ gap: 6, position: 'sticky', top: 0, zIndex: 1 }} data-testid="template-preview" aria-live="polite">
+          <div
+            className="card stack"
+            style={{ gap: 6, position: 'sticky', top: 0, zIndex: 1 }}
+            data-testid="template-preview"
+            aria-live="polite"
+          >
             {changed.length === 0 ? (
               <div className="muted small">No change yet: edit a field and the update mask appears here before anything is queued.</div>
             ) : preview ? (
@@ -143,8 +197,12 @@ export function TemplateEditor({ editing, templateId: initial, onDone }: { editi
                       .split(',')
                       .map((path) => (
                         <tr key={path}>
-                          <td className="mono" style={{ paddingRight: 12 }}>{path}</td>
-                          <td className="muted" style={{ paddingRight: 12, textDecoration: 'line-through' }}>{brief((preview.input.before as Record<string, unknown> | undefined)?.[path])}</td>
+                          <td className="mono" style={{ paddingRight: 12 }}>
+                            {path}
+                          </td>
+                          <td className="muted" style={{ paddingRight: 12, textDecoration: 'line-through' }}>
+                            {brief((preview.input.before as Record<string, unknown> | undefined)?.[path])}
+                          </td>
                           <td>{brief((preview.input.changes as Record<string, unknown> | undefined)?.[path])}</td>
                         </tr>
                       ))}
@@ -188,9 +246,25 @@ export function TemplateEditor({ editing, templateId: initial, onDone }: { editi
                       <option value="false">No</option>
                     </select>
                   ) : kind === 'json' ? (
-                    <textarea id={id} className="field mono" rows={Math.min(8, Math.max(2, value.split('\n').length))} value={value} onChange={(e) => set(e.target.value)} spellCheck={false} aria-invalid={Boolean(error)} />
+                    <textarea
+                      id={id}
+                      className="field mono"
+                      rows={Math.min(8, Math.max(2, value.split('\n').length))}
+                      value={value}
+                      onChange={(e) => set(e.target.value)}
+                      spellCheck={false}
+                      aria-invalid={Boolean(error)}
+                    />
                   ) : (
-                    <input id={id} className="field" value={value} onChange={(e) => set(e.target.value)} spellCheck={false} autoComplete="off" aria-invalid={Boolean(error)} />
+                    <input
+                      id={id}
+                      className="field"
+                      value={value}
+                      onChange={(e) => set(e.target.value)}
+                      spellCheck={false}
+                      autoComplete="off"
+                      aria-invalid={Boolean(error)}
+                    />
                   )}
                   {error && (
                     <div className="field-error" data-testid={`error-${id}`}>

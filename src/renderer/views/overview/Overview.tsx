@@ -9,7 +9,17 @@ import { ago, count, dateTime, enumText } from '../../components/format';
 
 const PALETTE = ['#3b6cf6', '#1f9d55', '#c27a00', '#d33a3a', '#8a4fd8', '#0e9bb0', '#7a869a', '#e0559b'];
 
-function Chart({ title, data, enumName, kind = 'bar' }: { title: string; data: ChartDatum[]; enumName: string | null; kind?: 'bar' | 'pie' }) {
+function Chart({
+  title,
+  data,
+  enumName,
+  kind = 'bar',
+}: {
+  title: string;
+  data: ChartDatum[];
+  enumName: string | null;
+  kind?: 'bar' | 'pie';
+}) {
   const rows = data.map((d) => ({ ...d, label: d.key ? enumText(enumName, d.key).label : '(none)' }));
   return (
     <section className="card" style={{ minHeight: 260 }} aria-label={title}>
@@ -21,7 +31,15 @@ function Chart({ title, data, enumName, kind = 'bar' }: { title: string; data: C
           <ResponsiveContainer>
             {kind === 'pie' ? (
               <PieChart>
-                <Pie data={rows} dataKey="count" nameKey="label" innerRadius={45} outerRadius={80} isAnimationActive={false} label={({ name }) => String(name)}>
+                <Pie
+                  data={rows}
+                  dataKey="count"
+                  nameKey="label"
+                  innerRadius={45}
+                  outerRadius={80}
+                  isAnimationActive={false}
+                  label={({ name }) => String(name)}
+                >
                   {rows.map((row, i) => (
                     <ChartCell key={row.key} fill={PALETTE[i % PALETTE.length]} />
                   ))}
@@ -31,7 +49,15 @@ function Chart({ title, data, enumName, kind = 'bar' }: { title: string; data: C
             ) : (
               <BarChart data={rows} layout="vertical" margin={{ left: 10, right: 20 }}>
                 <XAxis type="number" allowDecimals={false} stroke="var(--muted)" fontSize={11} />
-                <YAxis type="category" dataKey="label" interval={0} width={150} stroke="var(--muted)" fontSize={11} tickFormatter={(v: string) => (v.length > 22 ? `${v.slice(0, 21)}…` : v)} />
+                <YAxis
+                  type="category"
+                  dataKey="label"
+                  interval={0}
+                  width={150}
+                  stroke="var(--muted)"
+                  fontSize={11}
+                  tickFormatter={(v: string) => (v.length > 22 ? `${v.slice(0, 21)}…` : v)}
+                />
                 <Tooltip cursor={{ fill: 'var(--row-hover)' }} />
                 <Bar dataKey="count" isAnimationActive={false}>
                   {rows.map((row, i) => (
@@ -57,8 +83,18 @@ export function Overview() {
   const active = useApp((s) => s.active);
   const result = useQuery(() => call('overview'), [dataVersion, active]);
 
-  if (result.error && !result.data) return <div className="content" data-screen="overview"><ErrorState title="The overview is not available" message={result.error} onRetry={result.reload} /></div>;
-  if (!result.data) return <div className="content" data-screen="overview"><Loading /></div>;
+  if (result.error && !result.data)
+    return (
+      <div className="content" data-screen="overview">
+        <ErrorState title="The overview is not available" message={result.error} onRetry={result.reload} />
+      </div>
+    );
+  if (!result.data)
+    return (
+      <div className="content" data-screen="overview">
+        <Loading />
+      </div>
+    );
   const { counts, charts, runs, status } = result.data;
   const neverSynced = status.every((s) => !s.asOf);
   const staleCutoff = Date.now() - 24 * 3600 * 1000;
@@ -71,7 +107,11 @@ export function Overview() {
       {neverSynced ? (
         <div className="card">
           <Empty title="Nothing synced yet">
-            <p>{online ? 'Sync to bring a copy of the tenant to this computer; after that everything works offline.' : 'The tenant cannot be reached right now. Sync once it is back.'}</p>
+            <p>
+              {online
+                ? 'Sync to bring a copy of the tenant to this computer; after that everything works offline.'
+                : 'The tenant cannot be reached right now. Sync once it is back.'}
+            </p>
             <button className="btn primary" disabled={!online || syncing} onClick={() => void startSync()}>
               {syncing ? 'Syncing…' : 'Sync now'}
             </button>
@@ -83,14 +123,24 @@ export function Overview() {
           const s = status.find((x) => x.id === id);
           const stale = s?.asOf ? Date.parse(s.asOf) < staleCutoff : false;
           return (
-            <button key={id} className="card" style={{ textAlign: 'left', cursor: 'pointer' }} onClick={() => navigate({ view: 'list', collection: id })} data-testid={`count-${id}`}>
+            <button
+              key={id}
+              className="card"
+              style={{ textAlign: 'left', cursor: 'pointer' }}
+              onClick={() => navigate({ view: 'list', collection: id })}
+              data-testid={`count-${id}`}
+            >
               <div className="muted small">{COLLECTION_LABELS[id]}</div>
               <div style={{ fontSize: 26, fontWeight: 700 }}>{count(counts[id] ?? 0)}</div>
               <div className="row small wrap">
                 {!s?.asOf ? <Badge tone="warn">never synced</Badge> : <span className="muted">as of {ago(s.asOf)}</span>}
                 {s?.asOf && !s.complete && <Badge tone="warn">incomplete</Badge>}
                 {stale && <Badge tone="warn">stale</Badge>}
-                {s?.error && <Badge tone="bad" title={s.error}>failed</Badge>}
+                {s?.error && (
+                  <Badge tone="bad" title={s.error}>
+                    failed
+                  </Badge>
+                )}
               </div>
             </button>
           );
@@ -125,7 +175,9 @@ export function Overview() {
                   <td>{dateTime(run.startedAt)}</td>
                   <td>{dateTime(run.finishedAt)}</td>
                   <td>
-                    <Badge tone={run.status === 'completed' || run.status === 'complete' ? 'ok' : run.status === 'failed' ? 'bad' : 'warn'}>{run.status}</Badge>
+                    <Badge tone={run.status === 'completed' || run.status === 'complete' ? 'ok' : run.status === 'failed' ? 'bad' : 'warn'}>
+                      {run.status}
+                    </Badge>
                   </td>
                   <td className="small">
                     {run.origin === 'outbox' && <Badge tone="pending">from sent changes</Badge>} {run.collections.join(', ')}

@@ -14,7 +14,9 @@ function VerifyResult({ result }: { result: Verified }) {
   return (
     <div className="stack" data-testid="verify-result" style={{ gap: 8 }}>
       <div className="row">
-        <Badge tone={result.status === 'intact' ? 'ok' : 'bad'}>{result.status === 'intact' ? 'Intact: every hash matches' : result.status === 'altered' ? 'Altered' : 'Not an Attest workbook'}</Badge>
+        <Badge tone={result.status === 'intact' ? 'ok' : 'bad'}>
+          {result.status === 'intact' ? 'Intact: every hash matches' : result.status === 'altered' ? 'Altered' : 'Not an Attest workbook'}
+        </Badge>
         <span className="mono small grow">{result.file}</span>
       </div>
       {result.reason && <div className="field-error">{result.reason}</div>}
@@ -26,7 +28,9 @@ function VerifyResult({ result }: { result: Verified }) {
               <td>
                 <Badge tone={sheet.status === 'intact' ? 'ok' : 'bad'}>{sheet.status}</Badge>
               </td>
-              <td className="muted" style={{ paddingLeft: 12 }}>{sheet.actualRows ?? sheet.expectedRows ?? ''} rows</td>
+              <td className="muted" style={{ paddingLeft: 12 }}>
+                {sheet.actualRows ?? sheet.expectedRows ?? ''} rows
+              </td>
             </tr>
           ))}
         </tbody>
@@ -66,11 +70,18 @@ export function ReportsView() {
     setExported(null);
     setVerified(null);
     const stamp = new Date().toISOString().slice(0, 10);
-    const { path } = await call('showSaveDialog', { title: 'Export the report', defaultName: `attest-${kind}-${stamp}.xlsx`, filters: XLSX });
+    const { path } = await call('showSaveDialog', {
+      title: 'Export the report',
+      defaultName: `attest-${kind}-${stamp}.xlsx`,
+      filters: XLSX,
+    });
     if (!path) return;
     setRunning(true);
     try {
-      const lines = filters.split('\n').map((l) => l.trim()).filter(Boolean);
+      const lines = filters
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
       setExported(await call('exportReport', { kind, path, asOfRun: asOf, filters: lines }));
     } catch (failure) {
       setError(errorMessage(failure));
@@ -91,8 +102,18 @@ export function ReportsView() {
     }
   }
 
-  if (catalog.error) return <div className="content"><ErrorState message={catalog.error} onRetry={catalog.reload} /></div>;
-  if (!catalog.data) return <div className="content"><Loading /></div>;
+  if (catalog.error)
+    return (
+      <div className="content">
+        <ErrorState message={catalog.error} onRetry={catalog.reload} />
+      </div>
+    );
+  if (!catalog.data)
+    return (
+      <div className="content">
+        <Loading />
+      </div>
+    );
   const chosen = catalog.data.reports.find((r) => r.kind === kind);
   const completed = (runs.data?.runs ?? []).filter((r) => r.status === 'completed');
 
@@ -103,7 +124,11 @@ export function ReportsView() {
         <h2 style={{ margin: 0 }}>Export evidence</h2>
         <div className="grid cols-3" role="radiogroup" aria-label="Report">
           {catalog.data.reports.map((report) => (
-            <label key={report.kind} className="card row" style={{ cursor: 'pointer', padding: 10, borderColor: report.kind === kind ? 'var(--accent)' : undefined }}>
+            <label
+              key={report.kind}
+              className="card row"
+              style={{ cursor: 'pointer', padding: 10, borderColor: report.kind === kind ? 'var(--accent)' : undefined }}
+            >
               <input type="radio" name="report" checked={report.kind === kind} onChange={() => setKind(report.kind)} />
               <span>{report.title}</span>
             </label>
@@ -114,7 +139,12 @@ export function ReportsView() {
             <label className="label" htmlFor="as-of">
               Data as of
             </label>
-            <select id="as-of" className="field" value={asOf ?? ''} onChange={(e) => setAsOf(e.target.value ? Number(e.target.value) : null)}>
+            <select
+              id="as-of"
+              className="field"
+              value={asOf ?? ''}
+              onChange={(e) => setAsOf(e.target.value ? Number(e.target.value) : null)}
+            >
               <option value="">The latest data</option>
               {completed.map((run) => (
                 <option key={run.id} value={run.id}>
@@ -127,7 +157,14 @@ export function ReportsView() {
             <label className="label" htmlFor="filters">
               Filters (one per line)
             </label>
-            <textarea id="filters" className="field mono" rows={2} value={filters} onChange={(e) => setFilters(e.target.value)} placeholder={chosen?.filterKeys.length ? `${chosen.filterKeys[0]}=…` : 'none for this report'} />
+            <textarea
+              id="filters"
+              className="field mono"
+              rows={2}
+              value={filters}
+              onChange={(e) => setFilters(e.target.value)}
+              placeholder={chosen?.filterKeys.length ? `${chosen.filterKeys[0]}=…` : 'none for this report'}
+            />
             {chosen && chosen.filterKeys.length > 0 && (
               <details className="muted small">
                 <summary>Filter keys ({chosen.filterKeys.length})</summary>
@@ -149,32 +186,49 @@ export function ReportsView() {
         {running && progress && (
           <div className="stack" style={{ gap: 4 }} data-testid="export-progress">
             <div className="small muted">
-              {progress.sheet ? `Sheet ${progress.sheetIndex + 1} of ${progress.sheetCount}: ${progress.sheet} · ${count(progress.rows)} rows` : 'Starting…'}
+              {progress.sheet
+                ? `Sheet ${progress.sheetIndex + 1} of ${progress.sheetCount}: ${progress.sheet} · ${count(progress.rows)} rows`
+                : 'Starting…'}
             </div>
             <ProgressBar value={progress.sheetCount ? (100 * progress.sheetIndex) / progress.sheetCount : null} />
           </div>
         )}
-        {error && <div className="field-error" role="alert">{error}</div>}
+        {error && (
+          <div className="field-error" role="alert">
+            {error}
+          </div>
+        )}
         {exported && (
           <div className="stack" data-testid="export-result" style={{ gap: 8 }}>
             <div className="row wrap">
               <Badge tone={exported.complete ? 'ok' : 'warn'}>{exported.complete ? 'Complete' : 'Some collections incomplete'}</Badge>
               <span className="mono small grow">{exported.file}</span>
-              <button className="btn small" onClick={() => void call('showInFolder', { path: exported.file })}>Show in folder</button>
-              <button className="btn small" onClick={() => void verify(exported.file)}>Verify</button>
+              <button className="btn small" onClick={() => void call('showInFolder', { path: exported.file })}>
+                Show in folder
+              </button>
+              <button className="btn small" onClick={() => void verify(exported.file)}>
+                Verify
+              </button>
             </div>
             <div className="small muted">
-              {exported.sheets.length} sheets · {count(exported.bytes)} bytes · {exported.ms} ms · SHA-256 <code>{exported.overallSha256.slice(0, 16)}…</code>
+              {exported.sheets.length} sheets · {count(exported.bytes)} bytes · {exported.ms} ms · SHA-256{' '}
+              <code>{exported.overallSha256.slice(0, 16)}…</code>
             </div>
           </div>
         )}
       </section>
       <section className="card stack">
         <div className="row">
-          <h2 className="grow" style={{ margin: 0 }}>Verify a workbook</h2>
-          <button className="btn" onClick={() => void verify()}>Choose a workbook…</button>
+          <h2 className="grow" style={{ margin: 0 }}>
+            Verify a workbook
+          </h2>
+          <button className="btn" onClick={() => void verify()}>
+            Choose a workbook…
+          </button>
         </div>
-        <div className="muted small">Recomputes the SHA-256 of every data sheet and of the whole, and compares them with the Evidence sheet.</div>
+        <div className="muted small">
+          Recomputes the SHA-256 of every data sheet and of the whole, and compares them with the Evidence sheet.
+        </div>
         {verified && <VerifyResult result={verified} />}
       </section>
     </div>

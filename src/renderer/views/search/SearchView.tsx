@@ -27,14 +27,20 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
 
   const result = useQuery(
     // Each answer carries the query it answers, so the screen says which one it shows.
-    () => (typed.trim() ? call('search', { query: typed, collection, limit, latest: 'search-view' }).then((r) => ({ ...r, query: typed })) : Promise.resolve(null)),
+    () =>
+      typed.trim()
+        ? call('search', { query: typed, collection, limit, latest: 'search-view' }).then((r) => ({ ...r, query: typed }))
+        : Promise.resolve(null),
     [typed, collection, limit, dataVersion],
   );
   // Facets count every collection, whichever one is selected: asked for after the hits, so the
   // hits are on screen first.
   const facetQuery = useDebounced(typed, 120);
   const facets = useQuery(
-    () => (facetQuery.trim() ? call('search', { query: facetQuery, limit: 1, facets: true, latest: 'search-view-facets' }).then((r) => r.facets) : Promise.resolve(null)),
+    () =>
+      facetQuery.trim()
+        ? call('search', { query: facetQuery, limit: 1, facets: true, latest: 'search-view-facets' }).then((r) => r.facets)
+        : Promise.resolve(null),
     [facetQuery, dataVersion],
   );
   const data = result.data;
@@ -42,7 +48,12 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
   const rows = useMemo(
     () =>
       data?.hits.map((hit) => (
-        <SearchHitRow key={`${hit.collection}/${hit.id}`} hit={hit} onOpen={() => navigate({ view: 'detail', collection: hit.collection, id: hit.id })} testId="search-hit" />
+        <SearchHitRow
+          key={`${hit.collection}/${hit.id}`}
+          hit={hit}
+          onOpen={() => navigate({ view: 'detail', collection: hit.collection, id: hit.id })}
+          testId="search-hit"
+        />
       )),
     [data, navigate],
   );
@@ -50,16 +61,32 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
   const allCount = Object.values(facetCounts).reduce((a, b) => a + b, 0);
 
   return (
-    <div className="content" data-screen="search" style={{ display: 'grid', gridTemplateColumns: '200px 1fr', gap: 20, alignItems: 'start' }}>
+    <div
+      className="content"
+      data-screen="search"
+      style={{ display: 'grid', gridTemplateColumns: '200px 1fr', gap: 20, alignItems: 'start' }}
+    >
       <aside className="stack" aria-label="Facets">
         <h3 style={{ marginTop: 48 }}>Collections</h3>
         <div>
           <button className={`facet ${collection === null ? 'active' : ''}`} onClick={() => setCollection(null)}>
             <span>All</span>
-            <span className="muted">{typed.trim() ? matchCount(allCount, Object.values(facetCounts).some((n) => n >= SEARCH_COUNT_CAP)) : ''}</span>
+            <span className="muted">
+              {typed.trim()
+                ? matchCount(
+                    allCount,
+                    Object.values(facetCounts).some((n) => n >= SEARCH_COUNT_CAP),
+                  )
+                : ''}
+            </span>
           </button>
           {COLLECTION_ORDER.map((id) => (
-            <button key={id} className={`facet ${collection === id ? 'active' : ''}`} onClick={() => setCollection(id)} data-testid={`facet-${id}`}>
+            <button
+              key={id}
+              className={`facet ${collection === id ? 'active' : ''}`}
+              onClick={() => setCollection(id)}
+              data-testid={`facet-${id}`}
+            >
               <span>{COLLECTION_LABELS[id]}</span>
               <span className="muted">{typed.trim() ? matchCount(facetCounts[id] ?? 0) : ''}</span>
             </button>
@@ -86,13 +113,17 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
           <Loading label="Searching…" />
         ) : data.hits.length === 0 ? (
           <div data-results-for={data.query}>
-          <Empty title="No match">
-            <p>Nothing in the local copy matches “{data.query}”.</p>
-          </Empty>
+            <Empty title="No match">
+              <p>Nothing in the local copy matches “{data.query}”.</p>
+            </Empty>
           </div>
         ) : (
           <div className="card" style={{ padding: 0 }} data-results-for={data.query}>
-            <div className="muted small" style={{ padding: '8px 16px', borderBottom: '1px solid var(--border)' }} data-testid="search-summary">
+            <div
+              className="muted small"
+              style={{ padding: '8px 16px', borderBottom: '1px solid var(--border)' }}
+              data-testid="search-summary"
+            >
               {matchCount(data.total)} results · {data.tookMs.toFixed(0)} ms {result.loading && '· updating…'}
             </div>
             {rows}

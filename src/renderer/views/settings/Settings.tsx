@@ -46,14 +46,19 @@ export function Settings() {
           <div key={connection.name} className="row" style={{ borderTop: '1px solid var(--border)', paddingTop: 10 }}>
             <div className="grow">
               <div>
-                <strong>{connection.name}</strong> {connection.name === active && <Badge tone="ok">open</Badge>} {connection.demo && <Badge>demo</Badge>}
+                <strong>{connection.name}</strong> {connection.name === active && <Badge tone="ok">open</Badge>}{' '}
+                {connection.demo && <Badge>demo</Badge>}
               </div>
               <div className="muted small mono">
-                {connection.clientId} · {connection.tokenUrl} · {connection.authMethod === 'assertion' ? 'signed assertion' : 'client secret'}
+                {connection.clientId} · {connection.tokenUrl} ·{' '}
+                {connection.authMethod === 'assertion' ? 'signed assertion' : 'client secret'}
               </div>
             </div>
             {connection.name !== active && (
-              <button className="btn small" onClick={() => void openWorkspace(connection.name).catch((e: unknown) => setError(errorMessage(e)))}>
+              <button
+                className="btn small"
+                onClick={() => void openWorkspace(connection.name).catch((e: unknown) => setError(errorMessage(e)))}
+              >
                 Open
               </button>
             )}
@@ -78,7 +83,10 @@ export function Settings() {
       <section className="card stack">
         <h2 style={{ margin: 0 }}>Data folder</h2>
         <div className="mono small">{info?.dataDir}</div>
-        <div className="muted small">One local database per connection lives here. Secrets are in the operating system's keychain ({info?.keychainAvailable ? 'available' : 'not available'}).</div>
+        <div className="muted small">
+          One local database per connection lives here. Secrets are in the operating system's keychain (
+          {info?.keychainAvailable ? 'available' : 'not available'}).
+        </div>
       </section>
       <section className="card stack">
         <h2 style={{ margin: 0 }}>Appearance</h2>
