@@ -46,3 +46,8 @@ if (broken.length > 0) {
   process.exit(1);
 }
 process.stderr.write(`attest: native modules load under ${node}\n`);
+// npm's EBADENGINE warnings above are about the Node npm itself ran under, when that one is older.
+const npmNode = /\bnode\/v(\d+\.\d+\.\d+)/.exec(process.env.npm_config_user_agent ?? '')?.[1];
+if (npmNode && npmNode !== process.versions.node) {
+  process.stderr.write(`attest: npm ran under Node ${npmNode} (its engine warnings are about that one); the project runs under ${node}\n`);
+}
