@@ -237,6 +237,29 @@ export function prepareConnection(dataDir: string, input: NewConnectionInput, no
   return connection;
 }
 
+/** The saved connection that stands for the demo tenant (the app keeps its secret in memory only). */
+export const DEMO_CONNECTION = 'demo';
+
+/**
+ * Records the one demo connection for a run of the demo tenant, whatever credentials that run
+ * printed, and makes it the last used. Its store file is kept from run to run, so the app's "Open
+ * demo tenant" and `attest demo` work on the same local data.
+ */
+export function saveDemoConnection(dataDir: string, tenant: { clientId: string; url: string }): Connection {
+  const all = listConnections(dataDir);
+  const existing = all.find((c) => c.name === DEMO_CONNECTION);
+  const prepared = prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, auth: 'assertion' });
+  const connection: Connection = {
+    ...prepared,
+    name: DEMO_CONNECTION,
+    storeFile: existing?.storeFile ?? join(resolve(dataDir), STORES_DIR, `${DEMO_CONNECTION}.sqlite`),
+  };
+  const clash = all.find((c) => c.clientId === connection.clientId && c.name !== DEMO_CONNECTION);
+  if (clash) removeConnection(dataDir, clash.name);
+  saveConnection(dataDir, connection);
+  return connection;
+}
+
 /** Deletes a connection's SQLite file and its WAL/SHM/journal companions; true when one existed. */
 export function deleteStoreFiles(connection: Connection): boolean {
   let any = false;

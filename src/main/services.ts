@@ -12,6 +12,7 @@ import { createApiClient, type ApiClient } from './api/client';
 import { CredentialError, parseClientId, parseClientSecret } from './api/credentials';
 import {
   ConnectionError,
+  DEMO_CONNECTION,
   getConnection,
   lastUsedConnection,
   listConnections as readConnections,
@@ -19,6 +20,7 @@ import {
   prepareConnection,
   removeConnection as forgetConnection,
   saveConnection as recordConnection,
+  saveDemoConnection,
   type Connection,
 } from './connections';
 import { startDemoTenant, type DemoTenant, type DemoTenantLaunch } from './demo-tenant';
@@ -60,9 +62,6 @@ export interface ServicesOptions {
   demoTenant?: DemoTenantLaunch;
   log?: (line: string) => void;
 }
-
-/** The saved connection that stands for the demo tenant (its secret stays in memory). */
-export const DEMO_CONNECTION = 'demo';
 
 /** An open connection: its store, its API client (null while its secret is unavailable), its sync job. */
 export interface Credentials {
@@ -328,20 +327,9 @@ export function createServices(options: ServicesOptions): Services {
       if (!options.demoTenant) throw new RpcError('unsupported', 'The demo tenant cannot be started from this build.');
       if (!demo) demo = await startDemoTenant(options.demoTenant);
       const { info } = demo;
-      const all = readConnections(options.dataDir);
-      const existing = all.find((c) => c.name === DEMO_CONNECTION);
       let connection: Connection;
       try {
-        const prepared = prepareConnection(options.dataDir, { clientId: info.clientId, serverUrl: info.url, auth: 'assertion' });
-        // One demo connection, whatever credentials this run of the tenant printed: its store is kept.
-        connection = {
-          ...prepared,
-          name: DEMO_CONNECTION,
-          storeFile: existing?.storeFile ?? prepared.storeFile.replace(/[^/\\]+\.sqlite$/, `${DEMO_CONNECTION}.sqlite`),
-        };
-        const clash = all.find((c) => c.clientId === connection.clientId && c.name !== DEMO_CONNECTION);
-        if (clash) forgetConnection(options.dataDir, clash.name);
-        recordConnection(options.dataDir, connection);
+        connection = saveDemoConnection(options.dataDir, info);
       } catch (error) {
         return translate(error);
       }

@@ -1,5 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, screenshotDir, test, watchSyncPanel } from './fixtures';
+
+const cli = join(new URL('../..', import.meta.url).pathname, 'bin', 'attest.mjs');
 
 test('open the demo tenant from the first-run screen: it syncs at once, with its progress, and lands on its data', async ({
   page,
@@ -55,4 +58,24 @@ test('open the demo tenant from the first-run screen: it syncs at once, with its
   await expect(root).toHaveAttribute('data-theme', 'dark');
   await page.getByRole('radio', { name: 'Follow the system' }).check();
   await expect(root).toHaveAttribute('data-theme', 'light');
+});
+
+test('`attest demo` prints its workbook and how to open the app on the same data, and the app opens there on its data', async ({
+  page,
+  host,
+  dataDir,
+}) => {
+  const out = join(dataDir, 'evidence.xlsx');
+  const demo = spawnSync(process.execPath, [cli, 'demo', '--data-dir', dataDir, '--out', out], { encoding: 'utf8', timeout: 120_000 });
+  expect(demo.status, demo.stderr).toBe(0);
+  expect(demo.stderr).toContain(`workbook: ${out} (verify: intact;`);
+  expect(demo.stderr).toContain(`npx attest ui-host --data-dir ${dataDir}`);
+
+  // The browser host over that folder (what the printed command starts) reopens the demo on the run the CLI stored.
+  await page.goto(host.url);
+  await expect(page.locator('[data-screen="overview"]')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('combobox', { name: 'Tenant' })).toHaveValue('demo');
+  await expect(page.getByTestId('count-scopes')).toContainText(/Scopes[1-9]/);
+  const history = page.getByTestId('sync-history');
+  await expect(history.locator('tbody tr').filter({ hasText: 'completed' })).toHaveCount(2, { timeout: 60_000 });
 });

@@ -45,6 +45,7 @@ const command: CommandModule = {
       log: (line) => io.err(line),
     });
     io.out(JSON.stringify({ url: host.url }));
+    io.err(`attest ui-host: open ${host.url} in a browser (data: ${dataDir}); Ctrl+C stops it`);
     await new Promise<void>((done) => {
       const stop = () => done();
       process.once('SIGINT', stop);
