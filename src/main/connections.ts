@@ -248,6 +248,13 @@ export const DEMO_CONNECTION = 'demo';
 export function saveDemoConnection(dataDir: string, tenant: { clientId: string; url: string }): Connection {
   const all = listConnections(dataDir);
   const existing = all.find((c) => c.name === DEMO_CONNECTION);
+  // A 'demo' made with `attest connect --name demo` for a real tenant keeps its store: never sync the demo into it.
+  if (existing && !parseClientId(existing.clientId, existing.serverUrl).loopback) {
+    throw new ConnectionError(
+      'exists',
+      `The connection named '${DEMO_CONNECTION}' is for ${existing.tenantHost}, not the demo tenant: disconnect it first (its store file stays)`,
+    );
+  }
   const prepared = prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, auth: 'assertion' });
   const connection: Connection = {
     ...prepared,
