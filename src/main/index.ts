@@ -1,6 +1,7 @@
 import { app, BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
-import { createDispatcher, createEventBus } from './rpc/dispatch';
+import { createEventBus } from './events';
+import { createDispatcher } from './rpc/dispatch';
 import { createHandlers } from './rpc/handlers';
 import { createServices, type Services } from './services';
 import { defaultDataDir } from './data-dir';

@@ -29,8 +29,8 @@ import { outboxStoreOf } from './sync/fresh-copies';
 import { exportReport, verifyWorkbook, type ExportResult, type VerifyResult } from './reports';
 import { resolve as resolvePath } from 'node:path';
 import { runSyncJob } from './jobs/sync-job';
-import type { EventBus } from './rpc/dispatch';
-import { RpcError } from './rpc/errors';
+import { CoreError } from './errors';
+import type { EventBus } from './events';
 
 /**
  * The composition root: the one place the fronts (Electron IPC, the browser host) get core
@@ -138,7 +138,7 @@ export interface Services {
 }
 
 export function notYet(what: string): never {
-  throw new RpcError('unsupported', `${what} is not available in this build yet.`);
+  throw new CoreError('unsupported', `${what} is not available in this build yet.`);
 }
 
 /** The store file of a connection in the data folder (one SQLite file per connection). */
@@ -185,7 +185,7 @@ function translate(error: unknown): never {
             : error.code === 'invalid_name'
               ? 'bad_request'
               : 'internal';
-    throw new RpcError(code, error.message);
+    throw new CoreError(code, error.message);
   }
   throw error;
 }
@@ -205,7 +205,7 @@ export function createServices(options: ServicesOptions): Services {
   function mustBeGranted(path: string): string {
     const full = resolvePath(path);
     if (!granted.has(full))
-      throw new RpcError('forbidden', 'Choose the file in the dialog first: the app only writes and reads files you picked.');
+      throw new CoreError('forbidden', 'Choose the file in the dialog first: the app only writes and reads files you picked.');
     return full;
   }
 
@@ -266,7 +266,7 @@ export function createServices(options: ServicesOptions): Services {
     },
 
     async saveConnection({ name, clientId, clientSecret, serverUrl, authMethod }) {
-      if (name === DEMO_CONNECTION) throw new RpcError('bad_request', `The name '${DEMO_CONNECTION}' is kept for the demo tenant.`);
+      if (name === DEMO_CONNECTION) throw new CoreError('bad_request', `The name '${DEMO_CONNECTION}' is kept for the demo tenant.`);
       let connection: Connection;
       try {
         connection = prepareConnection(options.dataDir, {
@@ -296,7 +296,7 @@ export function createServices(options: ServicesOptions): Services {
       } catch (error) {
         return translate(error);
       }
-      if (!removed) throw new RpcError('not_found', `No connection named '${name}'.`);
+      if (!removed) throw new CoreError('not_found', `No connection named '${name}'.`);
       if (current?.connection.name === name) await services.close();
       if (name === DEMO_CONNECTION) await demoSecrets.delete(removed.clientId);
       else await secrets.delete(removed.clientId);
@@ -325,7 +325,7 @@ export function createServices(options: ServicesOptions): Services {
     },
 
     async openDemoTenant() {
-      if (!options.demoTenant) throw new RpcError('unsupported', 'The demo tenant cannot be started from this build.');
+      if (!options.demoTenant) throw new CoreError('unsupported', 'The demo tenant cannot be started from this build.');
       if (!demo) demo = await startDemoTenant(options.demoTenant);
       const { info } = demo;
       const all = readConnections(options.dataDir);
@@ -411,7 +411,7 @@ export function createServices(options: ServicesOptions): Services {
     },
 
     workspace() {
-      if (!current) throw new RpcError('no_workspace', 'No tenant is open. Connect one or open the demo tenant.');
+      if (!current) throw new CoreError('no_workspace', 'No tenant is open. Connect one or open the demo tenant.');
       return current;
     },
 
@@ -426,7 +426,7 @@ export function createServices(options: ServicesOptions): Services {
       const workspace = services.workspace();
       if (workspace.sync) return false;
       const credentials = workspace.credentials;
-      if (!credentials) throw new RpcError('auth', 'The secret of this connection is not available; add the connection again.');
+      if (!credentials) throw new CoreError('auth', 'The secret of this connection is not available; add the connection again.');
       const controller = new AbortController();
       workspace.sync = controller;
       void (async () => {
@@ -477,7 +477,7 @@ export function createServices(options: ServicesOptions): Services {
     startSend(ids) {
       const workspace = services.workspace();
       if (workspace.send) return false;
-      if (!workspace.api) throw new RpcError('auth', 'The secret of this connection is not available; add the connection again.');
+      if (!workspace.api) throw new CoreError('auth', 'The secret of this connection is not available; add the connection again.');
       const controller = new AbortController();
       workspace.send = controller;
       const api = workspace.api;
@@ -543,7 +543,7 @@ export function createServices(options: ServicesOptions): Services {
     async exportReport({ kind, path, asOfRun, filters, fromRun, toRun }) {
       const out = mustBeGranted(path);
       const workspace = services.workspace();
-      if (exporting) throw new RpcError('busy', 'An export is already running.');
+      if (exporting) throw new CoreError('busy', 'An export is already running.');
       const controller = new AbortController();
       exporting = controller;
       events.emit('exportProgress', { phase: 'started', sheet: null, sheetIndex: 0, sheetCount: 0, rows: 0, total: null, error: null });

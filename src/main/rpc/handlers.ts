@@ -1,5 +1,5 @@
 import { COLLECTION_IDS } from '../../shared/contract';
-import { isSafeExternalUrl } from '../shell/security';
+import { isSafeExternalUrl } from '../../shared/external-url';
 import type { Services } from '../services';
 import { REPORTS, REPORT_KINDS, collectionsOf, filterKeys } from '../reports/catalog';
 import type { Handlers } from './dispatch';
