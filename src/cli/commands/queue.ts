@@ -13,8 +13,8 @@ import {
   type OutboxState,
   type SendSummary,
 } from '../../main/outbox/queue';
-import { outboxStoreOf } from '../../main/sync/fresh-copies';
-import { getConnection, openApiForConnection } from '../../main/connections';
+import { openApiForConnection, outboxStoreOf } from '../../main/app/workspace';
+import { getConnection } from '../../main/connections';
 import { defaultDataDir } from '../../main/data-dir';
 import { openStore, type Store } from '../../main/store/db';
 import { EXIT } from '../exit-codes';

@@ -1,5 +1,5 @@
 import { defaultDataDir } from '../../main/data-dir';
-import { openApiForConnection } from '../../main/connections';
+import { openApiForConnection } from '../../main/app/workspace';
 import { openStore } from '../../main/store/db';
 import type { CollectionId } from '../../main/sync/collections';
 import { syncTenant, type SyncProgress, type SyncSummary } from '../../main/sync/engine';
