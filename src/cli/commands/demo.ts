@@ -1,12 +1,11 @@
 import { resolve } from 'node:path';
-import { createApiClient } from '../../main/api/client';
-import { ensureStoreDir, saveDemoConnection } from '../../main/connections';
+import { DEMO_CONNECTION, recordDemoConnection } from '../../main/app/connections';
+import { runExport } from '../../main/app/tasks/export';
+import { runSync } from '../../main/app/tasks/sync';
+import { openWorkspace, type Workspace } from '../../main/app/workspace';
 import { defaultDataDir } from '../../main/data-dir';
 import { keychainAvailable, memorySecretStore, osKeychain, type SecretStore } from '../../main/keychain';
-import { openOutbox } from '../../main/outbox/queue';
-import { exportReport, verifyWorkbook } from '../../main/reports';
-import { openStore } from '../../main/store/db';
-import { syncTenant } from '../../main/sync/engine';
+import { verifyWorkbook } from '../../main/reports';
 import { startTenant } from '../../tenant/server';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
@@ -46,7 +45,7 @@ const command: CommandModule = {
     const started = performance.now();
     const tenant = await startTenant({ port: 0, seed, scale });
     let secrets: SecretStore | null = null;
-    let storeOpen: ReturnType<typeof openStore> | null = null;
+    let workspace: Workspace | null = null;
     try {
       io.err(`demo tenant on ${tenant.url} (client id ${tenant.clientId})`);
       // The secret goes to the OS keychain for this run and is read back from there; a machine
@@ -60,29 +59,16 @@ const command: CommandModule = {
         where = 'memory only: no OS keychain on this machine';
       }
       await secrets.set(tenant.clientId, tenant.clientSecret);
-      const secret = await secrets.get(tenant.clientId);
-      if (!secret) throw new Error('the keychain did not give the demo secret back');
       io.err(`credentials: ${where}`);
-      const api = createApiClient({ clientId: tenant.clientId, clientSecret: secret, serverUrl: tenant.url });
-
       // The app's demo connection: its store is kept, so the app opens on what this run synced.
-      const connection = saveDemoConnection(dataDir, tenant);
-      ensureStoreDir(connection);
-      const store = openStore(connection.storeFile);
-      storeOpen = store;
-      const sync = await syncTenant({ store, api });
+      // The secret is read back from where it was put.
+      recordDemoConnection(dataDir, tenant);
+      workspace = await openWorkspace(dataDir, DEMO_CONNECTION, { secrets, secret: 'required' });
+      const sync = await runSync(workspace);
       const synced = sync.collections.map((c) => `${c.collection} ${c.fetched}${c.complete ? '' : ' (INCOMPLETE)'}`).join(', ');
       io.err(`synced run ${sync.runId} (${sync.status}, ${sync.ms} ms): ${synced}`);
 
-      const host = new URL(tenant.url).host;
-      const result = await exportReport({
-        kind: 'evidence',
-        out,
-        store,
-        journal: () => openOutbox(store).journal(),
-        connection: { name: 'demo', tenantHost: host, clientId: tenant.clientId, serverUrl: tenant.url },
-        appVersion: appVersion(),
-      });
+      const result = await runExport(workspace, { kind: 'evidence', out, appVersion: appVersion() });
       printExportSummary(io, result);
       const check = await verifyWorkbook(out);
       io.err(`verify: ${check.status}`);
@@ -105,7 +91,7 @@ const command: CommandModule = {
       for (const line of appOnSameData(dataDir, io.env)) io.err(line);
       return sync.status === 'completed' && check.status === 'intact' ? EXIT.ok : EXIT.other;
     } finally {
-      storeOpen?.close();
+      workspace?.close();
       if (secrets) await secrets.delete(tenant.clientId).catch(() => false);
       await tenant.close();
     }
