@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { getConnection } from '../../main/connections';
 import { defaultDataDir } from '../../main/data-dir';
 import { openStore, type Store } from '../../main/store/db';
-import { COLLECTION_IDS, isCollectionId, type CollectionId } from '../../main/sync/collections';
+import { COLLECTION_IDS, isCollectionId, type CollectionId } from '../../main/collections';
 import { UsageError, type CliIO } from '../io';
 
 /** The options every offline read command takes to find its store. */

@@ -1,7 +1,7 @@
 import { defaultDataDir } from '../../main/data-dir';
 import { openApiForConnection } from '../../main/connections';
 import { openStore } from '../../main/store/db';
-import type { CollectionId } from '../../main/sync/collections';
+import type { CollectionId } from '../../main/collections';
 import { syncTenant, type SyncProgress, type SyncSummary } from '../../main/sync/engine';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';

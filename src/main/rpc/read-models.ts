@@ -10,7 +10,7 @@ import type {
   SearchHit,
   SyncRun,
 } from '../../shared/contract';
-import { COLLECTIONS, collection as descriptorOf, type ColumnDef } from '../sync/collections';
+import { COLLECTIONS, collection as descriptorOf, type ColumnDef } from '../collections';
 import { columnRef, filterSql } from '../store/query';
 import { OBJECT_COLUMNS, toStoredObject, type ObjectRow as StoredRow } from '../store/objects';
 import { countByCollection } from '../store/search';

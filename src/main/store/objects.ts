@@ -1,8 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS } from '../../shared/api-types/automation';
 import { kindOf } from '../../shared/api-types/common';
-import { COLLECTIONS, collection as descriptorOf, type CollectionId } from '../sync/collections';
-import { celExpressions, getPath, str, targets } from '../sync/extract';
+import { celExpressions, COLLECTIONS, collection as descriptorOf, getPath, str, targets, type CollectionId } from '../collections';
 import { changedFields } from './changes';
 import { filterSql, pageSql, sortSql, StoreQueryError, versionJoin } from './query';
 import type {

@@ -1,25 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { CollectionId } from '../sync/collections';
-import { facetsText, refreshSearchTerms } from './search';
+import { facetsText, type CollectionId, type PreparedObject } from '../collections';
+import { refreshSearchTerms } from './search';
 import type { ColumnValue, RunCollection, RunStatus, WalkStatus } from './types';
-
-/** One object of a page, ready to store (parsed, hashed and extracted outside the transaction). */
-export interface PreparedObject {
-  id: string;
-  /** Exactly as received. */
-  raw: string;
-  /** SHA-1 of `raw`: an unchanged object is not stored again. */
-  hash: Buffer;
-  title: string;
-  /** JSON object of the extracted columns. */
-  cols: string;
-  /** Search body text. */
-  body: string;
-  /** Search facet tokens (collection and filterable column values); derived from `cols` when absent. */
-  facets?: string;
-  /** JSON `{collection: [ids]}` or null. */
-  refs: string | null;
-}
 
 export interface RunStart {
   runId: number;

@@ -2,8 +2,8 @@ import type { SyncProgress } from '../../shared/contract';
 import type { Store } from '../store/db';
 import type { RunCollection, RunStatus } from '../store/types';
 import type { ApiClient } from '../api/client';
-import { collection as descriptorOf, COLLECTIONS, type CollectionDescriptor, type CollectionId } from './collections';
-import { idPages, listPages, prepareObject, type FetchedPage } from './pages';
+import { collection as descriptorOf, COLLECTIONS, prepareObject, type CollectionDescriptor, type CollectionId } from '../collections';
+import { idPages, listPages, type FetchedPage } from './pages';
 
 export type { SyncProgress };
 

@@ -6,9 +6,7 @@
  */
 import type { OutboxStore } from '../outbox/queue';
 import type { Store } from '../store/db';
-import type { PreparedObject } from '../store/sync-writer';
-import { collection as descriptorOf, COLLECTION_IDS, type CollectionId } from './collections';
-import { prepareObject } from './pages';
+import { collection as descriptorOf, COLLECTION_IDS, prepareObject, type CollectionId, type PreparedObject } from '../collections';
 
 export interface FreshCopy {
   collection: string;
