@@ -1,0 +1,44 @@
+/**
+ * Fresh copies of objects that sent changes returned (a created scope, an updated template, a
+ * new campaign), stored through the collections' own descriptors so they look in views, search
+ * and reports exactly as a sync would store them. The outbox asks for this after a send; the store
+ * keeps them as a run of their own (origin `outbox`, see SyncWriter.storeFreshCopies).
+ */
+import { collection as descriptorOf, isCollectionId, prepareObject, type CollectionId, type PreparedObject } from '../collections';
+import type { Store } from './db';
+
+export interface FreshCopy {
+  collection: string;
+  id: string;
+  json: Record<string, unknown>;
+}
+
+export interface FreshCopiesStored {
+  /** The run that holds them, or null: nothing new, or a sync run is open and brings them. */
+  runId: number | null;
+  /** Copies stored (new or changed objects). */
+  stored: number;
+}
+
+export function storeFreshCopies(store: Pick<Store, 'sync'>, copies: readonly FreshCopy[]): FreshCopiesStored {
+  const prepared: { collection: CollectionId; object: PreparedObject }[] = [];
+  const seen = new Set<string>();
+  // The last copy of an object wins (two changes to one template in one send).
+  for (const copy of [...copies].reverse()) {
+    if (!isCollectionId(copy.collection)) continue;
+    const key = `${copy.collection}\u0000${copy.id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    try {
+      // The answer was parsed by the client: its object is stored as the JSON of what it carried.
+      prepared.push({
+        collection: copy.collection,
+        object: prepareObject(descriptorOf(copy.collection), { raw: JSON.stringify(copy.json), json: copy.json }),
+      });
+    } catch {
+      // An answer without an id cannot be stored: the next sync brings the object.
+    }
+  }
+  if (prepared.length === 0) return { runId: null, stored: 0 };
+  return store.sync.storeFreshCopies(prepared.reverse()) ?? { runId: null, stored: 0 };
+}
