@@ -83,7 +83,8 @@ export class SyncWriter {
       restartWalk: p("UPDATE sync_run_collections SET walk = walk + 1, checkpoint = '', plan = NULL WHERE run_id = ? AND collection = ?"),
       setPlan: p('UPDATE sync_run_collections SET plan = ? WHERE run_id = ? AND collection = ?'),
       checkpoint: p(
-        'UPDATE sync_run_collections SET checkpoint = ?, pages = pages + 1, fetched = fetched + ?, upserted = upserted + ? WHERE run_id = ? AND collection = ? AND walk = ?',
+        `UPDATE sync_run_collections SET checkpoint = ?, pages = pages + 1, fetched = fetched + ?, upserted = upserted + ?
+         WHERE run_id = ? AND collection = ? AND walk = ?`,
       ),
       endWalk: p(
         'UPDATE sync_run_collections SET status = ?, error = ?, finished_at = ?, deleted = deleted + ? WHERE run_id = ? AND collection = ?',
@@ -92,7 +93,8 @@ export class SyncWriter {
       strayWalks: p("UPDATE sync_run_collections SET status = 'cancelled' WHERE run_id = ? AND status IN ('running', 'pending')"),
 
       findObject: p(
-        'SELECT o.oid, o.current_vid AS vid, v.hash, v.valid_from FROM objects o LEFT JOIN object_versions v ON v.vid = o.current_vid WHERE o.collection = ? AND o.id = ?',
+        `SELECT o.oid, o.current_vid AS vid, v.hash, v.valid_from FROM objects o LEFT JOIN object_versions v ON v.vid = o.current_vid
+         WHERE o.collection = ? AND o.id = ?`,
       ),
       newObject: p('INSERT INTO objects (collection, id, first_seen_run, last_seen_run, last_seen_walk) VALUES (?, ?, ?, ?, ?)'),
       seen: p('UPDATE objects SET last_seen_run = ?, last_seen_walk = ? WHERE oid = ?'),
