@@ -5,8 +5,6 @@
  * elsewhere, and simply read here).
  */
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -9,4 +9,4 @@ export { COLLECTIONS, collection, isCollectionId, SEARCH_TEXT_REVISION } from '.
 export { extractColumns } from './columns';
 export { FACET_COLUMNS, facetToken, facetsText } from './facets';
 export { prepareObject, type PreparedObject, type ReceivedObject } from './prepare';
-export { celExpressions, getPath, isRecord, lines, str, targets, type CelExpression, type Json } from './extract';
+export { celExpressions, getPath, isRecord, lines, str, targets, type CelExpression } from './extract';
