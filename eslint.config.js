@@ -12,6 +12,22 @@ const restrict = (message, groups, paths = []) => ({
   'no-restricted-imports': ['error', { paths: paths.map((name) => ({ name, message })), patterns: [{ group: groups, message }] }],
 });
 
+// The renderer talks only to window.attest; inside it, imports run app/ -> views/ -> components/,
+// so a view never reaches up into app/, nor a component into app/ or views/.
+const rendererRules = (higher, note) => {
+  const message = 'the renderer talks only to window.attest: no Node built-ins, electron, main, cli or tenant imports';
+  const rule = restrict(
+    message,
+    [...layer('main'), ...layer('cli'), ...layer('tenant'), ...layer('preload'), 'electron/*'],
+    [...nodeBuiltins, 'electron'],
+  );
+  if (higher.length > 0) {
+    const upward = `renderer ${note} (imports run app -> views -> components)`;
+    rule['no-restricted-imports'][1].patterns.push({ regex: `^(\\.\\.?/)+(${higher.join('|')})/`, message: upward });
+  }
+  return rule;
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', '.tools/**', 'test-results/**', 'playwright-report/**', 'docs/**'] },
   js.configs.recommended,
@@ -54,11 +70,16 @@ export default tseslint.config(
     // The renderer talks only to window.attest: no Node, no Electron, no core.
     files: ['src/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: restrict(
-      'the renderer talks only to window.attest: no Node built-ins, electron, main, cli or tenant imports',
-      [...layer('main'), ...layer('cli'), ...layer('tenant'), ...layer('preload'), 'electron/*'],
-      [...nodeBuiltins, 'electron'],
-    ),
+    rules: rendererRules([]),
+  },
+  {
+    // Inside the renderer imports run one way: app/ -> views/ -> components/.
+    files: ['src/renderer/views/**'],
+    rules: rendererRules(['app'], 'views never import app/'),
+  },
+  {
+    files: ['src/renderer/components/**'],
+    rules: rendererRules(['app', 'views'], 'components never import app/ or views/'),
   },
   {
     // The preload holds no logic: electron's bridge and the shared contract only.

@@ -46,4 +46,17 @@ describe('layer boundaries', () => {
     expect(await importErrors('src/cli/commands/tenant.ts', "import { x } from '../../tenant/server';\nexport const y = x;\n")).toEqual([]);
     expect(await importErrors('src/cli/commands/x.ts', "import { app } from 'electron';\nexport const y = app;\n")).toHaveLength(1);
   });
+
+  it('keeps renderer imports one way: app -> views -> components', async () => {
+    const fromApp = "import { COLLECTION_LABELS } from '../components/collections';\nexport const x = COLLECTION_LABELS;\n";
+    expect(await importErrors('src/renderer/app/Frame.tsx', fromApp)).toEqual([]);
+    const viewUp = "import { Frame } from '../../app/Frame';\nexport const x = Frame;\n";
+    expect(await importErrors('src/renderer/views/overview/Wrong.tsx', viewUp)).toEqual([expect.stringMatching(/views never import app/)]);
+    const componentUp =
+      "import { Frame } from '../app/Frame';\nimport { Overview } from '../views/overview/Overview';\nexport const x = [Frame, Overview];\n";
+    expect(await importErrors('src/renderer/components/Wrong.tsx', componentUp)).toHaveLength(2);
+    const viewDown =
+      "import { Cell } from '../../components/Cell';\nimport { useApp } from '../../stores/app';\nexport const x = [Cell, useApp];\n";
+    expect(await importErrors('src/renderer/views/list/Fine.tsx', viewDown)).toEqual([]);
+  });
 });

@@ -6,7 +6,7 @@ import { ConnectForm } from '../views/first-run/ConnectForm';
 import { Frame } from './Frame';
 import { Palette } from './Palette';
 import { Routes } from './Routes';
-import { useTheme } from './theme';
+import { useTheme } from '../components/theme';
 
 export function App() {
   const boot = useApp((s) => s.boot);

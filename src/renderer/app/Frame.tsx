@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useApp, type Route } from '../stores/app';
 import { count } from '../components/format';
-import { COLLECTION_LABELS, COLLECTION_ORDER } from './collections';
+import { COLLECTION_LABELS, COLLECTION_ORDER } from '../components/collections';
 import { SyncButton } from './SyncButton';
 import { TenantSwitcher } from './TenantSwitcher';
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useApp } from '../stores/app';
 import { ProgressBar } from '../components/States';
 import { ago, count } from '../components/format';
-import { COLLECTION_LABELS, COLLECTION_ORDER } from './collections';
+import { COLLECTION_LABELS, COLLECTION_ORDER } from '../components/collections';
 
 /** "Sync" with a popover: per-collection progress bars while running, "data as of" stamps after. */
 export function SyncButton() {

@@ -1,5 +1,5 @@
 import type { SearchHit } from '../../shared/contract';
-import { COLLECTION_NOUN } from '../app/collections';
+import { COLLECTION_NOUN } from './collections';
 import { Highlight } from './Highlight';
 
 /** One search hit (in Search and in the Ctrl/Cmd+K palette): its collection, its name, the matching text. */

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import type { CollectionId } from '../../../shared/contract';
 import { call } from '../../api';
 import { useApp } from '../../stores/app';
-import { COLLECTION_LABELS, COLLECTION_NOUN } from '../../app/collections';
+import { COLLECTION_LABELS, COLLECTION_NOUN } from '../../components/collections';
 import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { useQuery } from '../../components/useQuery';
 import { ago, dateTime } from '../../components/format';

@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { CollectionId, ColumnInfo, ObjectRow } from '../../../shared/contract';
 import { call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
-import { COLLECTION_LABELS } from '../../app/collections';
+import { COLLECTION_LABELS } from '../../components/collections';
 import { Cell } from '../../components/Cell';
 import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { ago, count, enumText } from '../../components/format';

@@ -2,7 +2,7 @@ import { Bar, BarChart, Cell as ChartCell, Pie, PieChart, ResponsiveContainer, T
 import type { ChartDatum, CollectionId } from '../../../shared/contract';
 import { call } from '../../api';
 import { useApp } from '../../stores/app';
-import { COLLECTION_LABELS, COLLECTION_ORDER } from '../../app/collections';
+import { COLLECTION_LABELS, COLLECTION_ORDER } from '../../components/collections';
 import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { useQuery } from '../../components/useQuery';
 import { ago, count, dateTime, enumText } from '../../components/format';

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CollectionId } from '../../../shared/contract';
 import { call } from '../../api';
 import { useApp } from '../../stores/app';
-import { COLLECTION_LABELS, COLLECTION_ORDER } from '../../app/collections';
+import { COLLECTION_LABELS, COLLECTION_ORDER } from '../../components/collections';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { SearchHitRow } from '../../components/SearchHitRow';
 import { useDebounced, useQuery } from '../../components/useQuery';

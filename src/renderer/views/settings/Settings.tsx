@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
-import { useThemeChoice, type ThemeChoice } from '../../app/theme';
+import { useThemeChoice, type ThemeChoice } from '../../components/theme';
 import { Badge } from '../../components/States';
 
 /** Connections (add, test, remove), the data folder, and the theme. */
