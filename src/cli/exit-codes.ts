@@ -11,7 +11,7 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /**
- * The exit code for an error that ended a command: a bad command line -> usage; refused or
+ * The exit code for an error that ended a command: a bad command line or invalid input -> usage; refused or
  * unreadable credentials, or no way to reach the secret -> auth; the tenant unreachable, a
  * timeout, or a change whose fate is unknown after a network failure -> network; else other.
  * Errors are recognised by their `name` and `kind`/`code`, so any layer's typed errors map
@@ -22,6 +22,8 @@ export function exitCodeFor(error: unknown): ExitCode {
   const { name, kind, code } = error as { name?: unknown; kind?: unknown; code?: unknown };
   switch (name) {
     case 'UsageError':
+    case 'InvalidInputError':
+    case 'StoreQueryError':
       return EXIT.usage;
     case 'CredentialError':
     case 'KeychainError':

@@ -1,11 +1,14 @@
 import ExcelJS from 'exceljs';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { canonicalRow, cellText, MAX_CELL_TEXT, SheetHasher } from '../../src/main/reports/canonical';
 import { changedSheets, verifyWorkbook } from '../../src/main/reports/verify';
-import { EVIDENCE_FORMAT, ExportCancelled, ReportWorkbook, type ColumnSpec } from '../../src/main/reports/workbook';
+import { EVIDENCE_FORMAT, ExportCancelled, ExportWriteError, ReportWorkbook, type ColumnSpec } from '../../src/main/reports/workbook';
 import { openpyxlDump, openpyxlSetCell } from '../helpers/openpyxl';
 
 const dir = mkdtempSync(join(tmpdir(), 'attest-report-wb-'));
@@ -32,7 +35,7 @@ function* sampleRows(n: number): Generator<unknown[]> {
 }
 
 async function build(file: string, rows: Iterable<unknown[]>): Promise<void> {
-  const book = ReportWorkbook.create(file);
+  const book = await ReportWorkbook.create(file);
   await book.addSheet({ name: 'Things', columns, rows: rows as Iterable<never[]> });
   await book.addSheet({
     name: 'Text',
@@ -142,7 +145,7 @@ describe('report workbook', () => {
     const { mkdirSync } = await import('node:fs');
     mkdirSync(join(dir, 'cancelled'));
     const controller = new AbortController();
-    const book = ReportWorkbook.create(file, {
+    const book = await ReportWorkbook.create(file, {
       signal: controller.signal,
       progressEvery: 1000,
       onProgress: (p) => {
@@ -154,5 +157,84 @@ describe('report workbook', () => {
     );
     expect(existsSync(file)).toBe(false);
     expect(readdirSync(join(dir, 'cancelled'))).toEqual([]);
+  });
+
+  it('a write error ends the export with the cause and the path, and leaves no temp file', async () => {
+    const folder = join(dir, 'eio');
+    mkdirSync(folder);
+    const file = join(folder, 'out.xlsx');
+    // Writes reach the temp file until 64 kB, then the disk answers EIO.
+    const failing = (handle: FileHandle): Writable => {
+      let written = 0;
+      return new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          written += chunk.length;
+          if (written > 64 * 1024) return callback(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }));
+          handle.write(chunk).then(() => callback(), callback);
+        },
+        destroy(error, callback) {
+          handle.close().then(
+            () => callback(error),
+            () => callback(error),
+          );
+        },
+      });
+    };
+    const book = await ReportWorkbook.create(file, { output: failing });
+    const failed = (async () => {
+      await book.addSheet({ name: 'Things', columns, rows: sampleRows(20_000) as Iterable<never[]> });
+      return book.finish([['Format', EVIDENCE_FORMAT]]);
+    })();
+    await expect(failed).rejects.toBeInstanceOf(ExportWriteError);
+    await expect(failed).rejects.toThrow(`cannot write ${file}: an input/output error on the disk (EIO); nothing was written there`);
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it('cancel ends an export whose output stalls, and removes the temp file', async () => {
+    const folder = join(dir, 'stalled');
+    mkdirSync(folder);
+    // An output that takes the first writes, then never answers again (a hung network share).
+    const stalled = (handle: FileHandle): Writable => {
+      let writes = 0;
+      return new Writable({
+        write(_chunk, _encoding, callback) {
+          writes += 1;
+          if (writes < 3) callback();
+        },
+        destroy(error, callback) {
+          handle.close().then(
+            () => callback(error),
+            () => callback(error),
+          );
+        },
+      });
+    };
+    const controller = new AbortController();
+    const book = await ReportWorkbook.create(join(folder, 'out.xlsx'), { output: stalled, signal: controller.signal });
+    const running = (async () => {
+      await book.addSheet({ name: 'Things', columns, rows: sampleRows(2_000) as Iterable<never[]> });
+      return book.finish([['Format', EVIDENCE_FORMAT]]);
+    })();
+    const settled = running.then(
+      () => 'finished',
+      (error: Error) => error.name,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await Promise.race([settled, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 0))])).toBe('still waiting');
+    controller.abort();
+    expect(await settled).toBe('ExportCancelled');
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it('removes the temp files of exports whose process is gone, at the next export into that folder', async () => {
+    const folder = join(dir, 'stale');
+    mkdirSync(folder);
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const stale = [`.report.xlsx.${gone}.0badf00d.tmp`, `.other.xlsx.${gone}.tmp`];
+    const alive = `.report.xlsx.${process.ppid}.12345678.tmp`;
+    const foreign = ['.report.xlsx.tmp', 'notes.txt', `.report.csv.${gone}.tmp`];
+    for (const name of [...stale, alive, ...foreign]) writeFileSync(join(folder, name), 'partial');
+    await build(join(folder, 'report.xlsx'), sampleRows(5));
+    expect(readdirSync(folder).sort()).toEqual([alive, ...foreign, 'report.xlsx'].sort());
   });
 });

@@ -20,7 +20,7 @@ const command: CommandModule = {
     const file = resolve(positionals[0]!);
     if (!existsSync(file)) {
       io.err(`attest verify: no file ${file}`);
-      return EXIT.other;
+      return EXIT.usage;
     }
     const result = await verifyWorkbook(file);
     if (values.json) io.out(JSON.stringify(result, null, 2));

@@ -24,6 +24,7 @@ import {
   type ColumnDef,
 } from '../collections';
 import type { CellValue } from './canonical';
+import { InvalidInputError } from './errors';
 import type { ColumnSpec, ColumnType, SheetSpec } from './workbook';
 
 /** What the reports read from the store: a subset of the Store interface. */
@@ -444,9 +445,10 @@ export function resolveDiffRuns(store: ReportStore, params: ReportParams): { fro
   const from = params.fromRun ?? completed.filter((id) => id < to).at(-1);
   if (from === undefined) return undefined;
   for (const id of [from, to]) {
-    if (!completed.includes(id)) throw new Error(`run ${id} is not a completed sync run (completed: ${completed.join(', ') || 'none'})`);
+    if (!completed.includes(id))
+      throw new InvalidInputError(`run ${id} is not a completed sync run (completed: ${completed.join(', ') || 'none'})`);
   }
-  if (from >= to) throw new Error(`--from run ${from} must come before --to run ${to}`);
+  if (from >= to) throw new InvalidInputError(`--from run ${from} must come before --to run ${to}`);
   return { from, to };
 }
 
@@ -501,7 +503,7 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
     title: 'What changed between two sync runs',
     build: (s, p) => {
       const diffRuns = resolveDiffRuns(s.store, p);
-      if (!diffRuns) throw new Error('a diff needs two completed sync runs (sync twice, or give --from and --to)');
+      if (!diffRuns) throw new InvalidInputError('a diff needs two completed sync runs (sync twice, or give --from and --to)');
       return {
         kind: 'diff',
         title: 'What changed between two sync runs',
@@ -535,14 +537,14 @@ export function parseFilters(args: readonly string[], collections: readonly Coll
   const out: Partial<Record<CollectionId, Record<string, FilterValue[]>>> = {};
   for (const arg of args) {
     const eq = arg.indexOf('=');
-    if (eq <= 0) throw new Error(`a filter is key=value, not '${arg}'`);
+    if (eq <= 0) throw new InvalidInputError(`a filter is key=value, not '${arg}'`);
     let key = arg.slice(0, eq).trim();
     const raw = arg.slice(eq + 1);
     let targetsOf = [...collections];
     const dot = key.indexOf('.');
     if (dot > 0 && descriptorOrNull(key.slice(0, dot))) {
       const only = key.slice(0, dot) as CollectionId;
-      if (!collections.includes(only)) throw new Error(`this report does not cover '${only}'`);
+      if (!collections.includes(only)) throw new InvalidInputError(`this report does not cover '${only}'`);
       targetsOf = [only];
       key = key.slice(dot + 1);
     }
@@ -559,7 +561,7 @@ export function parseFilters(args: readonly string[], collections: readonly Coll
     }
     if (!matched) {
       const offered = [...new Set(collections.flatMap(filterKeys))].sort().join(', ');
-      throw new Error(`no collection of this report has a column '${key}' (filters: ${offered})`);
+      throw new InvalidInputError(`no collection of this report has a column '${key}' (filters: ${offered})`);
     }
   }
   const result: Partial<Record<CollectionId, Filters>> = {};
@@ -576,12 +578,12 @@ function descriptorOrNull(id: string): CollectionDescriptor | null {
 function parseBool(raw: string, key: string): boolean {
   if (/^(true|yes|1)$/i.test(raw)) return true;
   if (/^(false|no|0)$/i.test(raw)) return false;
-  throw new Error(`filter ${key} takes true or false, not '${raw}'`);
+  throw new InvalidInputError(`filter ${key} takes true or false, not '${raw}'`);
 }
 
 function parseInt(raw: string, key: string): number {
   const n = Number(raw);
-  if (!Number.isInteger(n)) throw new Error(`filter ${key} takes an integer, not '${raw}'`);
+  if (!Number.isInteger(n)) throw new InvalidInputError(`filter ${key} takes an integer, not '${raw}'`);
   return n;
 }
 

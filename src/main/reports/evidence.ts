@@ -7,6 +7,7 @@
 import type { CollectionStatus, SyncRun } from '../store/types';
 import { collection as descriptorOf, type CollectionId } from '../collections';
 import type { CellValue } from './canonical';
+import { InvalidInputError } from './errors';
 import type { ReportParams, ReportPlan, ReportStore } from './catalog';
 import { isoDate } from './catalog';
 import { EVIDENCE_FORMAT, type SheetResult } from './workbook';
@@ -39,7 +40,7 @@ export function collectionEvidence(store: ReportStore, plan: ReportPlan, params:
   let asOf: SyncRun | undefined;
   if (params.asOfRun !== undefined) {
     asOf = store.runs().find((r) => r.id === params.asOfRun);
-    if (!asOf || asOf.status !== 'completed') throw new Error(`run ${params.asOfRun} is not a completed sync run`);
+    if (!asOf || asOf.status !== 'completed') throw new InvalidInputError(`run ${params.asOfRun} is not a completed sync run`);
   }
   return plan.collections.map((id) => {
     const sheet = plan.sheets.find((s) => s.collection === id)?.name ?? null;

@@ -4,6 +4,7 @@
  */
 import { userInfo } from 'node:os';
 import { REPORTS, collectionsOf, isReportKind, parseFilters, type ReportKind, type ReportParams, type ReportSources } from './catalog';
+import { InvalidInputError } from './errors';
 import { collectionEvidence, manifestRows, type CollectionEvidence, type ReportConnection } from './evidence';
 import { ReportWorkbook, type ExportProgress, type SheetResult } from './workbook';
 
@@ -18,7 +19,8 @@ export {
   type ReportParams,
 } from './catalog';
 export type { ReportConnection, CollectionEvidence } from './evidence';
-export { ExportCancelled, type ExportProgress, type SheetResult } from './workbook';
+export { ExportCancelled, ExportWriteError, type ExportProgress, type SheetResult } from './workbook';
+export { InvalidInputError } from './errors';
 export { verifyWorkbook, changedSheets, type VerifyResult, type SheetCheck } from './verify';
 export { CANONICAL_FORM, CANONICAL_FORM_TEXT } from './canonical';
 
@@ -63,7 +65,7 @@ function osUser(): string {
 
 export async function exportReport(options: ExportOptions): Promise<ExportResult> {
   const started = performance.now();
-  if (!isReportKind(options.kind)) throw new Error(`unknown report '${String(options.kind)}'`);
+  if (!isReportKind(options.kind)) throw new InvalidInputError(`unknown report '${String(options.kind)}'`);
   const params: ReportParams = {
     asOfRun: options.asOfRun,
     filters: parseFilters(options.filters ?? [], collectionsOf(options.kind)),
@@ -76,7 +78,7 @@ export async function exportReport(options: ExportOptions): Promise<ExportResult
   const collections = collectionEvidence(options.store, plan, params);
 
   const sheetCount = plan.sheets.length;
-  const book = ReportWorkbook.create(options.out, {
+  const book = await ReportWorkbook.create(options.out, {
     signal: options.signal,
     onProgress: options.onProgress ? (p) => options.onProgress?.({ ...p, sheetCount }) : undefined,
   });

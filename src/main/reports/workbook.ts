@@ -1,7 +1,6 @@
 import ExcelJS from 'exceljs';
 import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
@@ -11,7 +10,9 @@ import { CANONICAL_FORM, CANONICAL_FORM_TEXT, SheetHasher, overallHash, storedVa
  * The workbook layer: exceljs's streaming writer behind a small interface that hashes every row
  * as it is written, keeps memory flat (rows are committed as they come, with backpressure on the
  * zip stream), reports progress, can be cancelled, and only ever shows a finished file at the
- * target path (it writes a temp file next to it and renames it at the end).
+ * target path (it writes a temp file next to it and renames it at the end). A write that fails
+ * (disk full, permission, I/O) ends the export at once with an ExportWriteError naming the cause
+ * and the path, and the temp file is removed; so does a cancel, wherever the export is waiting.
  */
 
 export type ColumnType = 'text' | 'enum' | 'int' | 'number' | 'bool' | 'date';
@@ -51,6 +52,8 @@ export interface WorkbookOptions {
   /** Rows between progress events (default 5,000). */
   progressEvery?: number;
   creator?: string;
+  /** The stream the zip is written into, over the temp file's handle (tests inject failing ones). */
+  output?: (temp: FileHandle) => Writable;
 }
 
 export interface WorkbookResult {
@@ -83,6 +86,80 @@ export class ExportCancelled extends Error {
   constructor() {
     super('export cancelled');
   }
+}
+
+/** What a failed write means, by its errno code. */
+const WRITE_FAILURES: Record<string, string> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EFBIG: 'the file is too large for this file system',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  EIO: 'an input/output error on the disk',
+  ENOENT: 'the folder does not exist',
+  ENOTDIR: 'a part of the path is not a folder',
+  EISDIR: 'the path is a folder',
+  ENAMETOOLONG: 'the path is too long',
+};
+
+/** The workbook could not be written: the message names the cause and the target path. */
+export class ExportWriteError extends Error {
+  override name = 'ExportWriteError';
+  constructor(
+    readonly path: string,
+    readonly code: string,
+    cause?: unknown,
+  ) {
+    super(`cannot write ${path}: ${WRITE_FAILURES[code] ?? 'the write failed'} (${code}); nothing was written there`, { cause });
+  }
+}
+
+/** An error of the file system as an ExportWriteError for `target`; other errors as they are. */
+function writeError(target: string, error: unknown): Error {
+  if (error instanceof ExportWriteError || error instanceof ExportCancelled) return error;
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (typeof code === 'string' && /^E[A-Z0-9]+$/.test(code)) return new ExportWriteError(target, code, error);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+// Temp files are ".<name>.<pid>.<random>.tmp" next to the target. Those of a process that no
+// longer runs (a killed export), or of this process but no longer in use, are removed by the next
+// export into that folder.
+const TEMP_FILE = /^\..+\.xlsx\.(\d+)(?:\.[0-9a-f]{8})?\.tmp$/i;
+const tempsInUse = new Set<string>();
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the stale temp files of earlier exports in `dir`; returns their names. */
+export async function removeStaleTemps(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return []; // the folder's own problem is reported when the temp file is created
+  }
+  const stale = names.filter((name) => {
+    const pid = Number(TEMP_FILE.exec(name)?.[1] ?? NaN);
+    if (!Number.isSafeInteger(pid)) return false;
+    return pid === process.pid ? !tempsInUse.has(join(dir, name)) : !processAlive(pid);
+  });
+  const removed = await Promise.all(
+    stale.map((name) =>
+      rm(join(dir, name), { force: true }).then(
+        () => name,
+        () => null,
+      ),
+    ),
+  );
+  return removed.filter((name): name is string => name !== null);
 }
 
 /** Excel's sheet-name rules: at most 31 characters, none of : \ / ? * [ ]. */
@@ -136,29 +213,65 @@ export class ReportWorkbook {
   private readonly worksheets: SheetWriter[] = [];
   private finished = false;
   private lastYield = Date.now();
+  /** The first write error, or the cancel: every wait of the export ends on it. */
+  private failure: Error | null = null;
+  private readonly interrupted: Promise<never>;
+  private interrupt: (error: Error) => void = () => undefined;
 
   private constructor(
     readonly target: string,
     private readonly temp: string,
-    private readonly file: WriteStream,
+    private readonly file: Writable,
     private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter,
     private readonly options: WorkbookOptions,
-  ) {}
+  ) {
+    this.interrupted = new Promise<never>((_, reject) => {
+      this.interrupt = reject;
+    });
+    this.interrupted.catch(() => undefined);
+    file.on('error', (error) => this.fail(error));
+    (workbook as unknown as { zip: NodeJS.EventEmitter }).zip.on('error', (error: unknown) => this.fail(error));
+    options.signal?.addEventListener('abort', () => this.fail(new ExportCancelled()), { once: true });
+  }
 
-  /** Starts a workbook that will appear at `target` when finish() completes. */
-  static create(target: string, options: WorkbookOptions = {}): ReportWorkbook {
-    const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-    const file = createWriteStream(temp, { flags: 'wx' });
+  /**
+   * Starts a workbook that will appear at `target` when finish() completes. Stale temp files of
+   * earlier exports into the same folder are removed first.
+   */
+  static async create(target: string, options: WorkbookOptions = {}): Promise<ReportWorkbook> {
+    const dir = dirname(target);
+    await removeStaleTemps(dir);
+    if (options.signal?.aborted) throw new ExportCancelled();
+    const temp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    let handle: FileHandle;
+    try {
+      handle = await open(temp, 'wx', 0o644);
+    } catch (error) {
+      throw writeError(target, error);
+    }
+    tempsInUse.add(temp);
+    const file = options.output ? options.output(handle) : handle.createWriteStream();
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: file, useSharedStrings: false, useStyles: true });
     workbook.creator = options.creator ?? 'Attest';
     workbook.created = new Date();
-    const book = new ReportWorkbook(target, temp, file, workbook, options);
-    file.on('error', () => undefined); // surfaced through the commit promise or abort
-    return book;
+    return new ReportWorkbook(target, temp, file, workbook, options);
   }
 
+  private fail(error: unknown): void {
+    if (this.failure) return;
+    this.failure = writeError(this.target, error);
+    this.interrupt(this.failure);
+  }
+
+  /** Throws the write error or the cancel, if either happened. */
   private checkCancel(): void {
+    if (this.failure) throw this.failure;
     if (this.options.signal?.aborted) throw new ExportCancelled();
+  }
+
+  /** Waits for `step`, or ends at once with the write error or the cancel. */
+  private until<T>(step: Promise<T>): Promise<T> {
+    return Promise.race([step, this.interrupted]);
   }
 
   /**
@@ -166,6 +279,7 @@ export class ReportWorkbook {
    * wait here while that stream (or the file behind it) has more than it can take.
    */
   private async waitForDrain(sheet: SheetWriter): Promise<void> {
+    this.checkCancel();
     for (;;) {
       const pipes = sheet.stream.pipes ?? [];
       const full = pipes.find((p) => pending(p) > HIGH_WATER || needsDrain(p));
@@ -264,7 +378,7 @@ export class ReportWorkbook {
       sheet.commit();
     } catch (error) {
       await this.abort();
-      throw error;
+      throw this.failure ?? error;
     }
     this.options.onProgress?.({ sheet: spec.name, sheetIndex, rows, total: spec.total ?? rows });
     const result: SheetResult = { name: spec.name, rows, sha256: hasher.digest() };
@@ -332,23 +446,25 @@ export class ReportWorkbook {
       for (const [i, w] of [sheet, ...others].entries()) ordered[i + 1] = w; // index 0 stays a hole
       internal._worksheets = ordered;
 
-      await this.workbook.commit();
-      if (!this.file.closed) await once(this.file, 'close');
-      const handle = await open(this.temp, 'r+');
+      await this.until(this.workbook.commit());
+      if (!this.file.closed) await this.until(once(this.file, 'close'));
+      this.checkCancel();
+      const handle = await this.until(open(this.temp, 'r+'));
       let bytes: number;
       try {
-        await handle.sync();
-        bytes = (await handle.stat()).size;
+        await this.until(handle.sync());
+        bytes = (await this.until(handle.stat())).size;
       } finally {
-        await handle.close();
+        await handle.close().catch(() => undefined);
       }
       this.checkCancel();
-      await rename(this.temp, this.target);
+      await this.until(rename(this.temp, this.target));
       this.finished = true;
+      tempsInUse.delete(this.temp);
       return { file: this.target, sheets: [...this.sheets], manifestSha256, overallSha256, bytes };
     } catch (error) {
       await this.abort();
-      throw error;
+      throw writeError(this.target, error);
     }
   }
 
@@ -366,6 +482,8 @@ export class ReportWorkbook {
       this.file.destroy();
       await once(this.file, 'close').catch(() => undefined);
     }
-    await rm(this.temp, { force: true });
+    // A temp file that cannot be removed now (an I/O error) is removed by a later export.
+    await rm(this.temp, { force: true }).catch(() => undefined);
+    tempsInUse.delete(this.temp);
   }
 }
