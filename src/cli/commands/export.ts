@@ -1,18 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { getConnection } from '../../main/connections';
+import { runExport } from '../../main/app/tasks/export';
+import { openWorkspace, StoreMissingError, type Workspace } from '../../main/app/workspace';
 import { defaultDataDir } from '../../main/data-dir';
-import { openOutbox } from '../../main/outbox/queue';
-import {
-  exportReport,
-  ExportCancelled,
-  isReportKind,
-  REPORT_KINDS,
-  REPORTS,
-  type ExportResult,
-  type ReportStore,
-} from '../../main/reports';
-import { openStore, type Store } from '../../main/store/db';
+import { ExportCancelled, isReportKind, REPORT_KINDS, REPORTS, type ExportResult } from '../../main/reports';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
 
@@ -82,29 +73,23 @@ const command: CommandModule = {
     if (!/\.xlsx$/i.test(values.out)) throw new UsageError('--out must name an .xlsx file');
     const out = resolve(values.out);
     const dataDir = resolve(values['data-dir'] ?? io.env.ATTEST_DATA_DIR ?? defaultDataDir(io.env));
-    const connection = getConnection(dataDir, values.connection);
-    if (!existsSync(connection.storeFile)) {
-      io.err(`attest export: nothing synced yet for '${connection.name}'; run \`attest sync\` first.`);
+    let workspace: Workspace;
+    try {
+      workspace = await openWorkspace(dataDir, values.connection, { existing: true });
+    } catch (error) {
+      if (!(error instanceof StoreMissingError)) throw error;
+      io.err(`attest export: nothing synced yet for '${error.connectionName}'; run \`attest sync\` first.`);
       return EXIT.other;
     }
-    const store: Store = openStore(connection.storeFile);
     const controller = new AbortController();
     const cancel = () => controller.abort();
     process.once('SIGINT', cancel);
     process.once('SIGTERM', cancel);
     let lastSheet = '';
     try {
-      const result = await exportReport({
+      const result = await runExport(workspace, {
         kind,
         out,
-        store: store as ReportStore,
-        journal: () => openOutbox(store).journal(),
-        connection: {
-          name: connection.name,
-          tenantHost: connection.tenantHost,
-          clientId: connection.clientId,
-          serverUrl: connection.serverUrl ?? null,
-        },
         appVersion: appVersion(),
         asOfRun: runArg(values['as-of'], '--as-of'),
         fromRun: runArg(values.from, '--from'),
@@ -112,10 +97,10 @@ const command: CommandModule = {
         filters: values.filter ?? [],
         signal: controller.signal,
         onProgress: (p) => {
-          if (!io.isTTY) return;
+          if (!io.isTTY || p.phase !== 'sheet' || p.sheet === null) return;
           if (p.sheet !== lastSheet || p.rows % 100_000 === 0) {
             lastSheet = p.sheet;
-            io.err(`  [${p.sheetIndex + 1}/${p.sheetCount}] ${p.sheet}: ${p.rows}${p.total !== undefined ? `/${p.total}` : ''} rows`);
+            io.err(`  [${p.sheetIndex + 1}/${p.sheetCount}] ${p.sheet}: ${p.rows}${p.total !== null ? `/${p.total}` : ''} rows`);
           }
         },
       });
@@ -131,7 +116,7 @@ const command: CommandModule = {
     } finally {
       process.off('SIGINT', cancel);
       process.off('SIGTERM', cancel);
-      store.close();
+      workspace.close();
     }
   },
 };
