@@ -208,11 +208,11 @@ export function prepareConnection(dataDir: string, input: NewConnectionInput, no
   if (existing && input.name !== undefined && input.name !== existing.name) {
     throw new ConnectionError(
       'exists',
-      `Client ID ${id.clientId} is already connected as '${existing.name}': disconnect it first, or connect without --name`,
+      `Client ID ${id.clientId} is already connected as '${existing.name}': disconnect it first, or connect it again under that name`,
     );
   }
   if (!existing && input.name !== undefined && all.some((c) => c.name === input.name)) {
-    throw new ConnectionError('exists', `A connection named '${input.name}' already exists for another client ID: choose another --name`);
+    throw new ConnectionError('exists', `A connection named '${input.name}' already exists for another client ID: choose another name`);
   }
   let name = existing?.name ?? input.name;
   if (!name) {

@@ -21,6 +21,7 @@ export const CHANNEL_NAMES = [
   'listObjects',
   'getObject',
   'objectHistory',
+  'compareRuns',
   'search',
   'overview',
   'outboxList',

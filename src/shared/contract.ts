@@ -115,14 +115,38 @@ export const ObjectDetail = ObjectRow.extend({
 });
 export type ObjectDetail = z.infer<typeof ObjectDetail>;
 
+/**
+ * One value that differs between two versions of an object: where it is (`state`,
+ * `automationSteps[2].sendEmail.subject`), and its JSON text before and after (null: the field was
+ * not there). Long values are cut, ending in '…'.
+ */
+export const FieldChange = z.object({ field: z.string(), before: z.string().nullable(), after: z.string().nullable() });
+export type FieldChange = z.infer<typeof FieldChange>;
+
 export const HistoryEntry = z.object({
   runId: z.number().int(),
   at: IsoTime.nullable(),
   change: z.enum(['added', 'modified', 'removed', 'unchanged']),
   changedFields: z.array(z.string()),
+  /** Each changed value with its old and new value (the first ones; `fieldCount` counts them all). */
+  fields: z.array(FieldChange),
+  fieldCount: z.number().int().nonnegative(),
   raw: z.string().nullable(),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+export const ChangeKind = z.enum(['added', 'removed', 'modified']);
+export type ChangeKind = z.infer<typeof ChangeKind>;
+
+export const ChangedObject = z.object({
+  collection: CollectionId,
+  id: z.string(),
+  title: z.string(),
+  change: ChangeKind,
+  fields: z.array(FieldChange),
+  fieldCount: z.number().int().nonnegative(),
+});
+export type ChangedObject = z.infer<typeof ChangedObject>;
 
 export const SearchHit = z.object({
   collection: CollectionId,
@@ -356,6 +380,34 @@ export const CHANNELS = {
     z.object({ collection: CollectionId, id: Id }).strict(),
     z.object({ entries: z.array(HistoryEntry) }),
     "An object's versions across sync runs.",
+  ),
+  compareRuns: channel(
+    z
+      .object({
+        /** Null: the completed run before `toRun`. */
+        fromRun: z.number().int().nullable().default(null),
+        /** Null: the last completed run. */
+        toRun: z.number().int().nullable().default(null),
+        collection: CollectionId.nullable().default(null),
+        change: ChangeKind.nullable().default(null),
+        offset: z.number().int().nonnegative().default(0),
+        limit: z.number().int().min(1).max(500).default(100),
+      })
+      .strict(),
+    z.object({
+      /** The completed runs that can be compared, newest first. */
+      runs: z.array(SyncRun),
+      /** The runs compared; null when fewer than two runs have completed. */
+      fromRun: z.number().int().nullable(),
+      toRun: z.number().int().nullable(),
+      counts: z.array(
+        z.object({ collection: CollectionId, added: z.number().int(), removed: z.number().int(), modified: z.number().int() }),
+      ),
+      /** The changes of the chosen collection and kind (all of them when none is chosen). */
+      total: z.number().int().nonnegative(),
+      changes: z.array(ChangedObject),
+    }),
+    'What changed between two completed runs: counts per collection, and a page of objects with each changed value before and after.',
   ),
   search: channel(
     z

@@ -448,7 +448,7 @@ export function resolveDiffRuns(store: ReportStore, params: ReportParams): { fro
     if (!completed.includes(id))
       throw new InvalidInputError(`run ${id} is not a completed sync run (completed: ${completed.join(', ') || 'none'})`);
   }
-  if (from >= to) throw new InvalidInputError(`--from run ${from} must come before --to run ${to}`);
+  if (from >= to) throw new InvalidInputError(`run ${from} must come before run ${to}: compare an earlier run with a later one`);
   return { from, to };
 }
 
@@ -503,7 +503,7 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
     title: 'What changed between two sync runs',
     build: (s, p) => {
       const diffRuns = resolveDiffRuns(s.store, p);
-      if (!diffRuns) throw new InvalidInputError('a diff needs two completed sync runs (sync twice, or give --from and --to)');
+      if (!diffRuns) throw new InvalidInputError('a diff needs two completed sync runs: sync again to have two to compare');
       return {
         kind: 'diff',
         title: 'What changed between two sync runs',

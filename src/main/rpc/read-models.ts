@@ -1,9 +1,11 @@
 import type {
+  ChangedObject,
   ChartDatum,
   CollectionId,
   CollectionInfo,
   CollectionStatus,
   ColumnInfo,
+  FieldChange,
   HistoryEntry,
   ObjectDetail,
   ObjectRow,
@@ -11,7 +13,7 @@ import type {
   SyncRun,
 } from '../../shared/contract';
 import { COLLECTIONS, collection as descriptorOf, type ColumnDef } from '../collections';
-import type { Store } from '../store/db';
+import type { DiffDetail, Store } from '../store/db';
 import { columnValueCounts, matchesPerCollection, memo, objectWindow, type WindowOptions } from '../store/read-models';
 import type * as StoreTypes from '../store/types';
 import type { OutboxItem, ImportPreview as OutboxImportPreview, JournalEntry } from '../outbox/types';
@@ -107,8 +109,37 @@ export function detailOf(object: StoreTypes.StoredObject): ObjectDetail {
   return { ...rowOf(object), raw: object.raw, runId: object.runId, fetchedAt: object.fetchedAt };
 }
 
+/** Longer values are cut (a whole list of steps can be long); the field's path still says where the change is. */
+const VALUE_TEXT_MAX = 2000;
+
+/** A value as JSON text for the renderer (null: absent), cut to a readable length. */
+function valueText(value: unknown): string | null {
+  if (value === undefined) return null;
+  const text = JSON.stringify(value);
+  return text.length > VALUE_TEXT_MAX ? `${text.slice(0, VALUE_TEXT_MAX)}…` : text;
+}
+
+export function fieldChangeOf(change: StoreTypes.FieldChange): FieldChange {
+  return { field: change.field, before: valueText(change.before), after: valueText(change.after) };
+}
+
 export function historyOf(versions: StoreTypes.ObjectVersion[]): HistoryEntry[] {
-  return versions.map((v) => ({ runId: v.runId, at: v.at, change: v.change, changedFields: v.changedFields, raw: v.raw })).reverse();
+  return versions
+    .map((v) => ({
+      runId: v.runId,
+      at: v.at,
+      change: v.change,
+      changedFields: v.changedFields,
+      fields: v.fieldChanges.map(fieldChangeOf),
+      fieldCount: v.fieldCount,
+      raw: v.raw,
+    }))
+    .reverse();
+}
+
+export function changedObjectOf(detail: DiffDetail): ChangedObject {
+  const { collection, id, title, change, fieldCount } = detail;
+  return { collection, id, title, change, fields: detail.fields.map(fieldChangeOf), fieldCount };
 }
 
 export function hitOf(hit: StoreTypes.SearchHit): SearchHit {

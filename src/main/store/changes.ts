@@ -38,3 +38,57 @@ export function changedFields(before: unknown, after: unknown, root = ''): strin
   compare(before, after, '', root === '' ? [] : root.split('.'));
   return out.sort();
 }
+
+/** One value that differs between two versions: where (`state`, `automationSteps[2].sendEmail.subject`), before and after. */
+export interface FieldChange {
+  field: string;
+  /** Absent (undefined) when the field was not there. */
+  before: unknown;
+  after: unknown;
+}
+
+/** At most this many changed values are listed per object (the rest are counted). */
+export const FIELD_CHANGES_LIMIT = 60;
+
+/**
+ * The values that differ between two versions, down to the leaves: objects are compared member by
+ * member and arrays of the same length item by item, so a changed step condition reads as that
+ * condition's old and new text, not as two whole lists of steps. Arrays whose length changed, and
+ * values whose type changed, are reported whole. Paths are named as `changedFields` names them
+ * (relative to `root`). At most `limit` changes are listed; `total` counts them all.
+ */
+export function fieldChanges(
+  before: unknown,
+  after: unknown,
+  root = '',
+  limit = FIELD_CHANGES_LIMIT,
+): { changes: FieldChange[]; total: number } {
+  const changes: FieldChange[] = [];
+  let total = 0;
+  const report = (field: string, a: unknown, b: unknown) => {
+    total += 1;
+    if (changes.length < limit) changes.push({ field: field || '(whole object)', before: a, after: b });
+  };
+  const join = (prefix: string, key: string) => (prefix ? `${prefix}.${key}` : key);
+  const walk = (a: unknown, b: unknown, path: string): void => {
+    if (same(a, b)) return;
+    if (isRecord(a) && isRecord(b)) {
+      for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) walk(a[k], b[k], join(path, k));
+    } else if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
+      a.forEach((item, i) => walk(item, b[i], `${path}[${i}]`));
+    } else {
+      report(path, a, b);
+    }
+  };
+  // Through the wrapper down to the object itself; the wrapper's other members keep their full path.
+  const descend = (a: unknown, b: unknown, prefix: string, rest: string[]): void => {
+    const [head, ...tail] = rest;
+    if (head === undefined || !isRecord(a) || !isRecord(b)) return walk(a, b, prefix);
+    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+      if (k === head) descend(a[k], b[k], tail.length === 0 ? '' : join(prefix, k), tail);
+      else walk(a[k], b[k], join(prefix, k));
+    }
+  };
+  descend(before, after, '', root === '' ? [] : root.split('.'));
+  return { changes, total };
+}

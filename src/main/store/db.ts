@@ -7,10 +7,22 @@ import { MIGRATIONS } from './migrations';
 import { ObjectReader } from './objects';
 import { ensureSearchIndex, recoverSearchQueue, searchObjects, type SearchResult } from './search';
 import { SyncWriter } from './sync-writer';
-import type { AutomationRow, CollectionStatus, DiffEntry, ListOptions, ObjectVersion, SearchOptions, StoredObject, SyncRun } from './types';
+import type { DiffDetail, DiffQuery } from './diff';
+import type {
+  AutomationRow,
+  ChangeKind,
+  CollectionStatus,
+  DiffEntry,
+  ListOptions,
+  ObjectVersion,
+  SearchOptions,
+  StoredObject,
+  SyncRun,
+} from './types';
 
 export type * from './types';
 export type { SearchResult } from './search';
+export type { DiffDetail, DiffQuery } from './diff';
 export { StoreQueryError } from './query';
 export { MigrationError } from './migrate';
 
@@ -37,6 +49,10 @@ export interface Store {
   /** `total` counts matches up to a cap (10,000; SEARCH_LIMITS); `capped` says there were more. */
   search(query: string, opts?: SearchOptions): SearchResult;
   diff(fromRun: number, toRun: number, opts?: { collection?: CollectionId }): DiffEntry[];
+  /** Objects added, removed and modified per collection between two runs. */
+  diffCounts(fromRun: number, toRun: number): { collection: CollectionId; change: ChangeKind; count: number }[];
+  /** A page of the changes between two runs (by collection, then id), with each changed value before and after. */
+  diffPage(fromRun: number, toRun: number, query: DiffQuery & { offset: number; limit: number }): DiffDetail[];
   history(collection: CollectionId, id: string): ObjectVersion[];
   automationRows(opts?: { automationId?: string; asOfRun?: number }): AutomationRow[];
 }
@@ -93,6 +109,8 @@ export function openStore(file: string, opts: OpenStoreOptions = {}): Store {
     countObjects: (collection, o) => reader.countObjects(collection, o),
     search: (query, o) => searchObjects(db, query, o),
     diff: (from, to, o) => reader.diff(from, to, o),
+    diffCounts: (from, to) => reader.diffCounts(from, to),
+    diffPage: (from, to, q) => reader.diffPage(from, to, q),
     history: (collection, id) => reader.history(collection, id),
     automationRows: (o) => reader.automationRows(o),
   };

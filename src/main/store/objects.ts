@@ -2,11 +2,13 @@ import type { Database, Statement } from 'better-sqlite3';
 import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS } from '../../shared/api-types/automation';
 import { kindOf } from '../../shared/api-types/common';
 import { celExpressions, COLLECTIONS, collection as descriptorOf, getPath, str, targets, type CollectionId } from '../collections';
-import { changedFields } from './changes';
+import { changedFields, fieldChanges } from './changes';
+import { diffCounts, diffEntries, diffPage, type DiffDetail, type DiffQuery } from './diff';
 import { filterSql, pageSql, sortSql, StoreQueryError, versionJoin } from './query';
 import type {
   AutomationRow,
   AutomationSection,
+  ChangeKind,
   CollectionStatus,
   ColumnValue,
   DiffEntry,
@@ -247,11 +249,15 @@ export class ObjectReader {
     versions.forEach((v, i) => {
       const previous = versions[i - 1];
       const continues = previous !== undefined && previous.valid_to === v.valid_from;
+      const [before, after] = continues ? [JSON.parse(previous.raw) as unknown, JSON.parse(v.raw) as unknown] : [null, null];
+      const values = continues ? fieldChanges(before, after, d.diffRoot) : { changes: [], total: 0 };
       out.push({
         runId: v.valid_from,
         at: this.runTime(collection, v.valid_from),
         change: continues ? 'modified' : 'added',
-        changedFields: continues ? changedFields(JSON.parse(previous.raw), JSON.parse(v.raw), d.diffRoot) : [],
+        changedFields: continues ? changedFields(before, after, d.diffRoot) : [],
+        fieldChanges: values.changes,
+        fieldCount: values.total,
         raw: v.raw,
         title: v.title,
       });
@@ -262,6 +268,8 @@ export class ObjectReader {
           at: this.runTime(collection, v.valid_to),
           change: 'removed',
           changedFields: [],
+          fieldChanges: [],
+          fieldCount: 0,
           raw: null,
           title: v.title,
         });
@@ -272,49 +280,31 @@ export class ObjectReader {
 
   /**
    * What changed from the snapshot of run `fromRun` to that of `toRun`: objects added, removed, or
-   * modified (with the fields that differ). Only versions that began or ended between the two runs
-   * are looked at, so the cost follows the size of the change, not of the store.
+   * modified (with the fields that differ). See diff.ts.
    */
   diff(fromRun: number, toRun: number, opts: { collection?: CollectionId } = {}): DiffEntry[] {
+    this.checkRuns(fromRun, toRun);
+    if (opts.collection) descriptorOf(opts.collection);
+    return diffEntries(this.db, fromRun, toRun, { collection: opts.collection });
+  }
+
+  /** How many objects changed per collection and kind of change between two runs. */
+  diffCounts(fromRun: number, toRun: number): { collection: CollectionId; change: ChangeKind; count: number }[] {
+    this.checkRuns(fromRun, toRun);
+    return diffCounts(this.db, fromRun, toRun);
+  }
+
+  /** A page of the changes between two runs, with each changed value before and after. */
+  diffPage(fromRun: number, toRun: number, query: DiffQuery & { offset: number; limit: number }): DiffDetail[] {
+    this.checkRuns(fromRun, toRun);
+    if (query.collection) descriptorOf(query.collection);
+    return diffPage(this.db, fromRun, toRun, query);
+  }
+
+  private checkRuns(fromRun: number, toRun: number): void {
     this.checkRun(fromRun);
     this.checkRun(toRun);
-    if (fromRun > toRun) throw new StoreQueryError(`--from (${fromRun}) must not be after --to (${toRun})`);
-    if (opts.collection) descriptorOf(opts.collection);
-    const rows = this.db
-      .prepare(
-        `WITH touched AS (
-           SELECT oid FROM object_versions WHERE valid_from > @from AND valid_from <= @to
-           UNION SELECT oid FROM object_versions WHERE valid_to > @from AND valid_to <= @to
-         )
-         SELECT o.collection, o.id, a.hash AS a_hash, a.raw AS a_raw, a.title AS a_title, b.hash AS b_hash, b.raw AS b_raw, b.title AS b_title
-         FROM touched t JOIN objects o ON o.oid = t.oid
-         LEFT JOIN object_versions a ON a.oid = o.oid AND a.valid_from <= @from AND (a.valid_to IS NULL OR a.valid_to > @from)
-         LEFT JOIN object_versions b ON b.oid = o.oid AND b.valid_from <= @to AND (b.valid_to IS NULL OR b.valid_to > @to)
-         WHERE (@c IS NULL OR o.collection = @c)
-         ORDER BY o.collection, o.id`,
-      )
-      .all({ from: fromRun, to: toRun, c: opts.collection ?? null }) as {
-      collection: CollectionId;
-      id: string;
-      a_hash: Buffer | null;
-      a_raw: string | null;
-      a_title: string | null;
-      b_hash: Buffer | null;
-      b_raw: string | null;
-      b_title: string | null;
-    }[];
-    const out: DiffEntry[] = [];
-    for (const r of rows) {
-      if (r.a_raw === null && r.b_raw !== null)
-        out.push({ collection: r.collection, id: r.id, title: r.b_title ?? '', change: 'added', changedFields: [] });
-      else if (r.a_raw !== null && r.b_raw === null)
-        out.push({ collection: r.collection, id: r.id, title: r.a_title ?? '', change: 'removed', changedFields: [] });
-      else if (r.a_raw !== null && r.b_raw !== null && !r.a_hash!.equals(r.b_hash!)) {
-        const fields = changedFields(JSON.parse(r.a_raw), JSON.parse(r.b_raw), descriptorOf(r.collection).diffRoot);
-        out.push({ collection: r.collection, id: r.id, title: r.b_title ?? '', change: 'modified', changedFields: fields });
-      }
-    }
-    return out;
+    if (fromRun > toRun) throw new StoreQueryError(`the run compared from (${fromRun}) must not be after the run compared to (${toRun})`);
   }
 
   /** One row per trigger and per step (live and draft) of each automation, for views and reports. */

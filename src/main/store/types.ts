@@ -1,4 +1,7 @@
 import type { CelExpression, CollectionId, ColumnValue } from '../collections';
+import type { FieldChange } from './changes';
+
+export type { FieldChange };
 
 export type { ColumnValue };
 
@@ -121,6 +124,9 @@ export interface ObjectVersion {
   at: string | null;
   change: ChangeKind;
   changedFields: string[];
+  /** Each value that differs from the version before, with its old and new value (the first ones; `fieldCount` counts them all). */
+  fieldChanges: FieldChange[];
+  fieldCount: number;
   /** The version's raw JSON (null for a removal). */
   raw: string | null;
   title: string;

@@ -40,6 +40,7 @@ export function Frame({ children }: { children: ReactNode }) {
         </div>
         <NavItem route={{ view: 'overview' }} label="Overview" />
         <NavItem route={{ view: 'search' }} label="Search" />
+        <NavItem route={{ view: 'changes' }} label="Changes" />
         <div className="nav-sep" />
         {COLLECTION_ORDER.map((id) => {
           const stored = status.find((s) => s.id === id);

@@ -1,6 +1,7 @@
 import { useApp } from '../stores/app';
 import { Overview } from '../views/overview/Overview';
 import { SearchView } from '../views/search/SearchView';
+import { ChangesView } from '../views/changes/ChangesView';
 import { CollectionList } from '../views/list/CollectionList';
 import { Detail } from '../views/detail/Detail';
 import { Settings } from '../views/settings/Settings';
@@ -14,6 +15,8 @@ export function Routes() {
       return <Overview />;
     case 'search':
       return <SearchView initialQuery={route.query ?? ''} />;
+    case 'changes':
+      return <ChangesView key={`${route.fromRun ?? ''}-${route.toRun ?? ''}`} fromRun={route.fromRun} toRun={route.toRun} />;
     case 'list':
       return <CollectionList key={route.collection} collection={route.collection} />;
     case 'detail':

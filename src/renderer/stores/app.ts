@@ -14,6 +14,8 @@ import { call, errorMessage, subscribe } from '../api';
 export type Route =
   | { view: 'overview' }
   | { view: 'search'; query?: string }
+  /** What changed between two completed runs (default: the last two). */
+  | { view: 'changes'; fromRun?: number; toRun?: number }
   | { view: 'list'; collection: CollectionId }
   | { view: 'detail'; collection: CollectionId; id: string }
   /** `editTemplate`: open the template editor on this synced template. */

@@ -3,7 +3,9 @@ import type { Session } from '../../app/session';
 import { withPending } from '../../outbox/overlay';
 import type { Handlers } from '../dispatch';
 import { createLatest } from '../latest';
+import { compareRuns } from '../../app/changes';
 import {
+  changedObjectOf,
   collectionInfos,
   detailOf,
   filtersOf,
@@ -22,7 +24,16 @@ export function dataHandlers(
   session: Session,
 ): Pick<
   Handlers,
-  'startSync' | 'cancelSync' | 'collections' | 'listRuns' | 'listObjects' | 'getObject' | 'objectHistory' | 'search' | 'overview'
+  | 'startSync'
+  | 'cancelSync'
+  | 'collections'
+  | 'listRuns'
+  | 'listObjects'
+  | 'getObject'
+  | 'objectHistory'
+  | 'compareRuns'
+  | 'search'
+  | 'overview'
 > {
   const store = () => session.workspace().store;
   const latest = createLatest();
@@ -57,6 +68,10 @@ export function dataHandlers(
       return { object: withOverlay ? detailOf(withOverlay) : null };
     },
     objectHistory: ({ collection, id }) => ({ entries: historyOf(store().history(collection, id)) }),
+    compareRuns: (args) => {
+      const found = compareRuns(store(), args);
+      return { ...found, runs: found.runs.map(runOf), changes: found.changes.map(changedObjectOf) };
+    },
     search: ({ query, collection, filters, limit, offset, facets: withFacets, latest: key }) =>
       latest.run(key, () => {
         const started = performance.now();

@@ -5,6 +5,7 @@ import { useApp } from '../../stores/app';
 import { COLLECTION_LABELS, COLLECTION_NOUN } from '../../components/collections';
 import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { useQuery } from '../../components/useQuery';
+import { FieldChanges } from '../../components/FieldChanges';
 import { ago, dateTime } from '../../components/format';
 import { CopyButton, CopyableId, isObject, type JsonObject } from './parts';
 import { Structured } from './structured';
@@ -27,15 +28,17 @@ function History({ collection, id }: { collection: CollectionId; id: string }) {
           <span className="mono small" style={{ width: 70 }}>
             run {entry.runId}
           </span>
-          <Badge
-            tone={entry.change === 'added' ? 'ok' : entry.change === 'removed' ? 'bad' : entry.change === 'modified' ? 'warn' : undefined}
-          >
-            {entry.change}
-          </Badge>
+          <span className={`change-kind ${entry.change}`}>{entry.change}</span>
           <span className="muted small" style={{ width: 170 }}>
             {dateTime(entry.at)}
           </span>
-          <span className="grow small">{entry.changedFields.length ? entry.changedFields.join(', ') : ''}</span>
+          <div className="grow small">
+            {entry.fields.length > 0 ? (
+              <FieldChanges fields={entry.fields} fieldCount={entry.fieldCount} caption={`Values changed in run ${entry.runId}`} />
+            ) : (
+              entry.changedFields.join(', ')
+            )}
+          </div>
         </div>
       ))}
     </div>
