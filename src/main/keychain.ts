@@ -84,9 +84,14 @@ export function osKeychain(service: string = KEYCHAIN_SERVICE): SecretStore {
  * Secret Service can hang instead of failing).
  */
 export async function keychainAvailable(timeoutMs = 5000, service: string = KEYCHAIN_SERVICE): Promise<boolean> {
+  return secretStoreAnswers(osKeychain(service), timeoutMs);
+}
+
+/** Whether a secret store answers a harmless read within `timeoutMs`. */
+export async function secretStoreAnswers(store: SecretStore, timeoutMs = 5000): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    const probe = osKeychain(service).get('attest-availability-probe');
+    const probe = store.get('attest-availability-probe');
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new KeychainError('The OS keychain did not answer in time')), timeoutMs);
     });
@@ -115,4 +120,16 @@ export function unavailableSecretStore(why = 'no Secret Service on this machine'
     throw new KeychainError(`The OS keychain is not available (${why})`);
   };
   return { get: fail, set: fail, delete: fail };
+}
+
+/**
+ * Secrets held in memory for this run first (the user chose not to keep them, or there is no
+ * keychain to keep them in), then `keychain`. Writes and removals go to the keychain.
+ */
+export function heldThenKeychain(held: SecretStore, keychain: SecretStore): SecretStore {
+  return {
+    get: async (account) => (await held.get(account)) ?? keychain.get(account),
+    set: (account, secret) => keychain.set(account, secret),
+    delete: (account) => keychain.delete(account),
+  };
 }

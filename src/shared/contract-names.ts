@@ -10,6 +10,7 @@ export const CHANNEL_NAMES = [
   'inspectCredentials',
   'testConnection',
   'saveConnection',
+  'provideSecret',
   'removeConnection',
   'openWorkspace',
   'openDemoTenant',

@@ -28,6 +28,8 @@ const IsoTime = z.string().max(64);
 const Cell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 export const AuthMethod = z.enum(['assertion', 'secret']);
+/** Where a client secret is kept: the OS keychain, or the main process's memory for this run only (never on disk). */
+export const SecretKeeping = z.enum(['keychain', 'this-run']);
 export type AuthMethod = z.infer<typeof AuthMethod>;
 
 export const ConnectionInfo = z.object({
@@ -50,6 +52,8 @@ export const ConnectionState = z.object({
   checkedAt: IsoTime.nullable(),
   /** Why the tenant is not reachable (a sentence, never a secret). */
   reason: z.string().nullable(),
+  /** The open connection has no secret (none in the keychain, or no keychain to keep one): pasting it connects (provideSecret). */
+  needsSecret: z.boolean(),
 });
 export type ConnectionState = z.infer<typeof ConnectionState>;
 
@@ -314,10 +318,17 @@ export const CHANNELS = {
         clientSecret: z.string().min(1).max(8000),
         serverUrl: z.string().max(2000).nullable().default(null),
         authMethod: AuthMethod.default('assertion'),
+        /** `this-run`: held in the main process's memory until the app quits (asked again at the next start), never on disk. */
+        keep: SecretKeeping.default('keychain'),
       })
       .strict(),
     z.object({ connection: ConnectionInfo }),
     'Checks the credentials, stores the secret in the OS keychain and records the connection.',
+  ),
+  provideSecret: channel(
+    z.object({ clientSecret: z.string().min(1).max(8000), keep: SecretKeeping.default('keychain') }).strict(),
+    z.object({ connection: ConnectionInfo, state: ConnectionState }),
+    'The secret of the open connection, pasted again: checked by getting a token, kept as asked, and the connection opened with it.',
   ),
   removeConnection: channel(z.object({ name: Name }).strict(), done, 'Forgets a connection and deletes its keychain entry.'),
   openWorkspace: channel(

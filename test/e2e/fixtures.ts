@@ -16,7 +16,10 @@ export interface Spawned<T> {
 
 /** Runs `attest <args>` and waits for its one JSON line on stdout; stops it by its PID. */
 export async function spawnJsonLine<T>(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Spawned<T>> {
-  const child = spawn(process.execPath, [cli, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  // A variable given as undefined is left out (e.g. no session bus: no keychain).
+  for (const [key, value] of Object.entries(env)) if (value === undefined) delete childEnv[key];
+  const child = spawn(process.execPath, [cli, ...args], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();

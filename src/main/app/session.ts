@@ -4,7 +4,7 @@ import { lastUsedConnection } from '../connections';
 import { startDemoTenant, type DemoTenant, type DemoTenantLaunch } from '../demo-tenant';
 import { CoreError, firstLineOf } from '../errors';
 import type { EventBus } from '../events';
-import { keychainAvailable, memorySecretStore, osKeychain, type SecretStore } from '../keychain';
+import { heldThenKeychain, KeychainError, memorySecretStore, osKeychain, secretStoreAnswers, type SecretStore } from '../keychain';
 import { verifyWorkbook, type ExportResult, type VerifyResult } from '../reports';
 import {
   DEMO_CONNECTION,
@@ -12,6 +12,7 @@ import {
   recordDemoConnection,
   savedConnections,
   saveConnection,
+  testConnection,
   type CredentialsInput,
 } from './connections';
 import { runExport, type ExportTaskOptions } from './tasks/export';
@@ -45,35 +46,46 @@ export interface SessionOptions {
   log?: (line: string) => void;
 }
 
-const OFFLINE: ConnectionState = { connection: null, online: false, checkedAt: null, reason: null };
+const OFFLINE: ConnectionState = { connection: null, online: false, checkedAt: null, reason: null, needsSecret: false };
+
+/** Where a pasted secret is kept: the OS keychain, or this process's memory until the app quits (asked again at the next start). */
+export type SecretKeeping = 'keychain' | 'this-run';
 const now = () => new Date().toISOString();
 
 /** The online/offline state of the open connection, told to the fronts when it changes. */
 class ConnectionMonitor {
   state: ConnectionState = OFFLINE;
+  /** Why the open connection has no secret, when it has none and one can be given (a saved connection). */
+  missingSecret: string | null = null;
 
   constructor(private readonly events: EventBus) {}
 
   set(next: ConnectionState): ConnectionState {
-    const changed = next.online !== this.state.online || next.connection !== this.state.connection || next.reason !== this.state.reason;
+    const changed =
+      next.online !== this.state.online ||
+      next.connection !== this.state.connection ||
+      next.reason !== this.state.reason ||
+      next.needsSecret !== this.state.needsSecret;
     this.state = next;
     if (changed) this.events.emit('connectionState', this.state);
     return this.state;
   }
 
   online(workspace: Workspace): void {
-    this.set({ connection: workspace.connection.name, online: true, checkedAt: now(), reason: null });
+    this.set({ connection: workspace.connection.name, online: true, checkedAt: now(), reason: null, needsSecret: false });
   }
 
   async probe(workspace: Workspace): Promise<ConnectionState> {
     const name = workspace.connection.name;
-    if (!workspace.api)
-      return this.set({ connection: name, online: false, checkedAt: now(), reason: 'The secret of this connection is not available.' });
+    if (!workspace.api) {
+      const reason = this.missingSecret ?? 'The secret of this connection is not available.';
+      return this.set({ connection: name, online: false, checkedAt: now(), reason, needsSecret: this.missingSecret !== null });
+    }
     try {
       // Reachability, not authorization: any HTTP answer from the token endpoint means the tenant
       // is there (a cached token would prove nothing). Credentials are checked by every sync.
       await fetch(workspace.connection.tokenUrl, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(6_000) });
-      return this.set({ connection: name, online: true, checkedAt: now(), reason: null });
+      return this.set({ connection: name, online: true, checkedAt: now(), reason: null, needsSecret: false });
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code;
       const reason =
@@ -82,7 +94,7 @@ class ConnectionMonitor {
           : cause === 'ECONNREFUSED'
             ? 'the tenant refused the connection'
             : 'the tenant cannot be reached';
-      return this.set({ connection: name, online: false, checkedAt: now(), reason });
+      return this.set({ connection: name, online: false, checkedAt: now(), reason, needsSecret: false });
     }
   }
 }
@@ -102,6 +114,10 @@ export class Session {
   private current: Workspace | null = null;
   private readonly monitor: ConnectionMonitor;
   private readonly secrets: SecretStore;
+  /** Secrets the user chose to give for this run only (or that no keychain could keep): in memory, never on disk. */
+  private readonly heldSecrets = memorySecretStore();
+  /** Where opening a connection looks for its secret: held for this run, then the keychain. */
+  private readonly openingSecrets: SecretStore;
   private readonly demoSecrets = memorySecretStore();
   private demo: DemoTenant | null = null;
   private keychain: Promise<boolean> | null = null;
@@ -118,11 +134,13 @@ export class Session {
     this.dataDir = options.dataDir;
     this.monitor = new ConnectionMonitor(options.events);
     this.secrets = options.secrets ?? osKeychain();
+    this.openingSecrets = heldThenKeychain(this.heldSecrets, this.secrets);
     this.log = options.log ?? (() => {});
   }
 
+  /** Whether the keychain answers (asked once per run: a missing Secret Service stays missing). */
   keychainAvailable(): Promise<boolean> {
-    this.keychain ??= this.options.secrets ? Promise.resolve(true) : keychainAvailable(3000);
+    this.keychain ??= secretStoreAnswers(this.secrets, 3000);
     return this.keychain;
   }
 
@@ -140,26 +158,63 @@ export class Session {
     return { connections, active: active?.name ?? null, lastUsed };
   }
 
-  saveConnection(args: CredentialsInput & { name: string | null }): Promise<ConnectionInfo> {
-    return saveConnection(this.dataDir, this.secrets, args);
+  /** Saves a connection after a token check; its secret to the keychain, or held in memory for this run only. */
+  saveConnection({ keep, ...args }: CredentialsInput & { name: string | null; keep: SecretKeeping }): Promise<ConnectionInfo> {
+    return saveConnection(this.dataDir, keep === 'this-run' ? this.heldSecrets : this.secrets, args);
   }
 
   async removeConnection(name: string): Promise<void> {
     const removed = forgetConnection(this.dataDir, name);
     if (this.current?.connection.name === name) await this.close();
-    await (name === DEMO_CONNECTION ? this.demoSecrets : this.secrets).delete(removed.clientId);
+    if (name === DEMO_CONNECTION) {
+      await this.demoSecrets.delete(removed.clientId);
+      return;
+    }
+    await this.heldSecrets.delete(removed.clientId);
+    try {
+      await this.secrets.delete(removed.clientId);
+    } catch (error) {
+      // Without a keychain there is no entry to remove: the connection is forgotten all the same.
+      if (!(error instanceof KeychainError)) throw error;
+      this.log(`remove ${name}: ${error.message}`);
+    }
+  }
+
+  /**
+   * The secret of the open connection, pasted again (its keychain entry is gone, or there is no
+   * keychain and it was held for an earlier run only): checked by getting a token, then kept as
+   * asked, and the connection opened again with it.
+   */
+  async provideSecret(clientSecret: string, keep: SecretKeeping): Promise<Workspace> {
+    const { connection } = this.workspace();
+    if (connection.demo || !connection.tokenUrl) throw new CoreError('bad_request', 'This connection takes no secret.');
+    await testConnection({
+      clientId: connection.clientId,
+      clientSecret,
+      serverUrl: connection.serverUrl,
+      authMethod: connection.authMethod,
+    });
+    await (keep === 'this-run' ? this.heldSecrets : this.secrets).set(connection.clientId, clientSecret);
+    return this.openConnection(connection.name);
   }
 
   /** Opens a saved connection: its store always; its API client when its secret is available. */
   async openConnection(name: string): Promise<Workspace> {
     if (name === DEMO_CONNECTION) return this.openDemoTenant();
     const prepared = await prepareWorkspace(this.dataDir, name, {
-      secrets: this.secrets,
+      secrets: this.openingSecrets,
       secret: 'if-available',
       recover: true,
       log: this.log,
     });
-    return this.adopt(prepared);
+    return this.adopt(prepared, await this.missingSecretReason());
+  }
+
+  /** What the app says of a saved connection opened without its secret: why, and that pasting it connects. */
+  private async missingSecretReason(): Promise<string> {
+    return (await this.keychainAvailable())
+      ? 'The keychain holds no secret for this connection: paste it to connect.'
+      : 'This computer has no keychain Attest can use, so the secret could not be kept: paste it to connect for this run.';
   }
 
   async openDemoTenant(): Promise<Workspace> {
@@ -182,13 +237,14 @@ export class Session {
   }
 
   /** Makes a workspace the current one: what ran in the previous one stops, and its store closes. */
-  private async adopt(next: Pick<WorkspaceToOpen, 'open'>): Promise<Workspace> {
+  private async adopt(next: Pick<WorkspaceToOpen, 'open'>, missingSecret: string | null = null): Promise<Workspace> {
     this.stopTasks();
     this.current?.close();
     this.current = null;
     // Anything that was in flight when the app last stopped is uncertain now (`recover`): never lost, never resent blindly.
     const workspace = next.open();
     this.current = workspace;
+    this.monitor.missingSecret = missingSecret;
     // The first probe answers quickly; the app is usable offline either way.
     await this.monitor.probe(workspace);
     return workspace;
@@ -349,6 +405,7 @@ export class Session {
     this.current?.close();
     this.current = null;
     this.monitor.state = OFFLINE;
+    this.monitor.missingSecret = null;
   }
 
   /** Closes everything, and stops the demo tenant if this app started it. */

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useApp, type Route } from '../stores/app';
 import { count } from '../components/format';
 import { COLLECTION_LABELS, COLLECTION_ORDER } from '../components/collections';
+import { SecretPrompt } from './SecretPrompt';
 import { SyncButton } from './SyncButton';
 import { TenantSwitcher } from './TenantSwitcher';
 
@@ -91,7 +92,8 @@ export function Frame({ children }: { children: ReactNode }) {
         <SyncButton />
       </header>
       <main className="content flush" style={{ minHeight: 0 }}>
-        {!connection.online && connection.connection && (
+        {connection.needsSecret && <SecretPrompt />}
+        {!connection.online && !connection.needsSecret && connection.connection && (
           <div className="banner offline" role="status" data-testid="offline-banner">
             <strong>Offline.</strong>
             <span className="grow">

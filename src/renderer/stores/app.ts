@@ -74,7 +74,7 @@ export interface AppState {
   outboxChanged(): void;
 }
 
-const offline: ConnectionState = { connection: null, online: false, checkedAt: null, reason: null };
+const offline: ConnectionState = { connection: null, online: false, checkedAt: null, reason: null, needsSecret: false };
 
 export const useApp = create<AppState>()((set, get) => ({
   boot: 'loading',

@@ -14,6 +14,7 @@ export function connectionHandlers(
   | 'inspectCredentials'
   | 'testConnection'
   | 'saveConnection'
+  | 'provideSecret'
   | 'removeConnection'
   | 'openWorkspace'
   | 'openDemoTenant'
@@ -31,6 +32,10 @@ export function connectionHandlers(
     inspectCredentials: (args) => inspectCredentials(args),
     testConnection: (args) => testConnection(args),
     saveConnection: async (args) => ({ connection: await session.saveConnection(args) }),
+    provideSecret: async ({ clientSecret, keep }) => {
+      const workspace = await session.provideSecret(clientSecret, keep);
+      return { connection: workspace.connection, state: await session.connectionState() };
+    },
     removeConnection: async ({ name }) => {
       await session.removeConnection(name);
       return {};

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { AuthMethod, ChannelResult } from '../../../shared/contract';
-import { call, errorMessage } from '../../api';
+import { AttestError, call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
 
 type Inspection = ChannelResult<'inspectCredentials'>;
@@ -8,7 +8,12 @@ type Inspection = ChannelResult<'inspectCredentials'>;
 /** Paste a client id and secret: what will be used is shown before anything is saved. */
 export function ConnectForm({ onCancel }: { onCancel?: () => void }) {
   const workspaceOpened = useApp((s) => s.workspaceOpened);
+  const keychainAvailable = useApp((s) => s.info?.keychainAvailable ?? true);
   const [name, setName] = useState('');
+  // Without a keychain (or when saving to it failed), the secret can only be held for this run, if the user agrees.
+  const [noKeychain, setNoKeychain] = useState(false);
+  const [holdForThisRun, setHoldForThisRun] = useState(false);
+  const withoutKeychain = !keychainAvailable || noKeychain;
   const [clientId, setClientId] = useState('');
   const [clientSecret, setClientSecret] = useState('');
   const [serverUrl, setServerUrl] = useState('');
@@ -80,11 +85,13 @@ export function ConnectForm({ onCancel }: { onCancel?: () => void }) {
     setSaving(true);
     setSaveError(null);
     try {
-      const { connection } = await call('saveConnection', { ...args, name: name.trim() || null });
+      const keep = withoutKeychain ? 'this-run' : 'keychain';
+      const { connection } = await call('saveConnection', { ...args, name: name.trim() || null, keep });
       setClientSecret('');
       const opened = await call('openWorkspace', { name: connection.name });
       await workspaceOpened(opened.connection, opened.state);
     } catch (error) {
+      if (error instanceof AttestError && error.code === 'keychain') setNoKeychain(true);
       setSaveError(errorMessage(error));
     } finally {
       setSaving(false);
@@ -97,7 +104,7 @@ export function ConnectForm({ onCancel }: { onCancel?: () => void }) {
       aria-label="Connect a tenant"
       onSubmit={(event) => {
         event.preventDefault();
-        if (complete) void save();
+        if (complete && (!withoutKeychain || holdForThisRun)) void save();
       }}
     >
       <div>
@@ -130,8 +137,9 @@ export function ConnectForm({ onCancel }: { onCancel?: () => void }) {
           spellCheck={false}
         />
         {inspection?.clientSecretError && clientSecret.trim() && <div className="field-error">{inspection.clientSecretError}</div>}
-        <div className="muted small">Stored only in the operating system's keychain, never on disk or in logs.</div>
+        {!withoutKeychain && <div className="muted small">Stored only in the operating system's keychain, never on disk or in logs.</div>}
       </div>
+      {withoutKeychain && <HoldForThisRun checked={holdForThisRun} onChange={setHoldForThisRun} />}
 
       {inspection && !inspection.clientIdError && inspection.hostname && (
         <dl className="derived" aria-label="What will be used">
@@ -228,8 +236,8 @@ export function ConnectForm({ onCancel }: { onCancel?: () => void }) {
         <button type="button" className="btn" disabled={!complete || testing} onClick={() => void test()}>
           {testing ? 'Testing…' : 'Test connection'}
         </button>
-        <button type="submit" className="btn primary" disabled={!complete || saving}>
-          {saving ? 'Connecting…' : 'Save and open'}
+        <button type="submit" className="btn primary" disabled={!complete || saving || (withoutKeychain && !holdForThisRun)}>
+          {saving ? 'Connecting…' : withoutKeychain ? 'Connect for this run' : 'Save and open'}
         </button>
         {onCancel && (
           <button type="button" className="btn" onClick={onCancel}>
@@ -238,5 +246,25 @@ export function ConnectForm({ onCancel }: { onCancel?: () => void }) {
         )}
       </div>
     </form>
+  );
+}
+
+/**
+ * Where the OS has no keychain Attest can use: said plainly, with the one way to connect anyway,
+ * holding the secret in memory until the app quits (asked for again at the next start).
+ */
+export function HoldForThisRun({ checked, onChange }: { checked: boolean; onChange(checked: boolean): void }) {
+  return (
+    <div className="card stack" role="note" aria-label="No keychain" data-testid="no-keychain" style={{ gap: 6 }}>
+      <strong>The secret can't be kept on this computer.</strong>
+      <span className="small">
+        There is no keychain Attest can use here, and Attest never writes a secret to disk. It can hold the secret in memory while it runs:
+        when you start Attest again, it asks for the secret again.
+      </span>
+      <label className="row small">
+        <input type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} />
+        Hold the secret for this run only
+      </label>
+    </div>
   );
 }
