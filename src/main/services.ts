@@ -26,7 +26,7 @@ import { keychainAvailable, memorySecretStore, osKeychain, type SecretStore } fr
 import { openStore, type Store } from './store/db';
 import { openOutbox, type Outbox } from './outbox/queue';
 import { outboxStoreOf } from './sync/fresh-copies';
-import { exportReport, verifyWorkbook, type ExportResult, type VerifyResult } from './reports';
+import { exportReport, signingKey, verifyWorkbook, type ExportResult, type VerifyResult } from './reports';
 import { resolve as resolvePath } from 'node:path';
 import { runSyncJob } from './jobs/sync-job';
 import type { EventBus } from './rpc/dispatch';
@@ -127,9 +127,11 @@ export interface Services {
     filters: string[];
     fromRun: number | null;
     toRun: number | null;
+    sign: boolean;
   }): Promise<ExportResult>;
   cancelExport(): boolean;
-  verifyWorkbook(path: string): Promise<VerifyResult>;
+  /** `key`: the fingerprint the workbook must be signed with. */
+  verifyWorkbook(path: string, key?: string | null): Promise<VerifyResult>;
   showInFolder(path: string): Promise<boolean>;
   /** Closes the open workspace. */
   close(): Promise<void>;
@@ -540,7 +542,7 @@ export function createServices(options: ServicesOptions): Services {
       return path;
     },
 
-    async exportReport({ kind, path, asOfRun, filters, fromRun, toRun }) {
+    async exportReport({ kind, path, asOfRun, filters, fromRun, toRun, sign }) {
       const out = mustBeGranted(path);
       const workspace = services.workspace();
       if (exporting) throw new RpcError('busy', 'An export is already running.');
@@ -548,6 +550,7 @@ export function createServices(options: ServicesOptions): Services {
       exporting = controller;
       events.emit('exportProgress', { phase: 'started', sheet: null, sheetIndex: 0, sheetCount: 0, rows: 0, total: null, error: null });
       try {
+        const signer = sign ? await signingKey(secrets) : undefined;
         const result = await exportReport({
           kind: kind as never,
           out,
@@ -564,6 +567,7 @@ export function createServices(options: ServicesOptions): Services {
           filters,
           fromRun: fromRun ?? undefined,
           toRun: toRun ?? undefined,
+          signer,
           signal: controller.signal,
           onProgress: (p) =>
             events.emit('exportProgress', {
@@ -611,8 +615,8 @@ export function createServices(options: ServicesOptions): Services {
       return true;
     },
 
-    async verifyWorkbook(path) {
-      return verifyWorkbook(mustBeGranted(path));
+    async verifyWorkbook(path, key) {
+      return verifyWorkbook(mustBeGranted(path), { key });
     },
 
     async showInFolder(path) {

@@ -162,6 +162,7 @@ export function createHandlers(services: Services): Handlers {
         kind: result.kind,
         sheets: result.sheets.map((sheet) => ({ name: sheet.name, rows: sheet.rows, sha256: sheet.sha256 })),
         overallSha256: result.overallSha256,
+        signedBy: result.signedBy,
         bytes: result.bytes,
         complete: result.complete,
         generatedAt: result.generatedAt,
@@ -169,12 +170,17 @@ export function createHandlers(services: Services): Handlers {
       };
     },
     cancelExport: () => ({ cancelled: services.cancelExport() }),
-    verifyWorkbook: async ({ path }) => {
-      const result = await services.verifyWorkbook(path);
+    verifyWorkbook: async ({ path, key }) => {
+      const result = await services.verifyWorkbook(path, key);
       return {
         file: result.file,
         status: result.status,
         reason: result.reason ?? null,
+        ok: result.ok,
+        notice: result.notice,
+        problems: result.problems,
+        warnings: result.warnings,
+        signature: result.signature,
         sheets: result.sheets.map((sheet) => ({
           name: sheet.name,
           status: sheet.status,
