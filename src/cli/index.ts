@@ -2,7 +2,7 @@ import { EXIT, exitCodeFor } from './exit-codes';
 import { processIO, UsageError, type CliIO, type CommandModule } from './io';
 
 /**
- * The attest CLI: a thin front (argument parsing and printing) over the same core services the
+ * The attest CLI: a thin front (argument parsing and printing) over the same application layer the
  * desktop app uses over IPC. Each command lives in commands/<name>.ts and is loaded on demand.
  */
 const commands: Record<string, () => Promise<{ default: CommandModule }>> = {

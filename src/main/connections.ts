@@ -6,10 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { createApiClient, type ApiClient, type ApiClientOptions } from './api/client';
 import { parseClientId } from './api/credentials';
 import { ensureDataDir } from './data-dir';
-import { osKeychain, type SecretStore } from './keychain';
 import type { AuthMethod } from './api/token';
 
 export type { AuthMethod };
@@ -41,8 +39,6 @@ export class ConnectionError extends Error {
 
 export const CONNECTIONS_FILE = 'connections.json';
 export const STORES_DIR = 'stores';
-/** The environment variable read when the keychain holds no secret or is not available. */
-export const SECRET_ENV = 'ATTEST_CLIENT_SECRET';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -253,64 +249,4 @@ export function deleteStoreFiles(connection: Connection): boolean {
 /** Creates the folder of a connection's store file. */
 export function ensureStoreDir(connection: Connection): void {
   mkdirSync(resolve(connection.storeFile, '..'), { recursive: true, mode: 0o700 });
-}
-
-export interface OpenApiOptions {
-  env?: NodeJS.ProcessEnv;
-  secrets?: SecretStore;
-  /** Told when the secret comes from the environment instead of the keychain. */
-  onNotice?: (message: string) => void;
-  /** More options for the client (limiter, events, timeouts...). */
-  client?: Omit<Partial<ApiClientOptions>, 'clientId' | 'clientSecret' | 'serverUrl' | 'auth'>;
-}
-
-/**
- * An API client for a connection. The secret comes from the keychain; when the keychain is not
- * available (or holds none), from `ATTEST_CLIENT_SECRET` for this run only, with a notice.
- */
-export async function openApiForConnection(
-  dataDir: string,
-  name: string | undefined,
-  opts: OpenApiOptions = {},
-): Promise<{ connection: Connection; api: ApiClient }> {
-  const connection = getConnection(dataDir, name);
-  const env = opts.env ?? process.env;
-  const secrets = opts.secrets ?? osKeychain();
-  let secret: string | null = null;
-  let unavailable: string | undefined;
-  try {
-    secret = await secrets.get(connection.clientId);
-  } catch (error) {
-    unavailable = error instanceof Error ? error.message : String(error);
-  }
-  if (!secret) {
-    const fromEnv = env[SECRET_ENV]?.trim();
-    if (!fromEnv) {
-      if (unavailable) {
-        throw new ConnectionError(
-          'keychain_unavailable',
-          `${unavailable}. Set ${SECRET_ENV} to the client secret of '${connection.name}' for this run`,
-        );
-      }
-      throw new ConnectionError(
-        'no_secret',
-        `The OS keychain holds no secret for '${connection.name}': run \`attest connect --client-id ${connection.clientId}\` again, or set ${SECRET_ENV} for this run`,
-      );
-    }
-    opts.onNotice?.(
-      unavailable
-        ? `The OS keychain is not available; using ${SECRET_ENV} for this run only (it is not stored anywhere).`
-        : `The OS keychain holds no secret for '${connection.name}'; using ${SECRET_ENV} for this run only (it is not stored anywhere).`,
-    );
-    secret = fromEnv;
-  }
-  const api = createApiClient({
-    ...opts.client,
-    clientId: connection.clientId,
-    clientSecret: secret,
-    auth: connection.auth,
-    ...(connection.serverUrl ? { serverUrl: connection.serverUrl } : {}),
-  });
-  markUsed(dataDir, connection.name);
-  return { connection, api };
 }

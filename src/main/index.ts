@@ -1,8 +1,9 @@
 import { app, BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
-import { createDispatcher, createEventBus } from './rpc/dispatch';
+import { createEventBus } from './events';
+import { createDispatcher } from './rpc/dispatch';
 import { createHandlers } from './rpc/handlers';
-import { createServices, type Services } from './services';
+import { createSession, type Session } from './app/session';
 import { defaultDataDir } from './data-dir';
 import { nativeDialogs } from './shell/dialogs';
 import { forwardEvents, registerIpc } from './shell/ipc';
@@ -11,7 +12,7 @@ import { registerAppScheme, serveRenderer } from './shell/protocol';
 import { APP_ENTRY_URL, APP_ORIGIN } from './shell/security';
 import { createMainWindow, lockDownSession, openExternalSafely } from './shell/window';
 
-// The Electron entry: a thin shell. The core (services) runs the same under plain Node.
+// The Electron entry: a thin shell. The core (the application layer and below) runs the same under plain Node.
 const log = (line: string) => process.stderr.write(`attest: ${line}\n`);
 
 if (!app.requestSingleInstanceLock()) {
@@ -19,7 +20,7 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   registerAppScheme();
   let mainWindow: BrowserWindow | null = null;
-  let services: Services | null = null;
+  let session: Session | null = null;
   const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
   const appOrigins = () => (devUrl ? [APP_ORIGIN, new URL(devUrl).origin] : [APP_ORIGIN]);
 
@@ -36,14 +37,11 @@ if (!app.requestSingleInstanceLock()) {
       serveRenderer(join(__dirname, '../renderer'));
       installMenu({ isMac: process.platform === 'darwin', dev: !app.isPackaged, docsUrl: 'https://github.com' });
       const events = createEventBus(log);
-      services = createServices({
+      session = createSession({
         dataDir: defaultDataDir(),
-        host: 'electron',
-        version: app.getVersion(),
-        platform: process.platform,
+        appVersion: app.getVersion(),
         events,
         dialogs: nativeDialogs(() => mainWindow),
-        openExternal: openExternalSafely,
         showInFolder: async (path) => {
           shell.showItemInFolder(path);
           return true;
@@ -54,7 +52,13 @@ if (!app.requestSingleInstanceLock()) {
           : { execPath: process.execPath, cliPath: join(app.getAppPath(), 'bin', 'attest.mjs'), env: { ELECTRON_RUN_AS_NODE: '1' } },
         log,
       });
-      registerIpc(createDispatcher({ handlers: createHandlers(services), allowedOrigins: appOrigins, host: 'electron', log }));
+      const handlers = createHandlers(session, {
+        host: 'electron',
+        version: app.getVersion(),
+        platform: process.platform,
+        openExternal: openExternalSafely,
+      });
+      registerIpc(createDispatcher({ handlers, allowedOrigins: appOrigins, host: 'electron', log }));
       forwardEvents(events, () => mainWindow);
       mainWindow = createMainWindow(join(__dirname, '../preload/index.cjs'), devUrl ?? APP_ENTRY_URL, appOrigins);
       mainWindow.on('closed', () => (mainWindow = null));
@@ -65,5 +69,5 @@ if (!app.requestSingleInstanceLock()) {
     });
 
   app.on('window-all-closed', () => app.quit());
-  app.on('will-quit', () => void services?.shutdown());
+  app.on('will-quit', () => void session?.shutdown());
 }

@@ -3,8 +3,10 @@
  * endpoint with its two client-credentials flows, and the bearer check of every API call.
  *
  * A credential is a client id `<random-id>@<host:port>/<use-case>` and a client secret
- * `secret-token:<domain>:v1:<base64url JWK>` holding a fresh Ed25519 private key; the tenant keeps
- * only the public half and the secret's digest. The signed-assertion flow is checked with jose:
+ * `secret-token:conductorone.com:v1:<base64url JWK>` holding a fresh Ed25519 private key; the tenant
+ * keeps only the public half and the secret's digest. As the real service, the secret carries the
+ * vendor's fixed domain whatever the tenant's host (the vendor's own clients refuse any other);
+ * the tenant's host is the assertions' audience, taken from the client id. The signed-assertion flow is checked with jose:
  * EdDSA by the client's key, iss = sub = client id, aud = the tenant domain, exp present, in the
  * future and at most five minutes ahead, nbf and iat not in the future (small skew allowed).
  */
@@ -13,6 +15,9 @@ import { errors as joseErrors, jwtVerify } from 'jose';
 import { CLIENT_ASSERTION_TYPE, type OAuthError, type TokenResponse } from '../shared/api-types/common';
 import { unauthenticated } from './errors';
 import type { Faults } from './faults';
+
+/** The second segment of every client secret the real service issues. */
+export const SECRET_DOMAIN = 'conductorone.com';
 
 /** Clock skew tolerated on exp, nbf and iat. */
 export const CLOCK_SKEW_SECONDS = 30;
@@ -67,7 +72,7 @@ export class Auth {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     const jwk = privateKey.export({ format: 'jwk' });
     const clientId = `${randomBytes(8).toString('hex')}@${this.options.hostPort()}/${useCase}`;
-    const clientSecret = `secret-token:${this.options.domain}:v1:${Buffer.from(JSON.stringify(jwk)).toString('base64url')}`;
+    const clientSecret = `secret-token:${SECRET_DOMAIN}:v1:${Buffer.from(JSON.stringify(jwk)).toString('base64url')}`;
     this.clients.set(clientId, { clientId, publicKey, secretDigest: digest(clientSecret) });
     return { clientId, clientSecret };
   }

@@ -14,8 +14,13 @@ export class Collection<T extends object> extends Map<string, T> {
   private seqOf = new Map<string, number>();
   private nextSeq = 1;
   private tombstones = 0;
-  /** Bumped by every set, delete and touch: sorted views and indexes rebuild when it moves. */
+  /** Bumped by every set, delete and touch: indexes rebuild when it moves. */
   version = 0;
+  /**
+   * Bumped by what can change an object's place in a sorted view (set, touch, clear), not by a
+   * delete: a view skips deleted entries, so removing members never re-sorts a large collection.
+   */
+  layout = 0;
   private indexes = new Map<string, { key: (value: T) => string; ids: Map<string, string>; version: number }>();
 
   constructor(readonly name: string) {
@@ -32,6 +37,7 @@ export class Collection<T extends object> extends Map<string, T> {
       this.seqOf.set(id, seq);
     }
     super.set(id, value);
+    this.layout += 1;
     this.bump((index) => {
       if (previous !== undefined && index.ids.get(index.key(previous)) === id) index.ids.delete(index.key(previous));
       index.ids.set(index.key(value), id);
@@ -60,6 +66,7 @@ export class Collection<T extends object> extends Map<string, T> {
     this.tombstones = 0;
     this.indexes.clear();
     this.version += 1;
+    this.layout += 1;
   }
 
   /** The insertion number of a live id. */
@@ -70,12 +77,14 @@ export class Collection<T extends object> extends Map<string, T> {
   /** Marks the collection changed after an object was edited in place (sorted views and indexes rebuild). */
   changed(): void {
     this.version += 1;
+    this.layout += 1;
   }
 
   /** A new version; indexes that were current follow the change instead of rebuilding. */
   private bump(follow: (index: { key: (value: T) => string; ids: Map<string, string>; version: number }) => void): void {
     const before = this.version;
     this.version += 1;
+    if (this.indexes.size === 0) return;
     for (const index of this.indexes.values()) {
       if (index.version !== before) continue;
       follow(index);

@@ -20,16 +20,21 @@ import { Builders, membershipId } from './builders';
 import { Collection } from './collection';
 import { Random } from './random';
 
-/** An application of the tenant (internal: no endpoint of this API returns apps). */
+/** An application of the tenant (served as the vendor's App by views.ts). */
 export interface App {
   id: string;
   displayName: string;
   description: string;
   /** Resource servers whose scopes can be governed (`xaaResourceServerId`). */
   resourceServerIds: string[];
-  /** Connectors syncing the app (MCP toolsets belong to one). */
+  /** Connectors syncing the app (MCP toolsets belong to one; roles and permissions come from the first). */
   connectorIds: string[];
+  grantPolicyId: string;
+  revokePolicyId: string;
+  certifyPolicyId: string;
+  monthlyCostUsd: number;
   createdAt: string;
+  updatedAt: string;
 }
 
 /**
@@ -48,7 +53,9 @@ export interface Entitlement {
   kind: EntitlementKind;
   /** For `scope` entitlements: the scope bound to it. */
   scopeId?: string;
+  description?: string;
   createdAt: string;
+  updatedAt?: string;
 }
 
 export interface AppUser {
@@ -59,6 +66,7 @@ export interface AppUser {
   userType: AppUserType;
   status: AppUserStatus;
   identityUserId: string;
+  createdAt: string;
 }
 
 /** An app user's membership of an entitlement; its id is `membershipId(entitlementId, appUserId)`. */
@@ -67,7 +75,14 @@ export interface Membership {
   appId: string;
   appEntitlementId: string;
   appUserId: string;
+  /** Since when the app user holds it. */
   createdAt: string;
+  /** Time-bound grants: when the access ends. */
+  deprovisionAt?: string;
+  /** How it was granted when not directly: the entitlements it comes through (a group, say). */
+  grantSourceIds?: string[];
+  /** The task that granted it, when a task did. */
+  originatingTaskId?: string;
 }
 
 export type CollectionName =
@@ -87,20 +102,23 @@ export { membershipId };
 
 export type Scale = 'demo' | 'large' | number;
 
-/** Objects per unit of scale: `demo` is one unit (hundreds of objects), `large` is 500 units. */
+/**
+ * Objects per unit of scale: `demo` is one unit (hundreds of objects), `large` is 500 units
+ * (200,000 memberships, 20,000 tasks, automations and scopes).
+ */
 export const UNIT_SIZES = {
   apps: 8,
   identityUsers: 40,
   entitlements: 60,
-  appUsers: 60,
-  memberships: 160,
+  appUsers: 100,
+  memberships: 400,
   scopes: 40,
   automations: 40,
   templates: 8,
   campaigns: 16,
   toolsets: 12,
   routingRules: 12,
-  tasks: 30,
+  tasks: 40,
 } as const;
 export const LARGE_SCALE = 500;
 

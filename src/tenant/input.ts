@@ -119,3 +119,16 @@ export function textMatcher(query: string | undefined): ((...texts: (string | un
   if (!q) return undefined;
   return (...texts) => texts.some((t) => t !== undefined && t.toLowerCase().includes(q));
 }
+
+/** `refs: [{ appId, id }]` (AppEntitlementRef) as a list. */
+export function optEntitlementRefs(body: Body, field: string): { appId: string; id: string }[] | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw badField(field, 'must be a list of { appId, id } objects');
+  return value.map((ref, i) => {
+    if (!isObject(ref) || typeof ref.id !== 'string') throw badField(`${field}[${i}].id`, 'must be a string');
+    if (ref.appId !== undefined && ref.appId !== null && typeof ref.appId !== 'string')
+      throw badField(`${field}[${i}].appId`, 'must be a string');
+    return { appId: typeof ref.appId === 'string' ? ref.appId : '', id: ref.id };
+  });
+}

@@ -49,6 +49,11 @@ export interface PageRequest<T extends object> {
   tokenField: string;
   match?: (item: T) => boolean;
   order?: SortOrder<T>;
+  /**
+   * With `order`: walk only the objects whose sort key is this value, found by binary search in
+   * the sorted view (the members of one entitlement among all memberships, say).
+   */
+  only?: SortValue;
   /** Fault injection: answer no rows but a live token that resumes at the same place. */
   emptyPage?: boolean;
 }
@@ -116,7 +121,7 @@ interface SortedEntry {
 }
 
 interface SortedView {
-  version: number;
+  layout: number;
   entries: SortedEntry[];
 }
 
@@ -137,7 +142,10 @@ function compareEntries(order: { descending: boolean }, aKey: SortValue, aSeq: n
   return aSeq - bSeq;
 }
 
-/** The collection sorted by `order`, rebuilt only after the collection changed (not per request). */
+/**
+ * The collection sorted by `order`, rebuilt only after an object was added or changed (not per
+ * request, nor after a delete: the walk skips entries deleted since the view was built).
+ */
 function sortedView<T extends object>(collection: Collection<T>, order: SortOrder<T>): SortedView {
   let views = sortedViews.get(collection);
   if (!views) {
@@ -145,29 +153,36 @@ function sortedView<T extends object>(collection: Collection<T>, order: SortOrde
     sortedViews.set(collection, views);
   }
   const cached = views.get(order.name);
-  if (cached && cached.version === collection.version) return cached;
+  if (cached && cached.layout === collection.layout) return cached;
   const entries: SortedEntry[] = [];
   for (const [seq, id, value] of collection.after(0)) entries.push({ key: order.key(value), seq, id });
   entries.sort((a, b) => compareEntries(order, a.key, a.seq, b.key, b.seq));
-  const view = { version: collection.version, entries };
+  const view = { layout: collection.layout, entries };
   views.set(order.name, view);
   return view;
 }
 
-function* walkSorted<T extends object>(collection: Collection<T>, order: SortOrder<T>, cursor: Cursor): Generator<[number, T, SortValue]> {
+function* walkSorted<T extends object>(
+  collection: Collection<T>,
+  order: SortOrder<T>,
+  cursor: Cursor,
+  only: SortValue | undefined,
+): Generator<[number, T, SortValue]> {
   const { entries } = sortedView(collection, order);
-  // The first entry after the cursor's (key, seq); no key means the start of the walk.
+  // The first entry after the cursor's (key, seq); no key means the start of the walk (or of
+  // the `only` range: seq 0 sorts before every entry of that key).
   let lo = 0;
   let hi = entries.length;
-  const key = cursor.key;
-  while (key !== undefined && lo < hi) {
+  const from = cursor.key !== undefined ? { key: cursor.key, seq: cursor.seq } : only !== undefined ? { key: only, seq: 0 } : undefined;
+  while (from !== undefined && lo < hi) {
     const mid = (lo + hi) >>> 1;
     const e = entries[mid] as SortedEntry;
-    if (compareEntries(order, e.key, e.seq, key, cursor.seq) <= 0) lo = mid + 1;
+    if (compareEntries(order, e.key, e.seq, from.key, from.seq) <= 0) lo = mid + 1;
     else hi = mid;
   }
   for (let i = lo; i < entries.length; i += 1) {
     const e = entries[i] as SortedEntry;
+    if (only !== undefined && compareKeys(e.key, only) !== 0) return;
     if (collection.seq(e.id) !== e.seq) continue; // deleted since the view was built
     const value = collection.get(e.id);
     if (value !== undefined) yield [e.seq, value, e.key];
@@ -198,7 +213,9 @@ export function paginate<T extends object>(tokens: PageTokens, request: PageRequ
   const sign = (c: Cursor) =>
     tokens.sign({ l: request.listing, f: digest, o: orderName, s: c.seq, ...(c.key === undefined ? {} : { k: c.key }) });
 
-  const walk = request.order ? walkSorted(request.collection, request.order, cursor) : walkInserted(request.collection, cursor);
+  const walk = request.order
+    ? walkSorted(request.collection, request.order, cursor, request.only)
+    : walkInserted(request.collection, cursor);
   const items: T[] = [];
   let last: Cursor | undefined;
   let more = false;

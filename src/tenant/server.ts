@@ -61,11 +61,11 @@ export interface JournalEntry {
 export interface ReferenceTenant {
   /** `http://127.0.0.1:PORT`. */
   url: string;
-  /** `127.0.0.1`: the `aud` of client assertions and the domain of client secrets. */
+  /** `127.0.0.1`: the `aud` of client assertions (the host of the client id, without its port). */
   domain: string;
   /** `<random-id>@127.0.0.1:PORT/attest`. */
   clientId: string;
-  /** `secret-token:127.0.0.1:v1:<base64url JWK>`. */
+  /** `secret-token:conductorone.com:v1:<base64url JWK>`: the vendor's fixed domain, whatever the host. */
   clientSecret: string;
   /** The live dataset; tests may change it between syncs. */
   data: TenantData;

@@ -155,7 +155,7 @@ export async function benchUiSearchAndList(): Promise<Record<string, unknown>> {
     }
     phase('searched');
     // The core's own time for the same texts, every keystroke's: the search the Search view asks for.
-    const store = host.services.workspace().store;
+    const store = host.session.workspace().store;
     const coreMs = typed.map((text) => {
       const started = performance.now();
       store.search(text, { limit: 50, highlight: ['[[', ']]'] });

@@ -100,10 +100,25 @@ interface OpenApiDocument {
   components: { schemas: Record<string, Record<string, unknown>> };
 }
 
-const DOCUMENT_URL = new URL('../fixtures/openapi/c1-openapi.subset.json', import.meta.url);
+/**
+ * The vendor's document as two subsets of the same file (c1-openapi.provenance.json and
+ * c1-openapi.admin-subset.provenance.json): the spec's endpoints, and the objects admins act on.
+ * Both copy their schemas verbatim, so a name present in both holds the same schema.
+ */
+const DOCUMENT_URLS = [
+  new URL('../fixtures/openapi/c1-openapi.subset.json', import.meta.url),
+  new URL('../fixtures/openapi/c1-openapi.admin-subset.json', import.meta.url),
+];
 let document: OpenApiDocument | undefined;
 function openApi(): OpenApiDocument {
-  document ??= JSON.parse(readFileSync(DOCUMENT_URL, 'utf8')) as OpenApiDocument;
+  if (!document) {
+    const [first, ...rest] = DOCUMENT_URLS.map((url) => JSON.parse(readFileSync(url, 'utf8')) as OpenApiDocument);
+    document = first as OpenApiDocument;
+    for (const more of rest) {
+      Object.assign(document.paths, more.paths);
+      Object.assign(document.components.schemas, more.components.schemas);
+    }
+  }
   return document;
 }
 

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as endpoints from '../../src/main/api/endpoints';
-import { openApiForConnection, prepareConnection, saveConnection } from '../../src/main/connections';
+import { openApiForConnection } from '../../src/main/app/workspace';
+import { prepareConnection, saveConnection } from '../../src/main/connections';
 import { keychainAvailable, osKeychain } from '../../src/main/keychain';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 

@@ -8,7 +8,7 @@ import { createApiClient, type ApiClient } from '../../src/main/api/client';
 import { openOutbox, type Outbox } from '../../src/main/outbox/queue';
 import { openStore, type Store } from '../../src/main/store/db';
 import { syncTenant } from '../../src/main/sync/engine';
-import { outboxStoreOf } from '../../src/main/sync/fresh-copies';
+import { outboxStoreOf } from '../../src/main/app/workspace';
 import { startTenant } from '../../src/tenant/server';
 import { resourceServers } from './outbox.helpers';
 import { differences, expectedRaw, tempDir } from './sync.helpers';

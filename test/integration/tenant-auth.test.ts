@@ -6,6 +6,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { importJWK, SignJWT, type JWTPayload } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/main/api/client';
+import { parseClientSecret } from '../../src/main/api/credentials';
 import { assertStatus, readResult, startTestTenant, useTenant } from '../helpers/tenant';
 
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -84,7 +86,8 @@ describe('token endpoint: the two client-credentials flows', () => {
     const t = tenant();
     const extra = t.issueCredentials({ useCase: 'ci-export' });
     expect(extra.clientId).toMatch(new RegExp(`^[a-z0-9]+@127\\.0\\.0\\.1:\\d+/ci-export$`));
-    expect(extra.clientSecret.startsWith('secret-token:127.0.0.1:v1:')).toBe(true);
+    // As the real service: the vendor's fixed domain, not the tenant's host.
+    expect(extra.clientSecret.startsWith('secret-token:conductorone.com:v1:')).toBe(true);
     const jwk = privateJwkOf(extra.clientSecret);
     expect(jwk).toMatchObject({ kty: 'OKP', crv: 'Ed25519' });
     expect(typeof jwk.d).toBe('string');
@@ -96,6 +99,47 @@ describe('token endpoint: the two client-credentials flows', () => {
       401,
       'invalid_client',
     );
+  });
+});
+
+describe('client secrets as the real service issues them', () => {
+  it('carry the vendor domain whatever the host, read as the vendor clients and Attest read them, and work with aud = the host', async () => {
+    const t = await startTestTenant({ seed: 4, host: 'localhost' });
+    try {
+      for (const secret of [t.clientSecret, t.issueCredentials({ useCase: 'ci' }).clientSecret]) {
+        // The vendor's clients split on ':' into exactly four parts, refuse any domain but theirs
+        // and any version but v1, and decode the key as unpadded base64url.
+        const parts = secret.split(':');
+        expect(parts).toHaveLength(4);
+        expect(parts.slice(0, 3)).toEqual(['secret-token', 'conductorone.com', 'v1']);
+        expect(parts[3]).toMatch(/^[A-Za-z0-9_-]+$/);
+        expect(privateJwkOf(secret)).toMatchObject({ kty: 'OKP', crv: 'Ed25519' });
+        expect(secret).not.toContain('localhost');
+        expect((await parseClientSecret(secret)).domain).toBe('conductorone.com');
+      }
+      // The audience is the client id's host (no port), not the secret's domain.
+      expect(t.domain).toBe('localhost');
+      expect(t.clientId).toMatch(/@localhost:\d+\/attest$/);
+      for (const auth of ['assertion', 'secret'] as const) {
+        const api = createApiClient({ clientId: t.clientId, clientSecret: t.clientSecret, auth, maxRetries: 0 });
+        expect(await api.getToken()).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+      }
+      const aud = 'conductorone.com';
+      const now = Math.floor(Date.now() / 1000);
+      const key = await importJWK(privateJwkOf(t.clientSecret), 'EdDSA');
+      const jwt = await new SignJWT({ iss: t.clientId, sub: t.clientId, aud, iat: now, exp: now + 60 })
+        .setProtectedHeader({ alg: 'EdDSA' })
+        .sign(key);
+      const refused = await t.tokenRequest({
+        grant_type: 'client_credentials',
+        client_id: t.clientId,
+        client_assertion_type: ASSERTION_TYPE,
+        client_assertion: jwt,
+      });
+      expect(refused.status).toBe(401);
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -36,7 +36,7 @@ describe('attest tenant', () => {
       expect(info.domain).toBe('127.0.0.1');
       const port = new URL(info.url).port;
       expect(info.clientId).toMatch(new RegExp(`^[a-z0-9]+@127\\.0\\.0\\.1:${port}/attest$`));
-      expect(info.clientSecret.startsWith('secret-token:127.0.0.1:v1:')).toBe(true);
+      expect(info.clientSecret.startsWith('secret-token:conductorone.com:v1:')).toBe(true);
 
       const jwk = JSON.parse(Buffer.from(info.clientSecret.split(':').pop()!, 'base64url').toString('utf8'));
       const now = Math.floor(Date.now() / 1000);
@@ -88,6 +88,12 @@ describe('attest tenant', () => {
       'dropAfterApply=P',
       'emptyPages=P',
       'tokenExpireEarly=P',
+      'search/apps',
+      'search/entitlements',
+      'search/app_users',
+      'search/grants',
+      'apps/{app_id}/entitlements/{app_entitlement_id}/users',
+      'secret-token:conductorone.com:v1:',
     ])
       expect(helped.stderr).toContain(word);
 

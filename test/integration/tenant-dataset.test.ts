@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS, ROUTING_RULE_ACTION_KEYS } from '../../src/shared/api-types';
 import { XAA_SCOPE_CLASSIFICATION_VALUES, XAA_SCOPE_SOURCE_VALUES, XAA_SCOPE_STATE_VALUES, isKnownEnumValue } from '../../src/shared/enums';
+import { iso } from '../../src/tenant/builders/context';
 import { generateDataset, LARGE_SCALE, UNIT_SIZES, type CollectionName, type TenantData } from '../../src/tenant/dataset';
 
 const COLLECTIONS: CollectionName[] = [
@@ -102,6 +103,32 @@ describe('dataset', () => {
     expect(tasks.every((t) => t.policy && (t.policy.current || (t.policy.history ?? []).length > 0))).toBe(true);
   });
 
+  it('memberships say since when and how they were granted; a share is time-bound; apps and accounts carry their dates', () => {
+    const data = generateDataset(13, 3);
+    const memberships = [...data.memberships.values()];
+    const timeBound = memberships.filter((m) => m.deprovisionAt);
+    expect(timeBound.length / memberships.length).toBeGreaterThan(0.05);
+    expect(timeBound.length / memberships.length).toBeLessThan(0.15);
+    for (const m of timeBound) expect(Date.parse(m.deprovisionAt!)).toBeGreaterThan(Date.parse(m.createdAt));
+    const viaGroup = memberships.filter((m) => m.grantSourceIds?.length);
+    expect(viaGroup.length).toBeGreaterThan(0);
+    for (const m of viaGroup) {
+      const source = data.entitlements.get(m.grantSourceIds![0]!)!;
+      expect(source).toMatchObject({ kind: 'group', appId: m.appId });
+      expect(['role', 'permission']).toContain(data.entitlements.get(m.appEntitlementId)!.kind);
+    }
+    for (const app of data.apps.values()) expect(Date.parse(app.updatedAt)).toBeGreaterThanOrEqual(Date.parse(app.createdAt));
+    for (const u of data.appUsers.values())
+      expect(Date.parse(u.createdAt)).toBeGreaterThanOrEqual(Date.parse(data.apps.get(u.appId)!.createdAt));
+    for (const e of data.entitlements.values()) expect(e.description).toBeTruthy();
+  });
+
+  it('formats timestamps exactly as toISOString does', () => {
+    const samples = [0, 1, 999, 86_399_999, 86_400_000, Date.UTC(2024, 1, 29, 23, 59, 59, 999), Date.UTC(2026, 9, 1, 12), 1.5, -1];
+    for (let i = 0; i < 2000; i += 1) samples.push(Math.floor(Math.random() * 4e12));
+    for (const ms of samples) expect(iso(ms), String(ms)).toBe(new Date(ms).toISOString());
+  });
+
   it('carries unknown enum values and fields on about 2% of objects', () => {
     const data = generateDataset(5, 4);
     for (const name of ['scopes', 'automations', 'campaigns', 'templates', 'toolsets', 'routingRules', 'tasks'] as const) {
@@ -117,7 +144,7 @@ describe('dataset', () => {
     expect(automation.automationSteps?.some((s) => 'invokeAgent' in s)).toBe(true);
   });
 
-  it('a number scales every collection; large is >= 100,000 objects with >= 20,000 automations and scopes', () => {
+  it('a number scales every collection; large is >= 100,000 objects with >= 20,000 automations, scopes and tasks, >= 200,000 memberships', () => {
     const data = generateDataset(2, 20);
     const counts = data.counts();
     expect(counts.automations).toBe(UNIT_SIZES.automations * 20);
@@ -134,6 +161,9 @@ describe('dataset', () => {
     expect(perUnit * LARGE_SCALE).toBeGreaterThanOrEqual(100_000);
     expect(UNIT_SIZES.automations * LARGE_SCALE).toBeGreaterThanOrEqual(20_000);
     expect(UNIT_SIZES.scopes * LARGE_SCALE).toBeGreaterThanOrEqual(20_000);
+    expect(UNIT_SIZES.memberships * LARGE_SCALE).toBeGreaterThanOrEqual(200_000);
+    expect(UNIT_SIZES.tasks * LARGE_SCALE).toBeGreaterThanOrEqual(20_000);
+    expect(counts.appUsers).toBe(UNIT_SIZES.appUsers * 20);
     expect(() => generateDataset(1, 0)).toThrow(/scale/);
   });
 

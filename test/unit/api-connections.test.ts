@@ -21,11 +21,11 @@ import {
   ConnectionError,
   getConnection,
   listConnections,
-  openApiForConnection,
   prepareConnection,
   removeConnection,
   saveConnection,
 } from '../../src/main/connections';
+import { openApiForConnection } from '../../src/main/app/workspace';
 import { defaultDataDir } from '../../src/main/data-dir';
 import { KeychainError, memorySecretStore, unavailableSecretStore } from '../../src/main/keychain';
 import { testCredentials } from '../helpers/api-credentials';

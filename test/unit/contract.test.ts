@@ -11,8 +11,10 @@ import {
   subscriberName,
   type ChannelName,
 } from '../../src/shared/contract';
-import { createDispatcher, createEventBus, isTrustedSender, type Handlers } from '../../src/main/rpc/dispatch';
-import { RpcError, redact, toReplyError } from '../../src/main/rpc/errors';
+import { CoreError as RpcError, redact } from '../../src/main/errors';
+import { createEventBus } from '../../src/main/events';
+import { createDispatcher, isTrustedSender, type Handlers } from '../../src/main/rpc/dispatch';
+import { toReplyError } from '../../src/main/rpc/errors';
 import { APP_ORIGIN } from '../../src/main/shell/security';
 
 const ours = { url: `${APP_ORIGIN}/index.html`, isMainFrame: true };

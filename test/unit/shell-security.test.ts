@@ -8,12 +8,12 @@ import {
   CSP_DIRECTIVES,
   CSP_META,
   isInAppNavigation,
-  isSafeExternalUrl,
   mainWindowOptions,
   mainWindowWebPreferences,
   rendererResponseHeaders,
   resolveRendererFile,
 } from '../../src/main/shell/security';
+import { isSafeExternalUrl } from '../../src/shared/external-url';
 
 // What the preload hands to contextBridge, captured by a mock of electron.
 const exposed = vi.hoisted(() => ({ key: '', api: {} as Record<string, unknown>, invoked: [] as unknown[][], on: [] as unknown[][] }));

@@ -1,6 +1,7 @@
 import { createApiClient } from '../../main/api/client';
 import { parseClientSecret } from '../../main/api/credentials';
-import { prepareConnection, saveConnection, SECRET_ENV } from '../../main/connections';
+import { SECRET_ENV } from '../../main/app/workspace';
+import { prepareConnection, saveConnection } from '../../main/connections';
 import { defaultDataDir } from '../../main/data-dir';
 import { KeychainError, osKeychain, type SecretStore } from '../../main/keychain';
 import { EXIT } from '../exit-codes';

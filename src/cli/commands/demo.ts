@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createApiClient } from '../../main/api/client';
+import { runExport } from '../../main/app/tasks/export';
+import { runSync } from '../../main/app/tasks/sync';
+import { openWorkspace, type Workspace } from '../../main/app/workspace';
+import { prepareConnection, saveConnection } from '../../main/connections';
 import { keychainAvailable, memorySecretStore, osKeychain, type SecretStore } from '../../main/keychain';
-import { openOutbox } from '../../main/outbox/queue';
-import { exportReport, verifyWorkbook } from '../../main/reports';
-import { openStore } from '../../main/store/db';
-import { syncTenant } from '../../main/sync/engine';
+import { verifyWorkbook } from '../../main/reports';
 import { startTenant } from '../../tenant/server';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
@@ -42,7 +42,7 @@ const command: CommandModule = {
     const tenant = await startTenant({ port: 0, seed, scale });
     const work = mkdtempSync(join(tmpdir(), 'attest-demo-'));
     let secrets: SecretStore | null = null;
-    let storeOpen: ReturnType<typeof openStore> | null = null;
+    let workspace: Workspace | null = null;
     try {
       io.err(`demo tenant on ${tenant.url} (client id ${tenant.clientId})`);
       // The secret goes to the OS keychain for this run and is read back from there; a machine
@@ -56,26 +56,15 @@ const command: CommandModule = {
         where = 'memory only: no OS keychain on this machine';
       }
       await secrets.set(tenant.clientId, tenant.clientSecret);
-      const secret = await secrets.get(tenant.clientId);
-      if (!secret) throw new Error('the keychain did not give the demo secret back');
       io.err(`credentials: ${where}`);
-      const api = createApiClient({ clientId: tenant.clientId, clientSecret: secret, serverUrl: tenant.url });
-
-      const store = openStore(join(work, 'demo.sqlite'));
-      storeOpen = store;
-      const sync = await syncTenant({ store, api });
+      // A connection of its own, in the temporary folder: the secret is read back from where it was put.
+      saveConnection(work, prepareConnection(work, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'demo' }));
+      workspace = await openWorkspace(work, 'demo', { secrets, secret: 'required' });
+      const sync = await runSync(workspace);
       const synced = sync.collections.map((c) => `${c.collection} ${c.fetched}${c.complete ? '' : ' (INCOMPLETE)'}`).join(', ');
       io.err(`synced run ${sync.runId} (${sync.status}, ${sync.ms} ms): ${synced}`);
 
-      const host = new URL(tenant.url).host;
-      const result = await exportReport({
-        kind: 'evidence',
-        out,
-        store,
-        journal: () => openOutbox(store).journal(),
-        connection: { name: 'demo', tenantHost: host, clientId: tenant.clientId, serverUrl: tenant.url },
-        appVersion: appVersion(),
-      });
+      const result = await runExport(workspace, { kind: 'evidence', out, appVersion: appVersion() });
       printExportSummary(io, result);
       const check = await verifyWorkbook(out);
       io.err(`verify: ${check.status}`);
@@ -96,7 +85,7 @@ const command: CommandModule = {
       io.err(`done in ${((performance.now() - started) / 1000).toFixed(1)} s: open ${out}`);
       return sync.status === 'completed' && check.status === 'intact' ? EXIT.ok : EXIT.other;
     } finally {
-      storeOpen?.close();
+      workspace?.close();
       if (secrets) await secrets.delete(tenant.clientId).catch(() => false);
       await tenant.close();
       rmSync(work, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, type CommandModule } from '../io';
-import { collectionArg, openStoreFor, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store-option';
+import { collectionArg, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store-option';
 
 const usage = `Usage: attest diff [--from RUN] [--to RUN] [--collection C] [--connection NAME] [--data-dir DIR] [--store FILE] [--json]
 
@@ -24,7 +24,8 @@ const command: CommandModule = {
       to: { type: 'string' },
       collection: { type: 'string' },
     });
-    const store = openStoreFor(values, io);
+    const workspace = await openForReading(values, io);
+    const { store } = workspace;
     try {
       const completed = store
         .runs()
@@ -56,7 +57,7 @@ const command: CommandModule = {
       io.err(`run ${from} -> run ${to}: ${count('added')} added, ${count('removed')} removed, ${count('modified')} modified`);
       return EXIT.ok;
     } finally {
-      store.close();
+      workspace.close();
     }
   },
 };

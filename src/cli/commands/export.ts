@@ -1,20 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { getConnection } from '../../main/connections';
+import { runExport } from '../../main/app/tasks/export';
+import { openWorkspace, StoreMissingError, type Workspace } from '../../main/app/workspace';
 import { defaultDataDir } from '../../main/data-dir';
 import { osKeychain, type SecretStore } from '../../main/keychain';
-import { openOutbox } from '../../main/outbox/queue';
-import {
-  exportReport,
-  ExportCancelled,
-  isReportKind,
-  REPORT_KINDS,
-  REPORTS,
-  signingKey,
-  type ExportResult,
-  type ReportStore,
-} from '../../main/reports';
-import { openStore, type Store } from '../../main/store/db';
+import { ExportCancelled, isReportKind, REPORT_KINDS, REPORTS, signingKey, type ExportResult } from '../../main/reports';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
 
@@ -103,31 +93,25 @@ export function exportCommand(deps: ExportDeps = {}): CommandModule {
       if (!/\.xlsx$/i.test(values.out)) throw new UsageError('--out must name an .xlsx file');
       const out = resolve(values.out);
       const dataDir = resolve(values['data-dir'] ?? io.env.ATTEST_DATA_DIR ?? defaultDataDir(io.env));
-      const connection = getConnection(dataDir, values.connection);
-      if (!existsSync(connection.storeFile)) {
-        io.err(`attest export: nothing synced yet for '${connection.name}'; run \`attest sync\` first.`);
+      // The key first: without a keychain nothing is opened or written.
+      const signer = values.sign ? await signingKey((deps.secrets ?? (() => osKeychain()))()) : undefined;
+      let workspace: Workspace;
+      try {
+        workspace = await openWorkspace(dataDir, values.connection, { existing: true });
+      } catch (error) {
+        if (!(error instanceof StoreMissingError)) throw error;
+        io.err(`attest export: nothing synced yet for '${error.connectionName}'; run \`attest sync\` first.`);
         return EXIT.other;
       }
-      // The key first: without a keychain nothing is written.
-      const signer = values.sign ? await signingKey((deps.secrets ?? (() => osKeychain()))()) : undefined;
-      const store: Store = openStore(connection.storeFile);
       const controller = new AbortController();
       const cancel = () => controller.abort();
       process.once('SIGINT', cancel);
       process.once('SIGTERM', cancel);
       let lastSheet = '';
       try {
-        const result = await exportReport({
+        const result = await runExport(workspace, {
           kind,
           out,
-          store: store as ReportStore,
-          journal: () => openOutbox(store).journal(),
-          connection: {
-            name: connection.name,
-            tenantHost: connection.tenantHost,
-            clientId: connection.clientId,
-            serverUrl: connection.serverUrl ?? null,
-          },
           appVersion: appVersion(),
           asOfRun: runArg(values['as-of'], '--as-of'),
           fromRun: runArg(values.from, '--from'),
@@ -136,10 +120,10 @@ export function exportCommand(deps: ExportDeps = {}): CommandModule {
           signer,
           signal: controller.signal,
           onProgress: (p) => {
-            if (!io.isTTY) return;
+            if (!io.isTTY || p.phase !== 'sheet' || p.sheet === null) return;
             if (p.sheet !== lastSheet || p.rows % 100_000 === 0) {
               lastSheet = p.sheet;
-              io.err(`  [${p.sheetIndex + 1}/${p.sheetCount}] ${p.sheet}: ${p.rows}${p.total !== undefined ? `/${p.total}` : ''} rows`);
+              io.err(`  [${p.sheetIndex + 1}/${p.sheetCount}] ${p.sheet}: ${p.rows}${p.total !== null ? `/${p.total}` : ''} rows`);
             }
           },
         });
@@ -155,7 +139,7 @@ export function exportCommand(deps: ExportDeps = {}): CommandModule {
       } finally {
         process.off('SIGINT', cancel);
         process.off('SIGTERM', cancel);
-        store.close();
+        workspace.close();
       }
     },
   };

@@ -1,16 +1,20 @@
-import { resolve } from 'node:path';
-import { openOutbox, MUTATION_KINDS, type MutationKind } from '../../main/outbox/queue';
-import { getConnection } from '../../main/connections';
-import { defaultDataDir } from '../../main/data-dir';
-import { openStore } from '../../main/store/db';
+import { MUTATION_KINDS, type JournalEntry, type MutationKind } from '../../main/outbox/queue';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
+import { openWorkspaceFor } from './store-option';
 
 const usage = `Usage: attest journal [--connection NAME] [--data-dir DIR] [--store FILE] [--item ID] [--kind KIND] [--since ISO] [--limit N] [--json]
 
 Prints the outbox journal: every attempt to send a change and every decision about it (kind,
 target, SHA-256 of the canonical request, HTTP status, the tenant's answer, time). It is only ever
 appended to: the change-log evidence.`;
+
+function line(e: JournalEntry): string {
+  const http = e.httpStatus ? ` HTTP ${e.httpStatus}` : '';
+  const digest = e.requestDigest ? ` sha256:${e.requestDigest.slice(0, 16)}` : '';
+  const answer = e.answer && e.outcome !== 'succeeded' ? `  ${e.answer.slice(0, 200)}` : '';
+  return `${e.at}  ${e.itemId.slice(0, 8)}  ${e.kind.padEnd(17)} ${e.event.padEnd(11)} ${e.outcome.padEnd(10)}${http}${digest}  ${e.target}${answer}`;
+}
 
 const command: CommandModule = {
   summary: 'the outbox journal: every attempt, its request digest and the answer',
@@ -30,12 +34,9 @@ const command: CommandModule = {
       throw new UsageError(`--kind must be one of ${MUTATION_KINDS.join(', ')}`);
     const limit = values.limit ? Number(values.limit) : undefined;
     if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) throw new UsageError('--limit must be a whole number above 0');
-    const file = values.store
-      ? resolve(values.store)
-      : getConnection(values['data-dir'] ?? defaultDataDir(io.env), values.connection).storeFile;
-    const store = openStore(file);
+    const workspace = await openWorkspaceFor(values, io);
     try {
-      const outbox = openOutbox(store);
+      const { outbox } = workspace;
       const entries = outbox.journal({
         itemId: values.item ? outbox.resolveId(values.item) : undefined,
         kind: values.kind as MutationKind | undefined,
@@ -44,18 +45,12 @@ const command: CommandModule = {
       });
       if (values.json) io.out(JSON.stringify(entries, null, 2));
       else {
-        for (const e of entries) {
-          const http = e.httpStatus ? ` HTTP ${e.httpStatus}` : '';
-          const digest = e.requestDigest ? ` sha256:${e.requestDigest.slice(0, 16)}` : '';
-          io.out(
-            `${e.at}  ${e.itemId.slice(0, 8)}  ${e.kind.padEnd(17)} ${e.event.padEnd(11)} ${e.outcome.padEnd(10)}${http}${digest}  ${e.target}${e.answer && e.outcome !== 'succeeded' ? `  ${e.answer.slice(0, 200)}` : ''}`,
-          );
-        }
+        for (const entry of entries) io.out(line(entry));
         io.err(`${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}`);
       }
       return EXIT.ok;
     } finally {
-      store.close();
+      workspace.close();
     }
   },
 };

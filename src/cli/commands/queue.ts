@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createApiClient, RateLimiter, type ApiClient } from '../../main/api/client';
+import { RateLimiter, type ApiClient } from '../../main/api/client';
+import { runSend } from '../../main/app/tasks/send';
+import { openApiForConnection, type Credentials, type Workspace } from '../../main/app/workspace';
 import {
-  openOutbox,
   OutboxStateError,
   OutboxValidationError,
   OUTBOX_STATES,
@@ -13,12 +14,9 @@ import {
   type OutboxState,
   type SendSummary,
 } from '../../main/outbox/queue';
-import { outboxStoreOf } from '../../main/sync/fresh-copies';
-import { getConnection, openApiForConnection } from '../../main/connections';
-import { defaultDataDir } from '../../main/data-dir';
-import { openStore, type Store } from '../../main/store/db';
-import { EXIT } from '../exit-codes';
+import { EXIT, type ExitCode } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
+import { dataDirOf, openWorkspaceFor } from './store-option';
 
 const usage = `Usage: attest queue <action> [options]
 
@@ -86,35 +84,37 @@ const options = {
 
 type Values = ReturnType<typeof parseCommandArgs<typeof options>>['values'];
 
-function openStoreFrom(values: Values, io: CliIO): Store {
-  if (values.store) return openStore(resolve(values.store));
-  const connection = getConnection(values['data-dir'] ?? defaultDataDir(io.env), values.connection);
-  return openStore(connection.storeFile);
-}
-
 /** One limiter for the whole batch: a Retry-After pauses every sender; --rps paces them. */
 function limiterFrom(values: Values): RateLimiter {
   const rps = values.rps ? positiveInt(values.rps, '--rps') : undefined;
   return new RateLimiter(rps ? { requestsPerSecond: rps } : {});
 }
 
-async function apiFrom(values: Values, io: CliIO): Promise<ApiClient> {
-  const clientId = values['client-id'];
-  if (!clientId) {
-    if (values.store && !values.connection)
-      throw new UsageError('with --store, sending needs --client-id ID (and the client secret on standard input)');
-    const dataDir = values['data-dir'] ?? defaultDataDir(io.env);
-    const { api } = await openApiForConnection(dataDir, values.connection, {
-      env: io.env,
-      onNotice: (m) => io.err(m),
-      client: { limiter: limiterFrom(values) },
-    });
-    return api;
-  }
+/** Credentials given as --client-id ID [--server-url URL] [--auth secret], with the client secret on standard input. */
+async function credentialsFromStdin(clientId: string, values: Values, io: CliIO): Promise<Credentials> {
   const secret = (await io.readStdin()).trim();
   if (!secret) throw new UsageError('give the client secret on standard input (it is never taken as an argument)');
-  const auth = values.auth === 'secret' ? 'secret' : 'assertion';
-  return createApiClient({ clientId, clientSecret: secret, serverUrl: values['server-url'], auth, limiter: limiterFrom(values) });
+  return { clientId, clientSecret: secret, serverUrl: values['server-url'], auth: values.auth === 'secret' ? 'secret' : 'assertion' };
+}
+
+/**
+ * The workspace of the command. Sending and reconciling need the tenant: what was in flight when
+ * Attest last stopped is recovered at open (it becomes uncertain, and is checked with the tenant).
+ */
+async function openFor(action: string, values: Values, io: CliIO): Promise<Workspace> {
+  if (action !== 'send' && action !== 'reconcile') return openWorkspaceFor(values, io);
+  const clientId = values['client-id'];
+  if (values.store && !values.connection && !clientId)
+    throw new UsageError('with --store, sending needs --client-id ID (and the client secret on standard input)');
+  const credentials = clientId ? await credentialsFromStdin(clientId, values, io) : undefined;
+  return openWorkspaceFor(values, io, { recover: true, credentials, client: { limiter: limiterFrom(values) } });
+}
+
+/** The tenant: the workspace's (its connection's, or the credentials given), or with --store, the credentials of --connection. */
+async function apiFrom(values: Values, io: CliIO, workspace: Workspace): Promise<ApiClient> {
+  if (!values.store || values['client-id']) return workspace.requireApi();
+  const client = { limiter: limiterFrom(values) };
+  return (await openApiForConnection(dataDirOf(values, io), values.connection, { env: io.env, onNotice: (m) => io.err(m), client })).api;
 }
 
 function positiveInt(text: string, flag: string): number {
@@ -178,9 +178,8 @@ function line(item: OutboxItem): string {
 
 function printSummary(io: CliIO, s: SendSummary): void {
   const rate = s.elapsedMs > 0 ? ((s.succeeded + s.failed + s.uncertain) / (s.elapsedMs / 1000)).toFixed(1) : '-';
-  io.err(
-    `sent ${s.total - s.notSent} of ${s.total}: ${s.succeeded} succeeded, ${s.failed} failed, ${s.uncertain} uncertain, ${s.notSent} not sent (${(s.elapsedMs / 1000).toFixed(1)} s, ${rate}/s)`,
-  );
+  const outcomes = `${s.succeeded} succeeded, ${s.failed} failed, ${s.uncertain} uncertain, ${s.notSent} not sent`;
+  io.err(`sent ${s.total - s.notSent} of ${s.total}: ${outcomes} (${(s.elapsedMs / 1000).toFixed(1)} s, ${rate}/s)`);
   if (s.blocked.length)
     io.err(`${s.blocked.length} item(s) wait behind an uncertain change to the same object: reconcile or decide it first`);
   if (s.paused) io.err(`paused: ${s.paused.message}`);
@@ -190,8 +189,16 @@ function printSummary(io: CliIO, s: SendSummary): void {
   else if (s.touched.length) io.err(`changed on the tenant: ${s.touched.join(', ')} (a sync brings them into the views)`);
 }
 
-async function sendAll(outbox: Outbox, api: ApiClient, values: Values, io: CliIO): Promise<number> {
-  const recovered = outbox.recoverAfterCrash();
+function outboxLine(counts: Record<string, number>): string {
+  const states = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([state, n]) => `${n} ${state}`);
+  return `outbox: ${states.join(', ') || 'empty'}`;
+}
+
+/** Sends the queue, reconciling uncertain items first and sending again while some stay uncertain. */
+async function sendAll(workspace: Workspace, api: ApiClient, values: Values, io: CliIO): Promise<ExitCode> {
+  const { outbox, recovered } = workspace;
   if (recovered) io.err(`${recovered} item(s) were in flight when Attest last stopped: now uncertain, checking them with the tenant`);
   const controller = new AbortController();
   const onSignal = () => {
@@ -200,65 +207,173 @@ async function sendAll(outbox: Outbox, api: ApiClient, values: Values, io: CliIO
     process.off('SIGINT', onSignal);
   };
   process.on('SIGINT', onSignal);
-  const ids = values.ids ? values.ids.split(',').map((s) => outbox.resolveId(s.trim())) : undefined;
-  const concurrency = values.concurrency ? positiveInt(values.concurrency, '--concurrency') : 8;
-  const totals = { succeeded: 0, failed: 0, uncertain: 0, reconciled: 0, requeued: 0 };
-  let last: SendSummary | null = null;
   let lastPrint = 0;
+  let result;
   try {
-    for (let round = 0; round < 4 && !controller.signal.aborted; round += 1) {
-      if (outbox.counts().uncertain > 0) {
-        const rec = await outbox.reconcile(api, { signal: controller.signal });
-        totals.reconciled += rec.applied;
-        totals.requeued += rec.requeued;
-        if (rec.examined)
-          io.err(
-            `reconciled ${rec.examined}: ${rec.applied} found applied, ${rec.requeued} not applied (queued again), ${rec.unknown} still uncertain`,
-          );
-        if (rec.paused) {
-          io.err(`paused: ${rec.paused.message}`);
-          return rec.paused.reason === 'auth' ? EXIT.auth : EXIT.network;
-        }
-      }
-      if (outbox.counts().queued === 0) break;
-      last = await outbox.send(api, {
-        ids,
-        concurrency,
-        signal: controller.signal,
-        onProgress: (e) => {
-          if (e.phase === 'started') io.err(`sending ${e.total} item(s)`);
-          const now = Date.now();
-          if (e.phase === 'item' && now - lastPrint < 1000) return;
-          lastPrint = now;
-          if (e.phase === 'item')
-            io.err(
-              `  ${e.done}/${e.total} (${e.succeeded} ok, ${e.failed} failed, ${e.uncertain} uncertain)${e.ratePerSecond ? ` ${e.ratePerSecond.toFixed(0)}/s` : ''}`,
-            );
-        },
-      });
-      totals.succeeded += last.succeeded;
-      totals.failed += last.failed;
-      printSummary(io, last);
-      if (last.paused || last.cancelled || last.uncertain === 0) break;
-    }
+    result = await runSend(workspace, api, {
+      ids: values.ids ? values.ids.split(',').map((id) => outbox.resolveId(id.trim())) : undefined,
+      concurrency: values.concurrency ? positiveInt(values.concurrency, '--concurrency') : 8,
+      signal: controller.signal,
+      settle: true,
+      onReconciled: (rec) =>
+        io.err(
+          `reconciled ${rec.examined}: ${rec.applied} found applied, ${rec.requeued} not applied (queued again), ${rec.unknown} still uncertain`,
+        ),
+      onSent: (summary) => printSummary(io, summary),
+      onProgress: (e) => {
+        if (e.phase === 'started') io.err(`sending ${e.total} item(s)`);
+        const now = Date.now();
+        if (e.phase === 'finished' || (e.phase === 'item' && now - lastPrint < 1000)) return;
+        lastPrint = now;
+        const rate = e.ratePerSecond ? ` ${e.ratePerSecond.toFixed(0)}/s` : '';
+        if (e.phase === 'item') io.err(`  ${e.done}/${e.total} (${e.succeeded} ok, ${e.failed} failed, ${e.uncertain} uncertain)${rate}`);
+      },
+    });
   } finally {
     process.off('SIGINT', onSignal);
   }
+  const { last, totals, reconcilePaused } = result;
+  if (reconcilePaused) {
+    io.err(`paused: ${reconcilePaused.message}`);
+    return reconcilePaused.reason === 'auth' ? EXIT.auth : EXIT.network;
+  }
   const counts = outbox.counts();
   if (values.json) io.out(JSON.stringify({ last, totals, counts }, null, 2));
-  else
-    io.err(
-      `outbox: ${
-        Object.entries(counts)
-          .filter(([, n]) => n > 0)
-          .map(([s, n]) => `${n} ${s}`)
-          .join(', ') || 'empty'
-      }`,
-    );
+  else io.err(outboxLine(counts));
   if (last?.paused?.reason === 'auth') return EXIT.auth;
   if (last?.paused?.reason === 'network') return EXIT.network;
   return counts.failed > 0 || counts.uncertain > 0 || counts.queued > 0 ? EXIT.outboxIncomplete : EXIT.ok;
 }
+
+interface ActionCall {
+  action: string;
+  rest: string[];
+  values: Values;
+  io: CliIO;
+  workspace: Workspace;
+  outbox: Outbox;
+}
+
+/** The one item ID an action names (a prefix of at least 4 characters will do). */
+function oneId({ action, rest, outbox }: ActionCall): string {
+  if (rest.length !== 1) throw new UsageError(`${action} needs exactly one item ID`);
+  return outbox.resolveId(rest[0]!);
+}
+
+function add({ rest, values, io, outbox }: ActionCall): ExitCode {
+  const kindArg = rest[0];
+  const kind = (kindArg && (KIND_ALIASES[kindArg] ?? kindArg)) as MutationKind;
+  if (!kind || !MUTATION_KINDS.includes(kind)) throw new UsageError(`add needs a kind: ${MUTATION_KINDS.join(', ')} (or escalate)`);
+  const item = outbox.enqueue(kind, inputFor(kind, values), { source: 'cli' });
+  if (values.json) io.out(JSON.stringify(item, null, 2));
+  io.err(`queued ${item.id}: ${item.summary}`);
+  return EXIT.ok;
+}
+
+function edit(call: ActionCall): ExitCode {
+  const { values, io, outbox } = call;
+  const id = oneId(call);
+  const item = outbox.get(id)!;
+  // Only the flags given change; an update-template edit without --file keeps its changes.
+  const given =
+    item.kind === 'update-template' && !values.file
+      ? defined({ templateId: values.template })
+      : (inputFor(item.kind, values) as Record<string, unknown>);
+  if (Object.keys(given).length === 0)
+    throw new UsageError(`edit needs at least one flag of a ${item.kind} change (see \`add ${item.kind}\`)`);
+  const edited = outbox.edit(id, { ...item.input, ...given });
+  if (values.json) io.out(JSON.stringify(edited, null, 2));
+  io.err(`edited ${edited.id}: ${edited.summary}`);
+  return EXIT.ok;
+}
+
+function importCsv({ rest, values, io, outbox }: ActionCall): ExitCode {
+  if (rest.length !== 1) throw new UsageError('import needs one FILE.csv');
+  const kind = values.kind;
+  if (kind !== 'remove-membership' && kind !== 'create-scope')
+    throw new UsageError('import needs --kind remove-membership or --kind create-scope');
+  const file = resolve(rest[0]!);
+  const bytes = readFileSync(file);
+  const result = outbox.importCsv(bytes, kind, { dryRun: values['dry-run'], source: `csv:${file}` });
+  if (values.json) io.out(JSON.stringify({ ...result, valid: result.valid.length }, null, 2));
+  for (const e of result.errors.slice(0, 200)) io.err(`${file}:${e.line}${e.column ? `:${e.column}` : ''}: ${e.field}: ${e.message}`);
+  if (result.errors.length > 200) io.err(`… and ${result.errors.length - 200} more errors`);
+  for (const w of result.warnings) io.err(`warning: ${w}`);
+  for (const d of result.duplicatesInFile.slice(0, 50)) io.err(`line ${d.line}: duplicate of line ${d.firstLine} (skipped)`);
+  for (const d of result.duplicatesInQueue.slice(0, 50))
+    io.err(`line ${d.line}: already in the outbox as ${d.itemId?.slice(0, 8)} (${d.itemState}) (skipped)`);
+  const dups = result.duplicatesInFile.length + result.duplicatesInQueue.length;
+  if (result.errors.length > 0) {
+    io.err(`nothing imported: ${result.errors.length} row(s) with errors out of ${result.rows}`);
+    return EXIT.usage;
+  }
+  const skipped = dups ? `, ${dups} duplicate(s) skipped` : '';
+  io.err(
+    result.dryRun
+      ? `dry run: ${result.valid.length} of ${result.rows} rows would be queued${skipped}`
+      : `queued ${result.queued} of ${result.rows} rows${skipped}`,
+  );
+  return EXIT.ok;
+}
+
+function list({ values, io, outbox }: ActionCall): ExitCode {
+  const state = values.state as OutboxState | undefined;
+  if (state && !OUTBOX_STATES.includes(state)) throw new UsageError(`--state must be one of ${OUTBOX_STATES.join(', ')}`);
+  const kind = values.kind ? ((KIND_ALIASES[values.kind] ?? values.kind) as MutationKind) : undefined;
+  if (kind && !MUTATION_KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${MUTATION_KINDS.join(', ')}`);
+  const items = outbox.list({ state, kind });
+  if (values.json) io.out(JSON.stringify(items, null, 2));
+  else {
+    for (const item of items) io.out(line(item));
+    io.err(`${items.length} item(s)`);
+  }
+  return EXIT.ok;
+}
+
+function show(call: ActionCall): ExitCode {
+  const item = call.outbox.get(oneId(call));
+  call.io.out(JSON.stringify({ item, journal: call.outbox.journal({ itemId: item?.id }) }, null, 2));
+  return EXIT.ok;
+}
+
+/** retry, discard or resolve: a decision about one item. */
+function decide(call: ActionCall): ExitCode {
+  const { action, values, io, outbox } = call;
+  const id = oneId(call);
+  if (action === 'retry') outbox.retry(id);
+  else if (action === 'discard') outbox.discard(id);
+  else outbox.resolve(id, values.note);
+  const item = outbox.get(id)!;
+  if (values.json) io.out(JSON.stringify(item, null, 2));
+  io.err(line(item));
+  return EXIT.ok;
+}
+
+async function send({ values, io, workspace }: ActionCall): Promise<ExitCode> {
+  return sendAll(workspace, await apiFrom(values, io, workspace), values, io);
+}
+
+async function reconcile({ values, io, workspace, outbox }: ActionCall): Promise<ExitCode> {
+  const rec = await outbox.reconcile(await apiFrom(values, io, workspace));
+  if (values.json) io.out(JSON.stringify(rec, null, 2));
+  for (const d of rec.details) io.err(`${d.itemId.slice(0, 8)}  ${d.outcome.padEnd(12)} ${d.note}`);
+  io.err(`reconciled ${rec.examined}: ${rec.applied} applied, ${rec.requeued} queued again, ${rec.unknown} still uncertain`);
+  if (rec.paused) return rec.paused.reason === 'auth' ? EXIT.auth : EXIT.network;
+  return rec.unknown > 0 ? EXIT.outboxIncomplete : EXIT.ok;
+}
+
+const ACTIONS: Record<string, (call: ActionCall) => ExitCode | Promise<ExitCode>> = {
+  add,
+  edit,
+  import: importCsv,
+  list,
+  show,
+  retry: decide,
+  discard: decide,
+  resolve: decide,
+  send,
+  reconcile,
+};
 
 const command: CommandModule = {
   summary: 'queue changes (alone or from CSV) and send them through the durable outbox',
@@ -267,125 +382,23 @@ const command: CommandModule = {
     const { values, positionals } = parseCommandArgs(argv, options, true);
     const [action, ...rest] = positionals;
     if (!action) throw new UsageError('give an action: add, edit, import, list, show, send, reconcile, retry, discard or resolve');
-    const store = openStoreFrom(values, io);
+    const workspace = await openFor(action, values, io);
     try {
-      const outbox = openOutbox(outboxStoreOf(store));
-      const one = () => {
-        if (rest.length !== 1) throw new UsageError(`${action} needs exactly one item ID`);
-        return outbox.resolveId(rest[0]!);
-      };
-      try {
-        switch (action) {
-          case 'add': {
-            const kindArg = rest[0];
-            const kind = (kindArg && (KIND_ALIASES[kindArg] ?? kindArg)) as MutationKind;
-            if (!kind || !MUTATION_KINDS.includes(kind))
-              throw new UsageError(`add needs a kind: ${MUTATION_KINDS.join(', ')} (or escalate)`);
-            const item = outbox.enqueue(kind, inputFor(kind, values), { source: 'cli' });
-            if (values.json) io.out(JSON.stringify(item, null, 2));
-            io.err(`queued ${item.id}: ${item.summary}`);
-            return EXIT.ok;
-          }
-          case 'edit': {
-            const id = one();
-            const item = outbox.get(id)!;
-            // Only the flags given change; an update-template edit without --file keeps its changes.
-            const given =
-              item.kind === 'update-template' && !values.file
-                ? defined({ templateId: values.template })
-                : (inputFor(item.kind, values) as Record<string, unknown>);
-            if (Object.keys(given).length === 0)
-              throw new UsageError(`edit needs at least one flag of a ${item.kind} change (see \`add ${item.kind}\`)`);
-            const edited = outbox.edit(id, { ...item.input, ...given });
-            if (values.json) io.out(JSON.stringify(edited, null, 2));
-            io.err(`edited ${edited.id}: ${edited.summary}`);
-            return EXIT.ok;
-          }
-          case 'import': {
-            if (rest.length !== 1) throw new UsageError('import needs one FILE.csv');
-            const kind = values.kind;
-            if (kind !== 'remove-membership' && kind !== 'create-scope')
-              throw new UsageError('import needs --kind remove-membership or --kind create-scope');
-            const file = resolve(rest[0]!);
-            const bytes = readFileSync(file);
-            const result = outbox.importCsv(bytes, kind, { dryRun: values['dry-run'], source: `csv:${file}` });
-            if (values.json) io.out(JSON.stringify({ ...result, valid: result.valid.length }, null, 2));
-            for (const e of result.errors.slice(0, 200))
-              io.err(`${file}:${e.line}${e.column ? `:${e.column}` : ''}: ${e.field}: ${e.message}`);
-            if (result.errors.length > 200) io.err(`… and ${result.errors.length - 200} more errors`);
-            for (const w of result.warnings) io.err(`warning: ${w}`);
-            for (const d of result.duplicatesInFile.slice(0, 50)) io.err(`line ${d.line}: duplicate of line ${d.firstLine} (skipped)`);
-            for (const d of result.duplicatesInQueue.slice(0, 50))
-              io.err(`line ${d.line}: already in the outbox as ${d.itemId?.slice(0, 8)} (${d.itemState}) (skipped)`);
-            const dups = result.duplicatesInFile.length + result.duplicatesInQueue.length;
-            if (result.errors.length > 0) {
-              io.err(`nothing imported: ${result.errors.length} row(s) with errors out of ${result.rows}`);
-              return EXIT.usage;
-            }
-            io.err(
-              result.dryRun
-                ? `dry run: ${result.valid.length} of ${result.rows} rows would be queued${dups ? `, ${dups} duplicate(s) skipped` : ''}`
-                : `queued ${result.queued} of ${result.rows} rows${dups ? `, ${dups} duplicate(s) skipped` : ''}`,
-            );
-            return EXIT.ok;
-          }
-          case 'list': {
-            const state = values.state as OutboxState | undefined;
-            if (state && !OUTBOX_STATES.includes(state)) throw new UsageError(`--state must be one of ${OUTBOX_STATES.join(', ')}`);
-            const kind = values.kind ? ((KIND_ALIASES[values.kind] ?? values.kind) as MutationKind) : undefined;
-            if (kind && !MUTATION_KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${MUTATION_KINDS.join(', ')}`);
-            const items = outbox.list({ state, kind });
-            if (values.json) io.out(JSON.stringify(items, null, 2));
-            else {
-              for (const item of items) io.out(line(item));
-              io.err(`${items.length} item(s)`);
-            }
-            return EXIT.ok;
-          }
-          case 'show': {
-            const item = outbox.get(one());
-            io.out(JSON.stringify({ item, journal: outbox.journal({ itemId: item?.id }) }, null, 2));
-            return EXIT.ok;
-          }
-          case 'retry':
-          case 'discard':
-          case 'resolve': {
-            const id = one();
-            if (action === 'retry') outbox.retry(id);
-            else if (action === 'discard') outbox.discard(id);
-            else outbox.resolve(id, values.note);
-            const item = outbox.get(id)!;
-            if (values.json) io.out(JSON.stringify(item, null, 2));
-            io.err(line(item));
-            return EXIT.ok;
-          }
-          case 'send':
-            return await sendAll(outbox, await apiFrom(values, io), values, io);
-          case 'reconcile': {
-            outbox.recoverAfterCrash();
-            const rec = await outbox.reconcile(await apiFrom(values, io));
-            if (values.json) io.out(JSON.stringify(rec, null, 2));
-            for (const d of rec.details) io.err(`${d.itemId.slice(0, 8)}  ${d.outcome.padEnd(12)} ${d.note}`);
-            io.err(`reconciled ${rec.examined}: ${rec.applied} applied, ${rec.requeued} queued again, ${rec.unknown} still uncertain`);
-            if (rec.paused) return rec.paused.reason === 'auth' ? EXIT.auth : EXIT.network;
-            return rec.unknown > 0 ? EXIT.outboxIncomplete : EXIT.ok;
-          }
-          default:
-            throw new UsageError(`unknown action '${action}'`);
-        }
-      } catch (error) {
-        if (error instanceof OutboxValidationError) {
-          io.err(`attest queue: ${error.field}: ${error.message}; nothing was queued`);
-          return EXIT.usage;
-        }
-        if (error instanceof OutboxStateError) {
-          io.err(`attest queue: ${error.message}`);
-          return EXIT.other;
-        }
-        throw error;
+      const run = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
+      if (!run) throw new UsageError(`unknown action '${action}'`);
+      return await run({ action, rest, values, io, workspace, outbox: workspace.outbox });
+    } catch (error) {
+      if (error instanceof OutboxValidationError) {
+        io.err(`attest queue: ${error.field}: ${error.message}; nothing was queued`);
+        return EXIT.usage;
       }
+      if (error instanceof OutboxStateError) {
+        io.err(`attest queue: ${error.message}`);
+        return EXIT.other;
+      }
+      throw error;
     } finally {
-      store.close();
+      workspace.close();
     }
   },
 };

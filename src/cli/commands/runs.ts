@@ -1,6 +1,6 @@
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, type CommandModule } from '../io';
-import { openStoreFor, STORE_OPTIONS, STORE_USAGE, table } from './store-option';
+import { openForReading, STORE_OPTIONS, STORE_USAGE, table } from './store-option';
 
 const usage = `Usage: attest runs [--connection NAME] [--data-dir DIR] [--store FILE] [--json]
 
@@ -16,7 +16,8 @@ const command: CommandModule = {
   usage,
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, STORE_OPTIONS);
-    const store = openStoreFor(values, io);
+    const workspace = await openForReading(values, io);
+    const { store } = workspace;
     try {
       const runs = store.runs();
       const collections = store.collectionStatus();
@@ -47,7 +48,7 @@ const command: CommandModule = {
       );
       return EXIT.ok;
     } finally {
-      store.close();
+      workspace.close();
     }
   },
 };

@@ -1,9 +1,10 @@
 import type { Filters } from '../../main/store/db';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
-import { collectionArg, openStoreFor, positiveInt, STORE_OPTIONS, STORE_USAGE, table } from './store-option';
+import { collectionArg, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE, table } from './store-option';
 
-const usage = `Usage: attest search QUERY [--collection C] [--filter COLUMN=VALUE]... [--limit N] [--offset N] [--connection NAME] [--data-dir DIR] [--store FILE] [--json]
+const synopsis = 'attest search QUERY [--collection C] [--filter COLUMN=VALUE]... [--limit N] [--offset N]';
+const usage = `Usage: ${synopsis} [--connection NAME] [--data-dir DIR] [--store FILE] [--json]
 
 Searches the local store offline: names, descriptions, scope values, conditions and every CEL
 expression. Each word matches as a prefix ("adm" finds "admin"); "quoted words" match as a phrase.
@@ -43,7 +44,8 @@ const command: CommandModule = {
       const previous = filters[column];
       filters[column] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
     }
-    const store = openStoreFor(values, io);
+    const workspace = await openForReading(values, io);
+    const { store } = workspace;
     try {
       const started = performance.now();
       const result = store.search(query, {
@@ -67,12 +69,11 @@ const command: CommandModule = {
         );
       }
       const total = `${result.total.toLocaleString('en-US')}${result.capped ? '+' : ''}`;
-      io.err(
-        `${total} match${result.total === 1 && !result.capped ? '' : 'es'}${result.total > result.hits.length ? `, ${result.hits.length} shown` : ''} (${ms.toFixed(1)} ms)`,
-      );
+      const matches = `${total} match${result.total === 1 && !result.capped ? '' : 'es'}`;
+      io.err(`${matches}${result.total > result.hits.length ? `, ${result.hits.length} shown` : ''} (${ms.toFixed(1)} ms)`);
       return EXIT.ok;
     } finally {
-      store.close();
+      workspace.close();
     }
   },
 };

@@ -1,6 +1,6 @@
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
-import { collectionArg, openStoreFor, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store-option';
+import { collectionArg, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store-option';
 
 const usage = `Usage: attest show COLLECTION ID [--as-of RUN] [--history] [--connection NAME] [--data-dir DIR] [--store FILE] [--json]
 
@@ -24,7 +24,8 @@ const command: CommandModule = {
     const collection = collectionArg(positionals[0]!, 'COLLECTION');
     const id = positionals[1]!;
     const asOfRun = values['as-of'] ? positiveInt(values['as-of'], '--as-of') : undefined;
-    const store = openStoreFor(values, io);
+    const workspace = await openForReading(values, io);
+    const { store } = workspace;
     try {
       if (values.history) {
         const versions = store.history(collection, id);
@@ -51,7 +52,7 @@ const command: CommandModule = {
       }
       return EXIT.ok;
     } finally {
-      store.close();
+      workspace.close();
     }
   },
 };

@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { getConnection } from '../../main/connections';
+import { openStoreFile, openWorkspace, StoreMissingError, type OpenOptions, type Workspace } from '../../main/app/workspace';
 import { defaultDataDir } from '../../main/data-dir';
-import { openStore, type Store } from '../../main/store/db';
 import { COLLECTION_IDS, isCollectionId, type CollectionId } from '../../main/sync/collections';
 import { UsageError, type CliIO } from '../io';
 
@@ -18,16 +15,34 @@ export const STORE_USAGE = `  --connection NAME   the connection whose store to 
   --data-dir DIR      where connections are recorded (default: the OS app-data folder; ATTEST_DATA_DIR)
   --store FILE        read this store file instead of a connection's`;
 
-/** Opens the store of `--store FILE` or of the connection, refusing one that was never synced. */
-export function openStoreFor(
-  values: { connection?: string | undefined; 'data-dir'?: string | undefined; store?: string | undefined },
-  io: CliIO,
-): Store {
-  const file = values.store
-    ? resolve(values.store)
-    : getConnection(values['data-dir'] ?? defaultDataDir(io.env), values.connection).storeFile;
-  if (!existsSync(file)) throw new UsageError(`no local data yet at ${file}: run \`attest sync\` first`);
-  return openStore(file);
+export interface WorkspaceFlags {
+  connection?: string | undefined;
+  'data-dir'?: string | undefined;
+  store?: string | undefined;
+}
+
+export function dataDirOf(values: WorkspaceFlags, io: CliIO): string {
+  return values['data-dir'] ?? defaultDataDir(io.env);
+}
+
+/**
+ * The workspace of `--store FILE` or of `--connection NAME` (default: the last used), through the
+ * application layer's one opener. The secret, when a command needs the tenant, is looked for in
+ * the keychain, then in ATTEST_CLIENT_SECRET (with a notice on stderr).
+ */
+export function openWorkspaceFor(values: WorkspaceFlags, io: CliIO, opts: OpenOptions = {}): Promise<Workspace> {
+  if (values.store) return Promise.resolve(openStoreFile(values.store, opts));
+  return openWorkspace(dataDirOf(values, io), values.connection, { env: io.env, onNotice: (m) => io.err(m), ...opts });
+}
+
+/** Opens the workspace of `--store FILE` or of the connection for an offline read, refusing one that was never synced. */
+export async function openForReading(values: WorkspaceFlags, io: CliIO): Promise<Workspace> {
+  try {
+    return await openWorkspaceFor(values, io, { existing: true });
+  } catch (error) {
+    if (error instanceof StoreMissingError) throw new UsageError(`no local data yet at ${error.file}: run \`attest sync\` first`);
+    throw error;
+  }
 }
 
 export function collectionArg(value: string, flag = 'collection'): CollectionId {

@@ -1,11 +1,9 @@
-import { defaultDataDir } from '../../main/data-dir';
-import { openApiForConnection } from '../../main/connections';
-import { openStore } from '../../main/store/db';
+import { runSync } from '../../main/app/tasks/sync';
 import type { CollectionId } from '../../main/sync/collections';
-import { syncTenant, type SyncProgress, type SyncSummary } from '../../main/sync/engine';
+import type { SyncProgress, SyncSummary } from '../../main/sync/engine';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
-import { collectionArg, positiveInt, table } from './store-option';
+import { collectionArg, openWorkspaceFor, positiveInt, table } from './store-option';
 
 const usage = `Usage: attest sync [--connection NAME] [--only LIST] [--concurrency N] [--data-dir DIR] [--json]
 
@@ -43,7 +41,8 @@ class ProgressLines {
     const lines = [...this.rows.values()].map((e) => {
       const rate = e.ratePerSecond ? `${Math.round(e.ratePerSecond).toLocaleString('en-US')}/s` : '';
       const mark = e.state === 'done' ? '✔' : e.state === 'failed' ? '✖' : e.state === 'cancelled' ? '■' : e.state === 'queued' ? '·' : '›';
-      return `${mark} ${e.collection!.padEnd(14)} ${e.state.padEnd(9)} ${String(e.pages).padStart(6)} pages ${e.items.toLocaleString('en-US').padStart(9)} objects  ${rate.padStart(8)}${e.error ? `  ${e.error}` : ''}`;
+      const counts = `${String(e.pages).padStart(6)} pages ${e.items.toLocaleString('en-US').padStart(9)} objects`;
+      return `${mark} ${e.collection!.padEnd(14)} ${e.state.padEnd(9)} ${counts}  ${rate.padStart(8)}${e.error ? `  ${e.error}` : ''}`;
     });
     const up = this.drawn > 0 ? `\u001b[${this.drawn}A` : '';
     this.write(`${up}${lines.map((l) => `\u001b[2K${l}`).join('\n')}\n`);
@@ -102,9 +101,7 @@ const command: CommandModule = {
     });
     const only = parseOnly(values.only);
     const concurrency = values.concurrency ? positiveInt(values.concurrency, '--concurrency') : undefined;
-    const dataDir = values['data-dir'] ?? defaultDataDir(io.env);
-    const { connection, api } = await openApiForConnection(dataDir, values.connection, { env: io.env, onNotice: (m) => io.err(m) });
-    const store = openStore(connection.storeFile);
+    const workspace = await openWorkspaceFor(values, io, { secret: 'required' });
     const controller = new AbortController();
     const onSignal = (): void => {
       io.err('Stopping at the next page boundary (the next `attest sync` resumes)…');
@@ -114,9 +111,7 @@ const command: CommandModule = {
     process.once('SIGTERM', onSignal);
     const lines = io.isTTY && !values.json ? new ProgressLines((t) => process.stderr.write(t)) : null;
     try {
-      const summary = await syncTenant({
-        store,
-        api,
+      const summary = await runSync(workspace, {
         only,
         concurrency,
         signal: controller.signal,
@@ -129,7 +124,7 @@ const command: CommandModule = {
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      store.close();
+      workspace.close();
     }
   },
 };

@@ -11,14 +11,25 @@ const usage = `Usage: attest tenant [options]
 
 Runs the reference tenant: a faithful HTTP server of the Access Governance API on loopback, with a
 deterministic dataset. Prints one JSON line {"url","domain","clientId","clientSecret"} on stdout,
-then serves until SIGTERM or SIGINT and exits 0.
+then serves until SIGTERM or SIGINT and exits 0. The secret is issued as the real service issues
+it (secret-token:conductorone.com:v1:...); "domain" is the audience of client assertions.
+
+Serves (under /api/v1, bearer token required):
+  the spec        cross-app scopes (create, list, get, search), remove entitlement membership,
+                  access review templates and campaigns, search automations, tasks (get, search,
+                  escalate), MCP toolsets (by entitlement, search), finding routing rules
+  admin objects   apps (POST search/apps, GET apps/{id}), entitlements (POST search/entitlements,
+                  GET apps/{app_id}/entitlements/{id}), app users (POST search/app_users),
+                  grants (POST search/grants), the members of an entitlement
+                  (GET apps/{app_id}/entitlements/{app_entitlement_id}/users)
 
 Options:
   --host HOST          listen address, loopback only (default 127.0.0.1)
   --port N             port, 0 for a free one (default 0)
   --seed N             dataset and fault seed: the same seed gives the same data (default 1)
-  --scale S            demo (hundreds of objects), large (>= 100,000: 20,000 automations and
-                       20,000 scopes), or a number: that many times demo (default demo)
+  --scale S            demo (hundreds of objects), large (500 times demo: 20,000 automations,
+                       scopes and tasks, 200,000 memberships), or a number: that many times demo
+                       (default demo)
   --token-ttl SECONDS  expires_in of access tokens (default 3600)
   --faults SPEC        faults to inject into /api/v1, comma-separated name=value:
                          latency=MS          wait MS before every answer (token endpoint too)

@@ -90,6 +90,35 @@ export const USER_AGENT = 'attest/0.1';
 
 const GATEWAY_GAVE_UP = new Set([502, 504]);
 
+/** One request's way through its attempts: what it is, attempts made, retries spent, and the error it ends with. */
+class RequestState {
+  attempts = 0;
+  retries = 0;
+  reauthorized = false;
+
+  constructor(
+    readonly method: HttpMethod,
+    readonly path: string,
+    readonly mutation: boolean,
+    readonly signal: AbortSignal | undefined,
+  ) {}
+
+  get where(): { method: HttpMethod; path: string } {
+    return { method: this.method, path: this.path };
+  }
+
+  /** `METHOD /path`, as every message of this request begins. */
+  get label(): string {
+    return `${this.method} ${this.path}`;
+  }
+
+  fail(kind: ApiErrorKind, message: string, extra: ApiErrorOptions = {}): never {
+    throw new ApiError(kind, message, { ...this.where, attempts: this.attempts, ...extra });
+  }
+}
+
+const withStatus = (status: number | undefined): ApiErrorOptions => (status === undefined ? {} : { status });
+
 class HttpApiClient implements ApiClient {
   readonly apiRoot: string;
   readonly clientId: string;
@@ -138,189 +167,185 @@ class HttpApiClient implements ApiClient {
 
   async request<T>(req: ApiRequest): Promise<ApiResponse<T>> {
     const { method, path, signal } = req;
-    const mutation = req.mutation ?? method !== 'GET';
+    const state = new RequestState(method, path, req.mutation ?? method !== 'GET', signal);
     const url = apiUrl(this.apiRoot, path, req.query);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
     const requestId = req.requestId ?? randomUUID();
     if (!/^[\x21-\x7e]{1,200}$/.test(requestId)) {
-      throw new ApiError('invalid_input', 'Refused before sending: the request id must be 1 to 200 visible ASCII characters', {
-        method,
-        path,
-        attempts: 0,
-      });
+      state.fail('invalid_input', 'Refused before sending: the request id must be 1 to 200 visible ASCII characters');
     }
-    const where = { method, path };
-    let attempts = 0;
-    let retries = 0;
-    let reauthorized = false;
-
-    const fail: (kind: ApiErrorKind, message: string, extra?: ApiErrorOptions) => never = (kind, message, extra = {}) => {
-      throw new ApiError(kind, message, { ...where, attempts, ...extra });
-    };
-    const retry = async (reason: string): Promise<boolean> => {
-      if (retries >= this.#maxRetries) return false;
-      retries += 1;
-      const delay = backoffDelay(retries, this.#backoffBaseMs);
-      this.#onEvent?.({ type: 'retry', ...where, reason, delayMs: delay, attempt: attempts });
-      await sleep(delay, signal);
-      return true;
-    };
-
     for (;;) {
-      if (signal?.aborted) fail('cancelled', `${method} ${path} was cancelled before it was sent`);
-      const release = await this.#limiter.acquire(signal);
-      let token: string;
-      let raw: RawResponse;
-      const started = this.#now();
-      try {
-        token = await this.tokens.getToken(signal);
-        attempts += 1;
-        this.#onEvent?.({ type: 'request', ...where, attempt: attempts });
-        const headers: Record<string, string> = {
-          authorization: `Bearer ${token}`,
-          accept: 'application/json',
-          'user-agent': USER_AGENT,
-          'x-request-id': requestId,
-        };
-        if (body !== undefined) headers['content-type'] = 'application/json';
-        raw = await sendOnce(url, {
-          method,
-          headers,
-          timeoutMs: this.#timeoutMs,
-          signal,
-          fetch: this.#fetch,
-          ...(body === undefined ? {} : { body }),
-        });
-      } catch (error) {
-        if (!(error instanceof TransportFailure)) throw error;
-        const f = error;
-        if (f.kind === 'aborted') {
-          if (mutation && f.maybeSent) {
-            fail('uncertain', `${method} ${path} was cancelled after it was sent: it may have been applied`, { status: f.status });
-          }
-          fail('cancelled', `${method} ${path} was cancelled`, { notSent: !f.maybeSent });
-        }
-        if (mutation) {
-          if (f.kind === 'connect') fail('network', `${method} ${path} was not sent: ${f.message}`, { notSent: true });
-          if (f.kind === 'body' && f.status !== undefined && f.status >= 400 && f.status < 500 && f.status !== 408) {
-            // The server refused it (4xx) even though the body was cut off: not applied.
-            fail(kindForStatus(f.status), `${method} ${path} failed with HTTP ${f.status} (the error body was cut off)`, {
-              status: f.status,
-            });
-          }
-          fail(
-            'uncertain',
-            `${method} ${path} may have been applied: ${f.message}. It was not resent`,
-            f.status === undefined ? {} : { status: f.status },
-          );
-        }
-        if (await retry(f.kind)) continue;
-        if (f.kind === 'timeout') fail('timeout', `${method} ${path} timed out: ${f.message}`);
-        if (f.kind === 'body') fail('bad_response', `${method} ${path}: ${f.message}`, f.status === undefined ? {} : { status: f.status });
-        fail('network', `${method} ${path} failed: ${f.message}`, { notSent: f.kind === 'connect' });
-      } finally {
-        release();
-      }
+      if (signal?.aborted) state.fail('cancelled', `${state.label} was cancelled before it was sent`);
+      const sent = await this.#sendAttempt(state, url, body, requestId);
+      if (sent === 'retry') continue;
+      const { raw, token, started } = sent;
       const { status } = raw;
-      this.#onEvent?.({ type: 'response', ...where, status, attempt: attempts, ms: this.#now() - started });
+      this.#onEvent?.({ type: 'response', ...state.where, status, attempt: state.attempts, ms: this.#now() - started });
 
-      if (status === 401 && !reauthorized) {
+      if (status === 401 && !state.reauthorized) {
         // Refused before any effect: safe to resend once with a new token, mutation or not.
-        reauthorized = true;
+        state.reauthorized = true;
         this.tokens.invalidate(token);
-        this.#onEvent?.({ type: 'reauth', ...where });
+        this.#onEvent?.({ type: 'reauth', ...state.where });
         continue;
       }
       const text = decodeUtf8(raw.bytes);
-
-      if (status === 429) {
-        const wait = parseRetryAfter(raw.headers.get('retry-after'), this.#now());
-        if (wait !== undefined && wait > this.#retryAfterCapMs) {
-          fail(
-            'rate_limited',
-            `${method} ${path}: the server asked to wait ${Math.ceil(wait / 1000)} s, longer than the ${Math.round(this.#retryAfterCapMs / 1000)} s allowed`,
-            {
-              status,
-              retryAfterMs: wait,
-            },
-          );
-        }
-        if (retries < this.#maxRetries) {
-          retries += 1;
-          const delay = wait !== undefined && wait > 0 ? wait : backoffDelay(retries, this.#backoffBaseMs);
-          // Everyone sharing the limiter waits, not only this request.
-          this.#limiter.pause(delay);
-          this.#onEvent?.({ type: 'rate-limited', ...where, waitMs: delay });
-          continue;
-        }
-        const parsed = text === null ? {} : parseErrorBody(text);
-        fail(
-          'rate_limited',
-          `${method} ${path} is still rate limited after ${attempts} attempts${parsed.message ? `: ${parsed.message}` : ''}`,
-          {
-            status,
-            ...(wait === undefined ? {} : { retryAfterMs: wait }),
-          },
-        );
-      }
-
-      if (status >= 500 && !mutation && (await retry(`status ${status}`))) continue;
-
-      if (status >= 300 && status < 400) {
-        const location = raw.headers.get('location');
-        fail(
-          'bad_response',
-          `${method} ${path} was redirected (HTTP ${status}${location ? ` to ${snippet(location, 200)}` : ''}); redirects are never followed`,
-          { status },
-        );
-      }
-
-      if (status >= 400 || status < 200) {
-        const parsed = text === null ? {} : parseErrorBody(text);
-        const detail = parsed.message ?? (text ? `unexpected body: ${snippet(text)}` : 'no error body');
-        const extra = {
-          status,
-          ...(parsed.grpcCode === undefined ? {} : { grpcCode: parsed.grpcCode }),
-          ...(parsed.details === undefined ? {} : { details: parsed.details }),
-        };
-        if (mutation && GATEWAY_GAVE_UP.has(status)) {
-          fail(
-            'uncertain',
-            `${method} ${path}: a gateway answered HTTP ${status}, so the change may have been applied (${detail}). It was not resent`,
-            extra,
-          );
-        }
-        fail(kindForStatus(status, parsed.grpcCode), `${method} ${path} failed with HTTP ${status}: ${detail}`, extra);
-      }
-
-      // 2xx: the body must be JSON.
-      const problem =
-        text === null
-          ? 'is not valid UTF-8'
-          : !isJsonContentType(raw.headers)
-            ? `is ${raw.headers.get('content-type')}, not JSON`
-            : undefined;
-      let parsedBody: unknown;
-      let parseProblem = problem;
-      if (!parseProblem) {
-        try {
-          parsedBody = JSON.parse(text!);
-        } catch {
-          parseProblem = text!.trim() === '' ? 'is empty' : `is not valid JSON (cut off?): ${snippet(text!)}`;
-        }
-      }
-      if (parseProblem) {
-        if (mutation) {
-          fail(
-            'uncertain',
-            `${method} ${path} answered HTTP ${status} but its body ${parseProblem}; the change was probably applied, its result is unknown`,
-            { status },
-          );
-        }
-        fail('bad_response', `${method} ${path} answered HTTP ${status} but its body ${parseProblem}`, { status });
-      }
-      return { status, body: parsedBody as T, text: text! };
+      if (status === 429 && this.#retryRateLimited(state, raw, text)) continue;
+      if (status >= 500 && !state.mutation && (await this.#backoff(state, `status ${status}`))) continue;
+      if (status < 200 || status >= 300) this.#failStatus(state, raw, text);
+      return { status, body: this.#parseBody(state, raw, text) as T, text: text! };
     }
+  }
+
+  /** One attempt through the shared limiter: the answer, or 'retry' after a transport failure worth retrying. */
+  async #sendAttempt(
+    state: RequestState,
+    url: string,
+    body: string | undefined,
+    requestId: string,
+  ): Promise<{ raw: RawResponse; token: string; started: number } | 'retry'> {
+    const { signal } = state;
+    const release = await this.#limiter.acquire(signal);
+    const started = this.#now();
+    try {
+      const token = await this.tokens.getToken(signal);
+      state.attempts += 1;
+      this.#onEvent?.({ type: 'request', ...state.where, attempt: state.attempts });
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        'user-agent': USER_AGENT,
+        'x-request-id': requestId,
+      };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const raw = await sendOnce(url, {
+        method: state.method,
+        headers,
+        timeoutMs: this.#timeoutMs,
+        signal,
+        fetch: this.#fetch,
+        ...(body === undefined ? {} : { body }),
+      });
+      return { raw, token, started };
+    } catch (error) {
+      if (!(error instanceof TransportFailure)) throw error;
+      // The backoff waits while this request still holds its place in the limiter.
+      await this.#afterTransportFailure(state, error);
+      return 'retry';
+    } finally {
+      release();
+    }
+  }
+
+  /** Returns when the request may be retried (reads only); else throws the error it ends with. */
+  async #afterTransportFailure(state: RequestState, f: TransportFailure): Promise<void> {
+    const { label } = state;
+    if (f.kind === 'aborted') {
+      if (state.mutation && f.maybeSent) {
+        state.fail('uncertain', `${label} was cancelled after it was sent: it may have been applied`, { status: f.status });
+      }
+      state.fail('cancelled', `${label} was cancelled`, { notSent: !f.maybeSent });
+    }
+    if (state.mutation) {
+      if (f.kind === 'connect') state.fail('network', `${label} was not sent: ${f.message}`, { notSent: true });
+      if (f.kind === 'body' && f.status !== undefined && f.status >= 400 && f.status < 500 && f.status !== 408) {
+        // The server refused it (4xx) even though the body was cut off: not applied.
+        state.fail(kindForStatus(f.status), `${label} failed with HTTP ${f.status} (the error body was cut off)`, { status: f.status });
+      }
+      state.fail('uncertain', `${label} may have been applied: ${f.message}. It was not resent`, withStatus(f.status));
+    }
+    if (await this.#backoff(state, f.kind)) return;
+    if (f.kind === 'timeout') state.fail('timeout', `${label} timed out: ${f.message}`);
+    if (f.kind === 'body') state.fail('bad_response', `${label}: ${f.message}`, withStatus(f.status));
+    state.fail('network', `${label} failed: ${f.message}`, { notSent: f.kind === 'connect' });
+  }
+
+  /** Waits a jittered, doubling delay before a retry; false when no retry is left. */
+  async #backoff(state: RequestState, reason: string): Promise<boolean> {
+    if (state.retries >= this.#maxRetries) return false;
+    state.retries += 1;
+    const delay = backoffDelay(state.retries, this.#backoffBaseMs);
+    this.#onEvent?.({ type: 'retry', ...state.where, reason, delayMs: delay, attempt: state.attempts });
+    await sleep(delay, state.signal);
+    return true;
+  }
+
+  /** A 429: true when it is retried after the wait it asked for (every sender waits too); else throws. */
+  #retryRateLimited(state: RequestState, raw: RawResponse, text: string | null): boolean {
+    const { status } = raw;
+    const wait = parseRetryAfter(raw.headers.get('retry-after'), this.#now());
+    if (wait !== undefined && wait > this.#retryAfterCapMs) {
+      const asked = `the server asked to wait ${Math.ceil(wait / 1000)} s, longer than the ${Math.round(this.#retryAfterCapMs / 1000)} s allowed`;
+      state.fail('rate_limited', `${state.label}: ${asked}`, { status, retryAfterMs: wait });
+    }
+    if (state.retries < this.#maxRetries) {
+      state.retries += 1;
+      const delay = wait !== undefined && wait > 0 ? wait : backoffDelay(state.retries, this.#backoffBaseMs);
+      // Everyone sharing the limiter waits, not only this request.
+      this.#limiter.pause(delay);
+      this.#onEvent?.({ type: 'rate-limited', ...state.where, waitMs: delay });
+      return true;
+    }
+    const parsed = text === null ? {} : parseErrorBody(text);
+    state.fail(
+      'rate_limited',
+      `${state.label} is still rate limited after ${state.attempts} attempts${parsed.message ? `: ${parsed.message}` : ''}`,
+      { status, ...(wait === undefined ? {} : { retryAfterMs: wait }) },
+    );
+  }
+
+  /** A redirect, an error status or a non-2xx: the error it ends with (a gateway timeout on a mutation: uncertain). */
+  #failStatus(state: RequestState, raw: RawResponse, text: string | null): never {
+    const { status } = raw;
+    if (status >= 300 && status < 400) {
+      const location = raw.headers.get('location');
+      state.fail(
+        'bad_response',
+        `${state.label} was redirected (HTTP ${status}${location ? ` to ${snippet(location, 200)}` : ''}); redirects are never followed`,
+        { status },
+      );
+    }
+    const parsed = text === null ? {} : parseErrorBody(text);
+    const detail = parsed.message ?? (text ? `unexpected body: ${snippet(text)}` : 'no error body');
+    const extra = {
+      status,
+      ...(parsed.grpcCode === undefined ? {} : { grpcCode: parsed.grpcCode }),
+      ...(parsed.details === undefined ? {} : { details: parsed.details }),
+    };
+    if (state.mutation && GATEWAY_GAVE_UP.has(status)) {
+      state.fail(
+        'uncertain',
+        `${state.label}: a gateway answered HTTP ${status}, so the change may have been applied (${detail}). It was not resent`,
+        extra,
+      );
+    }
+    state.fail(kindForStatus(status, parsed.grpcCode), `${state.label} failed with HTTP ${status}: ${detail}`, extra);
+  }
+
+  /** A 2xx: its body must be JSON (a mutation whose answer cannot be read is uncertain). */
+  #parseBody(state: RequestState, raw: RawResponse, text: string | null): unknown {
+    const { status } = raw;
+    let problem =
+      text === null
+        ? 'is not valid UTF-8'
+        : !isJsonContentType(raw.headers)
+          ? `is ${raw.headers.get('content-type')}, not JSON`
+          : undefined;
+    if (!problem) {
+      try {
+        return JSON.parse(text!);
+      } catch {
+        problem = text!.trim() === '' ? 'is empty' : `is not valid JSON (cut off?): ${snippet(text!)}`;
+      }
+    }
+    if (state.mutation) {
+      state.fail(
+        'uncertain',
+        `${state.label} answered HTTP ${status} but its body ${problem}; the change was probably applied, its result is unknown`,
+        { status },
+      );
+    }
+    state.fail('bad_response', `${state.label} answered HTTP ${status} but its body ${problem}`, { status });
   }
 }
 

@@ -150,8 +150,11 @@ export async function sendOnce(url: string, options: SendOptions): Promise<RawRe
   }
 }
 
-const HTTP_DATE =
-  /^(?:[A-Za-z]{3},\s*\d{1,2}[\s-][A-Za-z]{3}[\s-]\d{2,4}\s+\d{2}:\d{2}:\d{2}\s+GMT|[A-Za-z]+,\s*\d{2}-[A-Za-z]{3}-\d{2}\s+\d{2}:\d{2}:\d{2}\s+GMT|[A-Za-z]{3}\s+[A-Za-z]{3}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\d{4})$/;
+// The three HTTP-date forms (RFC 9110 5.6.7): IMF-fixdate, the obsolete RFC 850 form, and asctime.
+const IMF_FIXDATE = /[A-Za-z]{3},\s*\d{1,2}[\s-][A-Za-z]{3}[\s-]\d{2,4}\s+\d{2}:\d{2}:\d{2}\s+GMT/;
+const RFC_850_DATE = /[A-Za-z]+,\s*\d{2}-[A-Za-z]{3}-\d{2}\s+\d{2}:\d{2}:\d{2}\s+GMT/;
+const ASCTIME_DATE = /[A-Za-z]{3}\s+[A-Za-z]{3}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\d{4}/;
+const HTTP_DATE = new RegExp(`^(?:${IMF_FIXDATE.source}|${RFC_850_DATE.source}|${ASCTIME_DATE.source})$`);
 
 /**
  * `Retry-After` in milliseconds from now: delay-seconds (`120`) or an HTTP-date

@@ -3,13 +3,14 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDispatcher, createEventBus, type EventBus } from '../rpc/dispatch';
+import { createSession, type Dialogs, type Session } from '../app/session';
+import type { DemoTenantLaunch } from '../demo-tenant';
+import { createEventBus, type EventBus } from '../events';
+import type { SecretStore } from '../keychain';
+import { createDispatcher, type Dispatcher } from '../rpc/dispatch';
 import { createHandlers } from '../rpc/handlers';
-import { createServices, type Dialogs, type Services } from '../services';
 import { CSP, rendererResponseHeaders, resolveRendererFile } from '../shell/security';
 import { bridgeScript } from './bridge';
-import type { DemoTenantLaunch } from '../demo-tenant';
-import type { SecretStore } from '../keychain';
 
 /**
  * The browser host, for tests and development only (never packaged): the same contract as the
@@ -45,7 +46,7 @@ export interface BrowserHost {
   url: string;
   origin: string;
   token: string;
-  services: Services;
+  session: Session;
   events: EventBus;
   close(): Promise<void>;
 }
@@ -103,140 +104,154 @@ export function withBridge(html: string): string {
   return html.includes('</title>') ? html.replace('</title>', `</title>\n    ${tag}`) : `${tag}\n${html}`;
 }
 
+/** What every request of one host is checked against, and answered from. */
+interface HostContext {
+  options: BrowserHostOptions;
+  token: string;
+  /** `http://127.0.0.1:PORT` and `127.0.0.1:PORT`, known once the server listens. */
+  origin: string;
+  hostHeader: string;
+  dispatcher: Dispatcher;
+  events: EventBus;
+  bridge: string;
+  streams: Set<ServerResponse>;
+}
+
+const refuse = (response: ServerResponse, status: number, code: string, message: string) =>
+  sendJson(response, status, { ok: false, error: { code, message } });
+
+/** POST /rpc/<channel>: our Origin, the token, a JSON body; then the checked dispatcher. */
+async function handleRpc(host: HostContext, request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
+  if (request.method !== 'POST') return send(response, 405, 'Method not allowed', { Allow: 'POST' });
+  if (request.headers.origin !== host.origin) return refuse(response, 403, 'forbidden', 'Wrong origin.');
+  const presented = request.headers['x-attest-token'];
+  if (typeof presented !== 'string' || !safeEqual(presented, host.token))
+    return refuse(response, 403, 'forbidden', 'Missing or wrong token.');
+  if (!String(request.headers['content-type'] ?? '').startsWith('application/json')) {
+    return refuse(response, 415, 'bad_request', 'Expected a JSON body.');
+  }
+  const body = await readBody(request);
+  if (body === null) return refuse(response, 413, 'bad_request', 'Body too large.');
+  let payload: unknown;
+  try {
+    payload = body.length ? JSON.parse(body) : undefined;
+  } catch {
+    return refuse(response, 400, 'bad_request', 'The body is not JSON.');
+  }
+  const channel = decodeURIComponent(path.slice('/rpc/'.length));
+  const reply = await host.dispatcher.dispatch(channel, payload, { url: host.origin, isMainFrame: true });
+  return sendJson(response, 200, reply);
+}
+
+/** GET /events?token=…: server-sent events (EventSource cannot send headers, so the token is a query parameter). */
+function handleEvents(host: HostContext, request: IncomingMessage, response: ServerResponse, url: URL): void {
+  const presented = url.searchParams.get('token') ?? '';
+  const fetchSite = request.headers['sec-fetch-site'];
+  if (!safeEqual(presented, host.token) || (fetchSite !== undefined && fetchSite !== 'same-origin'))
+    return send(response, 403, 'Forbidden');
+  response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+  response.write(': connected\n\n');
+  host.streams.add(response);
+  const stop = host.events.subscribe((event, data) => response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+  const heartbeat = setInterval(() => response.write(': ping\n\n'), 15_000);
+  request.on('close', () => {
+    stop();
+    clearInterval(heartbeat);
+    host.streams.delete(response);
+  });
+}
+
+/** The built renderer, with the bridge script loaded first in index.html. */
+async function serveRenderer(host: HostContext, response: ServerResponse, path: string): Promise<void> {
+  const file = resolveRendererFile(host.options.rendererRoot, path);
+  if (!file) return send(response, 404, 'Not found');
+  let content: Buffer;
+  try {
+    content = await readFile(file);
+  } catch {
+    return send(response, 404, 'Not found');
+  }
+  const headers = rendererResponseHeaders(file);
+  if (file.endsWith('.html')) {
+    headers['Content-Security-Policy'] = CSP;
+    return send(response, 200, withBridge(content.toString('utf8')), headers);
+  }
+  return send(response, 200, content, headers);
+}
+
+async function handle(host: HostContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  // DNS rebinding: only our exact loopback host name is served.
+  if (request.headers.host !== host.hostHeader) return send(response, 421, 'Misdirected request');
+  const url = new URL(request.url ?? '/', host.origin);
+  const path = url.pathname;
+  if (path.startsWith('/rpc/')) return handleRpc(host, request, response, path);
+  if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, 'Method not allowed');
+  if (path === '/events') return handleEvents(host, request, response, url);
+  if (path === BRIDGE_PATH) return send(response, 200, host.bridge, { 'Content-Type': 'text/javascript; charset=utf-8' });
+  return serveRenderer(host, response, path);
+}
+
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const log = options.log ?? (() => {});
-  const token = randomBytes(32).toString('base64url');
   const events = createEventBus(log);
-  let origin = '';
-  let hostHeader = '';
-  const services = createServices({
+  const session = createSession({
     dataDir: options.dataDir,
-    host: 'browser',
-    version: options.version ?? '0.0.0',
-    platform: process.platform,
+    appVersion: options.version ?? '0.0.0',
     events,
     dialogs: options.dialogs ?? (options.dialogDir ? folderDialogs(options.dialogDir) : { open: async () => null, save: async () => null }),
-    openExternal: async (url) => {
-      log(`would open ${url} (the browser host opens no external links)`);
-      return false;
-    },
     demoTenant: options.demoTenant,
     secrets: options.secrets,
     log,
   });
-  if (options.storeFile) {
-    const name = options.storeFile.replace(/^.*[\\/]/, '').replace(/\.sqlite$/, '');
-    await services.openWith(
-      {
-        name,
-        clientId: '',
-        hostname: 'offline',
-        tokenUrl: '',
-        apiRoot: '',
-        authMethod: 'assertion',
-        serverUrl: null,
-        demo: false,
-        createdAt: null,
-      },
-      null,
-      options.storeFile,
-    );
-  }
-  const dispatcher = createDispatcher({ handlers: createHandlers(services), allowedOrigins: () => [origin], host: 'browser', log });
-  const bridge = bridgeScript();
-  const streams = new Set<ServerResponse>();
+  if (options.storeFile) await session.openStoreFile(options.storeFile);
+  const host: HostContext = {
+    options,
+    token: randomBytes(32).toString('base64url'),
+    origin: '',
+    hostHeader: '',
+    events,
+    bridge: bridgeScript(),
+    streams: new Set(),
+    dispatcher: createDispatcher({
+      handlers: createHandlers(session, {
+        host: 'browser',
+        version: options.version ?? '0.0.0',
+        platform: process.platform,
+        openExternal: async (url) => {
+          log(`would open ${url} (the browser host opens no external links)`);
+          return false;
+        },
+      }),
+      allowedOrigins: () => [host.origin],
+      host: 'browser',
+      log,
+    }),
+  };
 
   const server = createServer((request, response) => {
-    void handle(request, response).catch((error: unknown) => {
+    void handle(host, request, response).catch((error: unknown) => {
       log(`browser host: ${(error as Error).message}`);
       if (!response.headersSent) send(response, 500, 'Internal error');
       else response.end();
     });
   });
-
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    // DNS rebinding: only our exact loopback host name is served.
-    if (request.headers.host !== hostHeader) return send(response, 421, 'Misdirected request');
-    const url = new URL(request.url ?? '/', origin);
-    const path = url.pathname;
-
-    if (path.startsWith('/rpc/')) {
-      if (request.method !== 'POST') return send(response, 405, 'Method not allowed', { Allow: 'POST' });
-      if (request.headers.origin !== origin)
-        return sendJson(response, 403, { ok: false, error: { code: 'forbidden', message: 'Wrong origin.' } });
-      const presented = request.headers['x-attest-token'];
-      if (typeof presented !== 'string' || !safeEqual(presented, token)) {
-        return sendJson(response, 403, { ok: false, error: { code: 'forbidden', message: 'Missing or wrong token.' } });
-      }
-      if (!String(request.headers['content-type'] ?? '').startsWith('application/json')) {
-        return sendJson(response, 415, { ok: false, error: { code: 'bad_request', message: 'Expected a JSON body.' } });
-      }
-      const body = await readBody(request);
-      if (body === null) return sendJson(response, 413, { ok: false, error: { code: 'bad_request', message: 'Body too large.' } });
-      let payload: unknown;
-      try {
-        payload = body.length ? JSON.parse(body) : undefined;
-      } catch {
-        return sendJson(response, 400, { ok: false, error: { code: 'bad_request', message: 'The body is not JSON.' } });
-      }
-      const reply = await dispatcher.dispatch(decodeURIComponent(path.slice('/rpc/'.length)), payload, { url: origin, isMainFrame: true });
-      return sendJson(response, 200, reply);
-    }
-
-    if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, 'Method not allowed');
-
-    if (path === '/events') {
-      const presented = url.searchParams.get('token') ?? '';
-      const fetchSite = request.headers['sec-fetch-site'];
-      if (!safeEqual(presented, token) || (fetchSite !== undefined && fetchSite !== 'same-origin')) return send(response, 403, 'Forbidden');
-      response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
-      response.write(': connected\n\n');
-      streams.add(response);
-      const stop = events.subscribe((event, data) => response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
-      const heartbeat = setInterval(() => response.write(': ping\n\n'), 15_000);
-      request.on('close', () => {
-        stop();
-        clearInterval(heartbeat);
-        streams.delete(response);
-      });
-      return;
-    }
-
-    if (path === BRIDGE_PATH) return send(response, 200, bridge, { 'Content-Type': 'text/javascript; charset=utf-8' });
-
-    const file = resolveRendererFile(options.rendererRoot, path);
-    if (!file) return send(response, 404, 'Not found');
-    let content: Buffer;
-    try {
-      content = await readFile(file);
-    } catch {
-      return send(response, 404, 'Not found');
-    }
-    const headers = rendererResponseHeaders(file);
-    if (file.endsWith('.html')) {
-      headers['Content-Security-Policy'] = CSP;
-      return send(response, 200, withBridge(content.toString('utf8')), headers);
-    }
-    return send(response, 200, content, headers);
-  }
-
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolveListen());
   });
   const port = (server.address() as AddressInfo).port;
-  origin = `http://127.0.0.1:${port}`;
-  hostHeader = `127.0.0.1:${port}`;
+  host.origin = `http://127.0.0.1:${port}`;
+  host.hostHeader = `127.0.0.1:${port}`;
 
   return {
-    url: `${origin}/#token=${token}`,
-    origin,
-    token,
-    services,
+    url: `${host.origin}/#token=${host.token}`,
+    origin: host.origin,
+    token: host.token,
+    session,
     events,
     async close() {
-      for (const stream of streams) stream.end();
-      await services.shutdown();
+      for (const stream of host.streams) stream.end();
+      await session.shutdown();
       await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
       server.closeAllConnections();
     },

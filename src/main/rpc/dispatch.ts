@@ -1,16 +1,7 @@
-import type { z } from 'zod';
-import {
-  CHANNELS,
-  CHANNEL_NAMES,
-  EVENTS,
-  type ChannelName,
-  type ChannelResult,
-  type EventName,
-  type EventPayload,
-  type ParsedArgs,
-  type Reply,
-} from '../../shared/contract';
-import { RpcError, toReplyError } from './errors';
+import { CHANNELS, CHANNEL_NAMES, type ChannelName, type ChannelResult, type ParsedArgs, type Reply } from '../../shared/contract';
+import { CoreError } from '../errors';
+import { describeIssues } from '../events';
+import { toReplyError } from './errors';
 
 /**
  * The one checked door from a front (Electron IPC or the browser host) to the core handlers.
@@ -65,13 +56,6 @@ export interface Dispatcher {
   dispatch(channel: string, payload: unknown, sender: Sender | null | undefined): Promise<Reply<unknown>>;
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
-    .join('; ');
-}
-
 const isChannel = (name: string): name is ChannelName => (CHANNEL_NAMES as readonly string[]).includes(name);
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
@@ -96,7 +80,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         const checked = definition.result.safeParse(value);
         if (!checked.success) {
           log(`${channel}: result failed its schema: ${describeIssues(checked.error)}`);
-          throw new RpcError('internal', `The core answered ${channel} in an unexpected shape.`);
+          throw new CoreError('internal', `The core answered ${channel} in an unexpected shape.`);
         }
         return { ok: true, value: checked.data };
       } catch (error) {
@@ -104,38 +88,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         if (reply.code === 'internal') log(`${channel}: ${reply.message}`);
         return { ok: false, error: reply };
       }
-    },
-  };
-}
-
-/** Core -> renderer events: validated once here, fanned out to every front that listens. */
-export type EventListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
-
-export interface EventBus {
-  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
-  subscribe(listener: EventListener): () => void;
-}
-
-export function createEventBus(log: (line: string) => void = () => {}): EventBus {
-  const listeners = new Set<EventListener>();
-  return {
-    emit(event, payload) {
-      const checked = EVENTS[event].safeParse(payload);
-      if (!checked.success) {
-        log(`event ${event} dropped: ${describeIssues(checked.error)}`);
-        return;
-      }
-      for (const listener of listeners) {
-        try {
-          listener(event, checked.data as EventPayload<typeof event>);
-        } catch (error) {
-          log(`event listener failed: ${toReplyError(error).message}`);
-        }
-      }
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
     },
   };
 }

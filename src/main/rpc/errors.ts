@@ -1,17 +1,11 @@
 import type { ErrorCode, ReplyError } from '../../shared/contract';
+import { CoreError, redact } from '../errors';
 
-/** An error a handler throws on purpose: its code and message reach the renderer as they are. */
-export class RpcError extends Error {
-  override name = 'RpcError';
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Error class names of the core mapped to reply codes (matched by name: the dispatcher imports no service). */
+/**
+ * Core errors mapped to replies. A CoreError carries its reply code; the other errors of the core
+ * are matched by class name (and by the `kind` or `code` some of them carry), so this file needs
+ * to import no service.
+ */
 const BY_NAME: Record<string, ErrorCode> = {
   CredentialError: 'invalid_credentials',
   AuthError: 'auth',
@@ -28,6 +22,16 @@ const BY_NAME: Record<string, ErrorCode> = {
   OutboxStateError: 'conflict',
   StoreQueryError: 'bad_request',
   ConnectionError: 'not_found',
+};
+
+/** The saved-connection errors (connections.ts) by their code. */
+const CONNECTION_CODES: Record<string, ErrorCode> = {
+  not_found: 'not_found',
+  none: 'not_found',
+  exists: 'conflict',
+  ambiguous: 'conflict',
+  keychain_unavailable: 'keychain',
+  invalid_name: 'bad_request',
 };
 
 /** Codes some core errors carry in a `kind` or `code` field. */
@@ -55,36 +59,26 @@ const BY_KIND: Record<string, ErrorCode> = {
 
 const MAX_MESSAGE = 600;
 
-/**
- * Removes anything secret-looking from a message: client secrets, JWK private members, bearer
- * tokens and long base64url runs (keys, assertions). Applied to every error text that leaves the core.
- */
-export function redact(text: string): string {
-  return text
-    .replace(/secret-token:[^\s'"`,;)]*/g, 'secret-token:[redacted]')
-    .replace(/("?\bd"?\s*[:=]\s*"?)[A-Za-z0-9_-]{16,}/g, '$1[redacted]')
-    .replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi, '$1[redacted]')
-    .replace(/\beyJ[A-Za-z0-9_-]{10,}(\.[A-Za-z0-9_-]*){1,4}/g, '[redacted-jwt]')
-    .replace(/[A-Za-z0-9_-]{40,}/g, '[redacted]');
+function codeOf(error: Error): ErrorCode {
+  if (error instanceof CoreError) return error.code;
+  const fields = error as Error & { kind?: unknown; code?: unknown; cause?: unknown };
+  if (error.name === 'ConnectionError') return (typeof fields.code === 'string' && CONNECTION_CODES[fields.code]) || 'internal';
+  if (error.name === 'AbortError') return 'busy';
+  const named = BY_NAME[error.name] ?? BY_NAME[error.constructor?.name ?? ''];
+  const kind = typeof fields.kind === 'string' ? BY_KIND[fields.kind] : undefined;
+  const errno = typeof fields.code === 'string' ? BY_KIND[fields.code] : undefined;
+  const causeCode = (fields.cause as { code?: unknown } | undefined)?.code;
+  const cause = typeof causeCode === 'string' ? BY_KIND[causeCode] : undefined;
+  return named ?? kind ?? errno ?? cause ?? 'internal';
 }
 
 /** Turns anything thrown into a reply error: a code, and one redacted line (never a stack trace). */
 export function toReplyError(error: unknown): ReplyError {
   let code: ErrorCode = 'internal';
   let message = 'Something went wrong in the app core.';
-  if (error instanceof RpcError) {
-    code = error.code;
-    message = error.message;
-  } else if (error instanceof Error) {
-    const named = BY_NAME[error.name] ?? BY_NAME[error.constructor?.name ?? ''];
-    const fields = error as Error & { kind?: unknown; code?: unknown; cause?: unknown };
-    const kind = typeof fields.kind === 'string' ? BY_KIND[fields.kind] : undefined;
-    const errno = typeof fields.code === 'string' ? BY_KIND[fields.code] : undefined;
-    const causeCode = (fields.cause as { code?: unknown } | undefined)?.code;
-    const cause = typeof causeCode === 'string' ? BY_KIND[causeCode] : undefined;
-    code = named ?? kind ?? errno ?? cause ?? 'internal';
+  if (error instanceof Error) {
+    code = codeOf(error);
     if (error.message) message = error.message;
-    if (error.name === 'AbortError') code = 'busy';
   }
   const firstLine = redact(message).split('\n')[0] ?? '';
   const reply: ReplyError = { code, message: firstLine.length > MAX_MESSAGE ? `${firstLine.slice(0, MAX_MESSAGE)}…` : firstLine };

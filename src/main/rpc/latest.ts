@@ -1,4 +1,4 @@
-import { RpcError } from './errors';
+import { CoreError } from '../errors';
 
 /**
  * As-you-type calls (the Search view, the palette) name a key; of the calls with the same key,
@@ -23,7 +23,7 @@ export function createLatest(wait: () => Promise<void> = received): Latest {
       const ticket = (tickets += 1);
       newest.set(key, ticket);
       await wait();
-      if (newest.get(key) !== ticket) throw new RpcError('busy', 'A newer call replaced this one before it started.');
+      if (newest.get(key) !== ticket) throw new CoreError('busy', 'A newer call replaced this one before it started.');
       try {
         return await call();
       } finally {

@@ -1,5 +1,5 @@
 import { dialog, type BrowserWindow } from 'electron';
-import type { Dialogs } from '../services';
+import type { Dialogs } from '../app/session';
 
 /** Native open/save dialogs, attached to the main window. */
 export function nativeDialogs(window: () => BrowserWindow | null): Dialogs {

@@ -1,6 +1,7 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
 import { CHANNEL_NAMES, ipcChannel, ipcEvent } from '../../shared/contract';
-import type { Dispatcher, EventBus, Sender } from '../rpc/dispatch';
+import type { EventBus } from '../events';
+import type { Dispatcher, Sender } from '../rpc/dispatch';
 
 /** What the dispatcher needs to know of an IPC sender: its frame's URL and whether it is the main frame. */
 export function senderOf(event: IpcMainInvokeEvent): Sender | null {

@@ -80,19 +80,6 @@ export function mainWindowOptions(preloadPath: string) {
   };
 }
 
-/** External links the app may open: https only, a real host, no credentials in the URL. */
-export function isSafeExternalUrl(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.protocol !== 'https:') return false;
-  if (!url.hostname || url.username || url.password) return false;
-  return value.length <= 2000;
-}
-
 /** Whether a navigation stays inside the app (same origin as the renderer); anything else is denied. */
 export function isInAppNavigation(target: string, appOrigins: readonly string[]): boolean {
   try {

@@ -1,5 +1,6 @@
 import { BrowserWindow, session, shell, type WebContents } from 'electron';
-import { isInAppNavigation, isSafeExternalUrl, mainWindowOptions } from './security';
+import { isSafeExternalUrl } from '../../shared/external-url';
+import { isInAppNavigation, mainWindowOptions } from './security';
 
 /** Opens an external link only if it is a plain https URL; everything else is refused silently. */
 export async function openExternalSafely(url: string): Promise<boolean> {

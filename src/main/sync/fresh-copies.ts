@@ -4,7 +4,6 @@
  * and reports exactly as a sync would store them. The outbox calls this after a send; the store
  * keeps them as a run of their own (origin `outbox`, see SyncWriter.storeFreshCopies).
  */
-import type { OutboxStore } from '../outbox/queue';
 import type { Store } from '../store/db';
 import type { PreparedObject } from '../store/sync-writer';
 import { collection as descriptorOf, COLLECTION_IDS, type CollectionId } from './collections';
@@ -46,13 +45,4 @@ export function storeFreshCopies(store: Pick<Store, 'sync'>, copies: readonly Fr
   }
   if (prepared.length === 0) return { runId: null, stored: 0 };
   return store.sync.storeFreshCopies(prepared.reverse()) ?? { runId: null, stored: 0 };
-}
-
-/** The outbox's view of a store: its database, the synced objects, and where fresh copies go. */
-export function outboxStoreOf(store: Store): OutboxStore {
-  return {
-    db: store.db,
-    getObject: (collection, id) => (isCollection(collection) ? store.getObject(collection, id) : null),
-    refreshObjects: (copies) => storeFreshCopies(store, copies),
-  };
 }

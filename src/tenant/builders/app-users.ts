@@ -44,6 +44,7 @@ export function appUsers(ctx: BuildContext, count: number): void {
   const r = ctx.stream('appUsers');
   const types = known(APP_USER_TYPE_VALUES);
   const statuses = known(APP_USER_STATUS_VALUES);
+  const details = ctx.stream('appUsers:details');
   for (let i = 0; i < count; i += 1) {
     const app = ctx.app(r);
     const userType: AppUserType = r.chance(0.85) ? 'APP_USER_TYPE_USER' : r.pick(types);
@@ -58,7 +59,9 @@ export function appUsers(ctx: BuildContext, count: number): void {
       userType,
       status: r.chance(0.9) ? 'APP_USER_STATUS_ENABLED' : r.pick(statuses),
       identityUserId: ctx.user(r),
+      createdAt: '',
     };
+    u.createdAt = ctx.after(details, app.createdAt, 380);
     ctx.data.appUsers.set(u.id, u);
     const list = ctx.usersByApp.get(app.id) ?? [];
     list.push(u);

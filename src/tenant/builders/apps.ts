@@ -29,6 +29,8 @@ const APP_NAMES = [
 
 export function apps(ctx: BuildContext, count: number): void {
   const r = ctx.stream('apps');
+  // Members added later draw from their own stream, so the ones above keep their values.
+  const details = ctx.stream('apps:details');
   for (let i = 0; i < count; i += 1) {
     // App 0 is the service's own catalog app: access profiles are its entitlements.
     const base = i === 0 ? 'Access Profiles' : (APP_NAMES[(i - 1) % APP_NAMES.length] as string);
@@ -40,8 +42,18 @@ export function apps(ctx: BuildContext, count: number): void {
       description: i === 0 ? 'Access profiles (request catalogs) managed by the service' : `${displayName}, synced by its connector`,
       resourceServerIds: Array.from({ length: r.range(1, 3) }, () => r.id()),
       connectorIds: Array.from({ length: r.range(1, 2) }, () => r.id()),
+      grantPolicyId: '',
+      revokePolicyId: '',
+      certifyPolicyId: '',
+      monthlyCostUsd: 0,
       createdAt: ctx.past(r, 900, 400),
+      updatedAt: '',
     };
+    app.grantPolicyId = details.pick(ctx.policyIds);
+    app.revokePolicyId = details.pick(ctx.policyIds);
+    app.certifyPolicyId = details.pick(ctx.policyIds);
+    app.monthlyCostUsd = i === 0 ? 0 : details.range(0, 40) * 250;
+    app.updatedAt = ctx.after(details, app.createdAt, 300);
     ctx.data.apps.set(app.id, app);
     ctx.appList.push(app);
   }

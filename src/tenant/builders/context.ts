@@ -33,7 +33,24 @@ export function slug(text: string): string {
     .replace(/^-|-$/g, '');
 }
 
-export const iso = (ms: number) => new Date(ms).toISOString();
+const dayPrefixes = new Map<number, string>();
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+
+/**
+ * `new Date(ms).toISOString()`, with the date part formatted once per day: a large tenant formats
+ * about a million timestamps, and the Date round trip was a fifth of its generation time.
+ */
+export function iso(ms: number): string {
+  if (!Number.isInteger(ms)) return new Date(ms).toISOString();
+  const day = Math.floor(ms / DAY);
+  let prefix = dayPrefixes.get(day);
+  if (prefix === undefined) {
+    prefix = new Date(day * DAY).toISOString().slice(0, 11);
+    dayPrefixes.set(day, prefix);
+  }
+  const t = ms - day * DAY;
+  return `${prefix}${pad(Math.floor(t / 3_600_000), 2)}:${pad(Math.floor(t / 60_000) % 60, 2)}:${pad(Math.floor(t / 1000) % 60, 2)}.${pad(t % 1000, 3)}Z`;
+}
 
 /** A membership's id: one per (entitlement, app user), so a lookup is one Map get. */
 export const membershipId = (appEntitlementId: string, appUserId: string) => `${appEntitlementId}:${appUserId}`;

@@ -55,6 +55,8 @@ interface ListOptions<T extends object> {
   filter?: unknown;
   match?: (item: T) => boolean;
   order?: SortOrder<T>;
+  /** With `order`: only the objects whose sort key is this value. */
+  only?: string;
 }
 
 /**
@@ -90,6 +92,7 @@ export function listPage<T extends object>(ctx: RequestContext, options: ListOpt
     tokenField,
     match: options.match,
     order: options.order,
+    only: options.only,
     emptyPage: ctx.faults.roll('emptyPages'),
   });
 }

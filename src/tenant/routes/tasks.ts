@@ -15,6 +15,7 @@ import {
   optTimestamp,
   textMatcher,
 } from '../input';
+import { servedTaskView } from '../views';
 import { FULL_PERMISSIONS, listPage, param, type RequestContext, type Route } from './common';
 
 /** Expand paths the vendor document lists for tasks. */
@@ -108,7 +109,7 @@ function taskView(ctx: RequestContext, task: Task, paths: string[], expanded: An
   const campaign = t.accessReviewId ? ctx.data.campaigns.get(t.accessReviewId) : undefined;
   if (campaign && wants('access_review_id'))
     view.accessReviewPath = add({ '@type': 'type.googleapis.com/c1.api.accessreview.v1.AccessReview', ...campaign });
-  return view;
+  return servedTaskView(ctx.data, view);
 }
 
 function liveTask(ctx: RequestContext, id: string): Task {

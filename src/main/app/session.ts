@@ -1,0 +1,371 @@
+import { resolve as resolvePath } from 'node:path';
+import type { ChannelArgs, CollectionId, ConnectionInfo, ConnectionState, SyncProgress } from '../../shared/contract';
+import { lastUsedConnection } from '../connections';
+import { startDemoTenant, type DemoTenant, type DemoTenantLaunch } from '../demo-tenant';
+import { CoreError, firstLineOf } from '../errors';
+import type { EventBus } from '../events';
+import { keychainAvailable, memorySecretStore, osKeychain, type SecretStore } from '../keychain';
+import { signingKey, verifyWorkbook, type ExportResult, type VerifyResult } from '../reports';
+import {
+  DEMO_CONNECTION,
+  forgetConnection,
+  recordDemoConnection,
+  savedConnections,
+  saveConnection,
+  type CredentialsInput,
+} from './connections';
+import { runExport, type ExportTaskOptions } from './tasks/export';
+import { runSend } from './tasks/send';
+import { NO_SECRET_MESSAGE, runSync } from './tasks/sync';
+import { openStoreFile, prepareWorkspace, type Workspace, type WorkspaceToOpen } from './workspace';
+
+/**
+ * What only the app holds, over the workspaces both fronts open: the current workspace, the
+ * connection state and its probe, the files a dialog granted, the sync, send and export running
+ * in the background (their progress as events), and the demo tenant this app started.
+ */
+
+export interface Dialogs {
+  open(options: ChannelArgs<'showOpenDialog'>): Promise<string | null>;
+  save(options: ChannelArgs<'showSaveDialog'>): Promise<string | null>;
+}
+
+export interface SessionOptions {
+  dataDir: string;
+  /** Stated on every Evidence sheet this app exports. */
+  appVersion: string;
+  events: EventBus;
+  dialogs: Dialogs;
+  /** Shows a file in the OS file manager; false where the host cannot. */
+  showInFolder?(path: string): Promise<boolean>;
+  /** Where client secrets live (default: the OS keychain). */
+  secrets?: SecretStore;
+  /** How to start the reference tenant for "Open demo tenant"; absent where it cannot run. */
+  demoTenant?: DemoTenantLaunch;
+  log?: (line: string) => void;
+}
+
+const OFFLINE: ConnectionState = { connection: null, online: false, checkedAt: null, reason: null };
+const now = () => new Date().toISOString();
+
+/** The online/offline state of the open connection, told to the fronts when it changes. */
+class ConnectionMonitor {
+  state: ConnectionState = OFFLINE;
+
+  constructor(private readonly events: EventBus) {}
+
+  set(next: ConnectionState): ConnectionState {
+    const changed = next.online !== this.state.online || next.connection !== this.state.connection || next.reason !== this.state.reason;
+    this.state = next;
+    if (changed) this.events.emit('connectionState', this.state);
+    return this.state;
+  }
+
+  online(workspace: Workspace): void {
+    this.set({ connection: workspace.connection.name, online: true, checkedAt: now(), reason: null });
+  }
+
+  async probe(workspace: Workspace): Promise<ConnectionState> {
+    const name = workspace.connection.name;
+    if (!workspace.api)
+      return this.set({ connection: name, online: false, checkedAt: now(), reason: 'The secret of this connection is not available.' });
+    try {
+      // Reachability, not authorization: any HTTP answer from the token endpoint means the tenant
+      // is there (a cached token would prove nothing). Credentials are checked by every sync.
+      await fetch(workspace.connection.tokenUrl, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(6_000) });
+      return this.set({ connection: name, online: true, checkedAt: now(), reason: null });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      const reason =
+        error instanceof Error && error.name === 'TimeoutError'
+          ? 'the tenant did not answer in time'
+          : cause === 'ECONNREFUSED'
+            ? 'the tenant refused the connection'
+            : 'the tenant cannot be reached';
+      return this.set({ connection: name, online: false, checkedAt: now(), reason });
+    }
+  }
+}
+
+export interface ExportArgs {
+  /** A report kind of the catalog (an unknown one is refused by the export). */
+  kind: string;
+  path: string;
+  asOfRun: number | null;
+  filters: string[];
+  fromRun: number | null;
+  toRun: number | null;
+  /** Sign with this machine's evidence signing key (from the keychain, created on first use). */
+  sign?: boolean;
+}
+
+export class Session {
+  readonly dataDir: string;
+  private current: Workspace | null = null;
+  private readonly monitor: ConnectionMonitor;
+  private readonly secrets: SecretStore;
+  private readonly demoSecrets = memorySecretStore();
+  private demo: DemoTenant | null = null;
+  private keychain: Promise<boolean> | null = null;
+  /** Files chosen in a dialog of this session: the only ones exports may write and verification may read. */
+  private readonly granted = new Set<string>();
+  private readonly running: { sync: AbortController | null; send: AbortController | null; export: AbortController | null } = {
+    sync: null,
+    send: null,
+    export: null,
+  };
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly options: SessionOptions) {
+    this.dataDir = options.dataDir;
+    this.monitor = new ConnectionMonitor(options.events);
+    this.secrets = options.secrets ?? osKeychain();
+    this.log = options.log ?? (() => {});
+  }
+
+  keychainAvailable(): Promise<boolean> {
+    this.keychain ??= this.options.secrets ? Promise.resolve(true) : keychainAvailable(3000);
+    return this.keychain;
+  }
+
+  /** The saved connections, the open one (a bare store file is listed too) and the last used. */
+  connections(): { connections: ConnectionInfo[]; active: string | null; lastUsed: string | null } {
+    const active = this.current?.connection ?? null;
+    const saved = savedConnections(this.dataDir);
+    const connections = active && !saved.some((c) => c.name === active.name) ? [...saved, active] : saved;
+    let lastUsed: string | null = null;
+    try {
+      lastUsed = lastUsedConnection(this.dataDir) ?? null;
+    } catch {
+      // An unreadable connections file was reported by the listing above.
+    }
+    return { connections, active: active?.name ?? null, lastUsed };
+  }
+
+  saveConnection(args: CredentialsInput & { name: string | null }): Promise<ConnectionInfo> {
+    return saveConnection(this.dataDir, this.secrets, args);
+  }
+
+  async removeConnection(name: string): Promise<void> {
+    const removed = forgetConnection(this.dataDir, name);
+    if (this.current?.connection.name === name) await this.close();
+    await (name === DEMO_CONNECTION ? this.demoSecrets : this.secrets).delete(removed.clientId);
+  }
+
+  /** Opens a saved connection: its store always; its API client when its secret is available. */
+  async openConnection(name: string): Promise<Workspace> {
+    if (name === DEMO_CONNECTION) return this.openDemoTenant();
+    const prepared = await prepareWorkspace(this.dataDir, name, {
+      secrets: this.secrets,
+      secret: 'if-available',
+      recover: true,
+      log: this.log,
+    });
+    return this.adopt(prepared);
+  }
+
+  async openDemoTenant(): Promise<Workspace> {
+    if (!this.options.demoTenant) throw new CoreError('unsupported', 'The demo tenant cannot be started from this build.');
+    if (!this.demo) this.demo = await startDemoTenant(this.options.demoTenant);
+    const { info } = this.demo;
+    const connection = recordDemoConnection(this.dataDir, info);
+    await this.demoSecrets.set(connection.clientId, info.clientSecret);
+    const prepared = await prepareWorkspace(this.dataDir, DEMO_CONNECTION, {
+      secrets: this.demoSecrets,
+      secret: 'if-available',
+      recover: true,
+    });
+    return this.adopt(prepared);
+  }
+
+  /** Opens a bare store file, offline (the browser host's --store). */
+  openStoreFile(file: string): Promise<Workspace> {
+    return this.adopt({ open: () => openStoreFile(file, { recover: true }) });
+  }
+
+  /** Makes a workspace the current one: what ran in the previous one stops, and its store closes. */
+  private async adopt(next: Pick<WorkspaceToOpen, 'open'>): Promise<Workspace> {
+    this.stopTasks();
+    this.current?.close();
+    this.current = null;
+    // Anything that was in flight when the app last stopped is uncertain now (`recover`): never lost, never resent blindly.
+    const workspace = next.open();
+    this.current = workspace;
+    // The first probe answers quickly; the app is usable offline either way.
+    await this.monitor.probe(workspace);
+    return workspace;
+  }
+
+  workspace(): Workspace {
+    if (!this.current) throw new CoreError('no_workspace', 'No tenant is open. Connect one or open the demo tenant.');
+    return this.current;
+  }
+
+  activeConnection(): ConnectionInfo | null {
+    return this.current?.connection ?? null;
+  }
+
+  async connectionState(recheck = false): Promise<ConnectionState> {
+    if (!this.current) return this.monitor.state;
+    return recheck ? this.monitor.probe(this.current) : this.monitor.state;
+  }
+
+  /** Starts a sync off the main thread; progress comes as syncProgress events. False when one is running. */
+  startSync(only: CollectionId[] | null): boolean {
+    const workspace = this.workspace();
+    if (this.running.sync) return false;
+    if (!workspace.credentials) throw new CoreError('auth', NO_SECRET_MESSAGE);
+    const controller = new AbortController();
+    this.running.sync = controller;
+    const emit = (event: SyncProgress) => this.options.events.emit('syncProgress', event);
+    let finished: SyncProgress | null = null;
+    void runSync(workspace, {
+      only,
+      worker: true,
+      signal: controller.signal,
+      // The last event waits until the state is known and a new sync may start.
+      onProgress: (event) => (event.phase === 'finished' ? (finished = event) : emit(event)),
+    })
+      .then(() => this.monitor.online(workspace))
+      .catch((error: unknown) => {
+        this.log(`sync: ${firstLineOf(error, 'The sync failed.')}`);
+        if (!controller.signal.aborted) void this.monitor.probe(workspace);
+      })
+      .finally(() => {
+        if (this.running.sync === controller) this.running.sync = null;
+        if (finished) emit(finished);
+      });
+    return true;
+  }
+
+  cancelSync(): boolean {
+    return this.cancel('sync');
+  }
+
+  syncing(): boolean {
+    return this.running.sync !== null;
+  }
+
+  /** Sends queued outbox items off the request path; progress comes as sendProgress events. */
+  startSend(ids: string[] | null): boolean {
+    const workspace = this.workspace();
+    if (this.running.send) return false;
+    const api = workspace.api;
+    if (!api) throw new CoreError('auth', NO_SECRET_MESSAGE);
+    const controller = new AbortController();
+    this.running.send = controller;
+    void runSend(workspace, api, {
+      ids: ids ?? undefined,
+      signal: controller.signal,
+      onProgress: (event) => this.options.events.emit('sendProgress', event),
+    })
+      .then(({ last }) => {
+        if (last?.paused?.reason === 'network') void this.monitor.probe(workspace);
+      })
+      .catch((error: unknown) => this.log(`send: ${firstLineOf(error, 'The send failed.')}`))
+      .finally(() => {
+        if (this.running.send === controller) this.running.send = null;
+      });
+    return true;
+  }
+
+  cancelSend(): boolean {
+    return this.cancel('send');
+  }
+
+  sending(): boolean {
+    return this.running.send !== null;
+  }
+
+  /** Open/save dialogs; the paths they return are the only ones exports may write or verification may read. */
+  async chooseFile(mode: 'open' | 'save', options: ChannelArgs<'showOpenDialog'> & ChannelArgs<'showSaveDialog'>): Promise<string | null> {
+    const path = mode === 'open' ? await this.options.dialogs.open(options) : await this.options.dialogs.save(options);
+    if (path) this.granted.add(resolvePath(path));
+    return path;
+  }
+
+  private mustBeGranted(path: string): string {
+    const full = resolvePath(path);
+    if (!this.granted.has(full))
+      throw new CoreError('forbidden', 'Choose the file in the dialog first: the app only writes and reads files you picked.');
+    return full;
+  }
+
+  /** Writes a report where a save dialog said; progress comes as exportProgress events. */
+  async exportReport({ kind, path, asOfRun, filters, fromRun, toRun, sign }: ExportArgs): Promise<ExportResult> {
+    const out = this.mustBeGranted(path);
+    const workspace = this.workspace();
+    if (this.running.export) throw new CoreError('busy', 'An export is already running.');
+    const controller = new AbortController();
+    this.running.export = controller;
+    try {
+      // Fetched once the export holds the running state: a keychain failure releases it too.
+      const signer = sign ? await signingKey(this.secrets) : undefined;
+      const result = await runExport(workspace, {
+        kind: kind as ExportTaskOptions['kind'],
+        signer,
+        out,
+        appVersion: this.options.appVersion,
+        asOfRun: asOfRun ?? undefined,
+        filters,
+        fromRun: fromRun ?? undefined,
+        toRun: toRun ?? undefined,
+        signal: controller.signal,
+        onProgress: (event) => this.options.events.emit('exportProgress', event),
+      });
+      // The written file may be verified or shown without another dialog.
+      this.granted.add(resolvePath(result.file));
+      return result;
+    } finally {
+      if (this.running.export === controller) this.running.export = null;
+    }
+  }
+
+  cancelExport(): boolean {
+    return this.cancel('export');
+  }
+
+  /** `key`: the fingerprint of the key the workbook must be signed with. */
+  verifyWorkbook(path: string, key?: string | null): Promise<VerifyResult> {
+    return verifyWorkbook(this.mustBeGranted(path), { key });
+  }
+
+  async showInFolder(path: string): Promise<boolean> {
+    const full = this.mustBeGranted(path);
+    return this.options.showInFolder ? this.options.showInFolder(full) : false;
+  }
+
+  private cancel(task: 'sync' | 'send' | 'export'): boolean {
+    const controller = this.running[task];
+    if (!controller) return false;
+    controller.abort();
+    return true;
+  }
+
+  private stopTasks(): void {
+    this.cancel('sync');
+    this.cancel('send');
+    this.running.sync = null;
+    this.running.send = null;
+  }
+
+  /** Closes the open workspace. */
+  async close(): Promise<void> {
+    this.stopTasks();
+    this.current?.close();
+    this.current = null;
+    this.monitor.state = OFFLINE;
+  }
+
+  /** Closes everything, and stops the demo tenant if this app started it. */
+  async shutdown(): Promise<void> {
+    await this.close();
+    const running = this.demo;
+    this.demo = null;
+    await running?.stop();
+  }
+}
+
+export function createSession(options: SessionOptions): Session {
+  return new Session(options);
+}

@@ -1,0 +1,48 @@
+import type { Session } from '../../app/session';
+import { inspectCredentials, testConnection } from '../../app/connections';
+import type { Handlers } from '../dispatch';
+import type { HostInfo } from './index';
+
+/** Saved connections, opening a workspace (or the demo tenant), and the connection state. */
+export function connectionHandlers(
+  session: Session,
+  host: HostInfo,
+): Pick<
+  Handlers,
+  | 'appInfo'
+  | 'listConnections'
+  | 'inspectCredentials'
+  | 'testConnection'
+  | 'saveConnection'
+  | 'removeConnection'
+  | 'openWorkspace'
+  | 'openDemoTenant'
+  | 'connectionState'
+> {
+  return {
+    appInfo: async () => ({
+      version: host.version,
+      host: host.host,
+      platform: host.platform,
+      dataDir: session.dataDir,
+      keychainAvailable: await session.keychainAvailable(),
+    }),
+    listConnections: () => session.connections(),
+    inspectCredentials: (args) => inspectCredentials(args),
+    testConnection: (args) => testConnection(args),
+    saveConnection: async (args) => ({ connection: await session.saveConnection(args) }),
+    removeConnection: async ({ name }) => {
+      await session.removeConnection(name);
+      return {};
+    },
+    openWorkspace: async ({ name }) => {
+      const workspace = await session.openConnection(name);
+      return { connection: workspace.connection, state: await session.connectionState() };
+    },
+    openDemoTenant: async () => {
+      const workspace = await session.openDemoTenant();
+      return { connection: workspace.connection, state: await session.connectionState() };
+    },
+    connectionState: ({ recheck }) => session.connectionState(recheck),
+  };
+}

@@ -1,0 +1,81 @@
+import { COLLECTION_IDS } from '../../../shared/contract';
+import type { Session } from '../../app/session';
+import { withPending } from '../../outbox/overlay';
+import type { Handlers } from '../dispatch';
+import { createLatest } from '../latest';
+import {
+  collectionInfos,
+  detailOf,
+  filtersOf,
+  historyOf,
+  hitOf,
+  listWindow,
+  overviewCharts,
+  rowOf,
+  runOf,
+  searchFacets,
+  statusOf,
+} from '../read-models';
+
+/** Sync, and the synced data: collections, runs, lists, objects, search and the overview. */
+export function dataHandlers(
+  session: Session,
+): Pick<
+  Handlers,
+  'startSync' | 'cancelSync' | 'collections' | 'listRuns' | 'listObjects' | 'getObject' | 'objectHistory' | 'search' | 'overview'
+> {
+  const store = () => session.workspace().store;
+  const latest = createLatest();
+  return {
+    startSync: ({ only }) => ({ started: session.startSync(only) }),
+    cancelSync: () => ({ cancelled: session.cancelSync() }),
+    collections: () => {
+      const open = session.activeConnection() ? store() : null;
+      return {
+        collections: collectionInfos(open),
+        status: open ? open.collectionStatus().map(statusOf) : [],
+        syncing: session.syncing(),
+      };
+    },
+    listRuns: () => ({ runs: session.activeConnection() ? store().runs().map(runOf) : [] }),
+
+    listObjects: ({ collection, filters, sort, offset, limit, asOfRun }) => {
+      const workspace = session.workspace();
+      const result = listWindow(workspace.store, collection, {
+        filters: filtersOf(filters),
+        sort: sort ? { column: sort.key, dir: sort.dir } : undefined,
+        offset,
+        limit,
+        asOfRun: asOfRun ?? undefined,
+      });
+      return { rows: withPending(workspace.outbox, collection, result.rows).map(rowOf), total: result.total };
+    },
+    getObject: ({ collection, id, asOfRun }) => {
+      const workspace = session.workspace();
+      const object = workspace.store.getObject(collection, id, { asOfRun: asOfRun ?? undefined });
+      const [withOverlay] = object ? withPending(workspace.outbox, collection, [object]) : [];
+      return { object: withOverlay ? detailOf(withOverlay) : null };
+    },
+    objectHistory: ({ collection, id }) => ({ entries: historyOf(store().history(collection, id)) }),
+    search: ({ query, collection, filters, limit, offset, facets: withFacets, latest: key }) =>
+      latest.run(key, () => {
+        const started = performance.now();
+        const s = store();
+        const result = s.search(query, {
+          collection: collection ?? undefined,
+          filters: filtersOf(filters),
+          limit,
+          offset,
+          highlight: ['[[', ']]'],
+        });
+        const facets = withFacets ? searchFacets(s, query) : null;
+        return { hits: result.hits.map(hitOf), total: result.total, facets, tookMs: performance.now() - started };
+      }),
+    overview: () => {
+      const s = store();
+      const status = s.collectionStatus().map(statusOf);
+      const counts = Object.fromEntries(COLLECTION_IDS.map((id) => [id, status.find((x) => x.id === id)?.count ?? 0]));
+      return { counts, charts: overviewCharts(s), runs: s.runs().slice(0, 20).map(runOf), status };
+    },
+  };
+}

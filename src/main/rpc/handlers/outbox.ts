@@ -1,0 +1,63 @@
+import type { Session } from '../../app/session';
+import type { Handlers } from '../dispatch';
+import { itemOf, journalOf, previewOf } from '../read-models';
+
+type OutboxChannel =
+  | 'outboxList'
+  | 'outboxEnqueue'
+  | 'outboxCheck'
+  | 'outboxEdit'
+  | 'outboxDiscard'
+  | 'outboxRetry'
+  | 'outboxResolve'
+  | 'outboxPreviewImport'
+  | 'outboxImport'
+  | 'outboxSend'
+  | 'outboxCancelSend'
+  | 'outboxReconcile'
+  | 'outboxJournal';
+
+/** The open workspace's outbox: queue, check, edit, import, send, reconcile, and the journal. */
+export function outboxHandlers(session: Session): Pick<Handlers, OutboxChannel> {
+  const outbox = () => session.workspace().outbox;
+  return {
+    outboxList: ({ state, limit }) => {
+      const open = outbox();
+      const items = open.list({ state: state ?? undefined, limit }).map(itemOf);
+      return { items, counts: open.counts(), pending: open.pendingCount(), sending: session.sending() };
+    },
+    outboxEnqueue: ({ kind, input }) => ({ item: itemOf(outbox().enqueue(kind, input, { source: 'app' })) }),
+    outboxCheck: ({ kind, input, editing }) => outbox().check(kind, input, { editing: editing ?? undefined }),
+    outboxEdit: ({ id, input }) => ({ item: itemOf(outbox().edit(id, input)) }),
+    outboxDiscard: ({ id }) => {
+      outbox().discard(id);
+      return {};
+    },
+    outboxRetry: ({ id }) => {
+      outbox().retry(id);
+      return {};
+    },
+    outboxResolve: ({ id, note }) => {
+      outbox().resolve(id, note ?? undefined);
+      return {};
+    },
+    outboxPreviewImport: ({ kind, csv }) => previewOf(outbox().previewImport(csv, kind)),
+    outboxImport: ({ kind, csv, source }) => {
+      const result = outbox().importCsv(csv, kind, { source: source ?? 'csv import' });
+      return { ...previewOf(result), queued: result.queued, itemIds: result.itemIds };
+    },
+    outboxSend: ({ ids }) => ({ started: session.startSend(ids) }),
+    outboxCancelSend: () => ({ cancelled: session.cancelSend() }),
+    outboxReconcile: async () => {
+      const workspace = session.workspace();
+      if (!workspace.api) return { examined: 0, applied: 0, requeued: 0, unknown: 0 };
+      const summary = await workspace.outbox.reconcile(workspace.api);
+      return { examined: summary.examined, applied: summary.applied, requeued: summary.requeued, unknown: summary.unknown };
+    },
+    outboxJournal: ({ itemId, limit }) => ({
+      entries: outbox()
+        .journal({ itemId: itemId ?? undefined, limit })
+        .map(journalOf),
+    }),
+  };
+}
