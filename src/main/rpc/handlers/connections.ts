@@ -1,7 +1,7 @@
 import type { Session } from '../../app/session';
 import { inspectCredentials, testConnection } from '../../app/connections';
 import type { Handlers } from '../dispatch';
-import type { HostInfo } from './index';
+import type { HostInfo } from './host';
 
 /** Saved connections, opening a workspace (or the demo tenant), and the connection state. */
 export function connectionHandlers(

@@ -1,7 +1,7 @@
 import { isSafeExternalUrl } from '../../../shared/external-url';
 import type { Session } from '../../app/session';
 import type { Handlers } from '../dispatch';
-import type { HostInfo } from './index';
+import type { HostInfo } from './host';
 
 /** What the host does outside the renderer: external links (https only) and the open/save dialogs. */
 export function shellHandlers(session: Session, host: HostInfo): Pick<Handlers, 'openExternal' | 'showOpenDialog' | 'showSaveDialog'> {
