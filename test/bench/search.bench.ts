@@ -8,8 +8,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../src/main/store/db';
-import { collection, type CollectionId } from '../../src/main/sync/collections';
-import { prepareObject } from '../../src/main/sync/pages';
+import { collection, prepareObject, type CollectionId } from '../../src/main/collections';
 import { ftsQuery, SEARCH_LIMITS } from '../../src/main/store/search';
 
 const TOTAL = Number(process.env.ATTEST_BENCH_SEARCH_OBJECTS ?? 1_000_000);

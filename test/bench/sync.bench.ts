@@ -16,9 +16,8 @@ import { createApiClient, type ApiClient } from '../../src/main/api/client';
 import { paginate } from '../../src/main/api/paginate';
 import { runSyncJob } from '../../src/main/jobs/sync-job';
 import { openStore } from '../../src/main/store/db';
-import { COLLECTIONS, type CollectionDescriptor, type CollectionId } from '../../src/main/sync/collections';
+import { COLLECTIONS, getPath, isRecord, type CollectionDescriptor, type CollectionId } from '../../src/main/collections';
 import { Limiter, syncTenant, type SyncSummary } from '../../src/main/sync/engine';
-import { getPath, isRecord } from '../../src/main/sync/extract';
 import { mapLimit } from '../../src/main/sync/pages';
 
 const ROOT = new URL('../..', import.meta.url).pathname;

@@ -1,7 +1,10 @@
 import type { Store } from '../../src/main/store/db';
-import type { PreparedObject } from '../../src/main/store/sync-writer';
-import { collection as descriptorOf, type CollectionId } from '../../src/main/sync/collections';
-import { prepareObject as prepareReceived } from '../../src/main/sync/pages';
+import {
+  collection as descriptorOf,
+  prepareObject as prepareReceived,
+  type CollectionId,
+  type PreparedObject,
+} from '../../src/main/collections';
 
 /**
  * Stores objects through the store's own sync writer (the path a real sync takes), for report

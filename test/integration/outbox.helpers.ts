@@ -6,7 +6,7 @@ import { canonicalJson } from '../../src/main/outbox/canonical';
 import type { OutboxItem, OutboxStore } from '../../src/main/outbox/queue';
 import { MANAGED_ENTITLEMENT_KINDS, type TenantData } from '../../src/tenant/dataset';
 import { openStore, type Store } from '../../src/main/store/db';
-import { storeFreshCopies } from '../../src/main/sync/fresh-copies';
+import { storeFreshCopies } from '../../src/main/store/fresh-copies';
 
 export function tempDir(prefix = 'attest-outbox-it-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));

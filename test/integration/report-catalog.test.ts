@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/main/outbox/journal';
 import { exportReport, REPORT_KINDS, verifyWorkbook, type ReportKind } from '../../src/main/reports';
 import { openStore, type Store } from '../../src/main/store/db';
-import type { CollectionId } from '../../src/main/sync/collections';
+import type { CollectionId } from '../../src/main/collections';
 import { openpyxlDump } from '../helpers/openpyxl';
 import { prepareObject, storeRun } from '../helpers/report-fixtures';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { CliIO } from '../../src/cli/io';
 import { main } from '../../src/cli/index';
 import type { Store } from '../../src/main/store/db';
-import type { CollectionId } from '../../src/main/sync/collections';
+import type { CollectionId } from '../../src/main/collections';
 import type { TenantData } from '../../src/tenant/dataset';
 import { campaignView } from '../../src/tenant/routes/campaigns';
 

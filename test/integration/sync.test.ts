@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient, type ApiRequest } from '../../src/main/api/client';
 import { openStore, type Store } from '../../src/main/store/db';
-import type { CollectionId } from '../../src/main/sync/collections';
+import type { CollectionId } from '../../src/main/collections';
 import { syncTenant, type SyncProgress } from '../../src/main/sync/engine';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { differences, expectedRaw, runCli, storedRaw, tempDir } from './sync.helpers';

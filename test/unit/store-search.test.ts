@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/main/store/db';
 import { countByCollection, searchObjects, wordsQuery, termLookup } from '../../src/main/store/search';
-import { collection, type CollectionId } from '../../src/main/sync/collections';
-import { prepareObject } from '../../src/main/sync/pages';
+import { collection, prepareObject, type CollectionId } from '../../src/main/collections';
 
 let dir: string;
 let store: Store;

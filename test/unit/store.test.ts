@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/main/store/db';
-import { collection, type CollectionId } from '../../src/main/sync/collections';
-import { prepareObject } from '../../src/main/sync/pages';
+import { collection, prepareObject, type CollectionId } from '../../src/main/collections';
 
 let dir: string;
 let store: Store;

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient, ApiRequest, ApiResponse } from '../../src/main/api/client';
 import { ApiError } from '../../src/main/api/errors';
 import { openStore, type Store } from '../../src/main/store/db';
-import type { CollectionId } from '../../src/main/sync/collections';
+import type { CollectionId } from '../../src/main/collections';
 import { syncTenant, type SyncProgress } from '../../src/main/sync/engine';
 
 /**

@@ -1,6 +1,6 @@
 import { openStoreFile, openWorkspace, StoreMissingError, type OpenOptions, type Workspace } from '../../main/app/workspace';
 import { defaultDataDir } from '../../main/data-dir';
-import { COLLECTION_IDS, isCollectionId, type CollectionId } from '../../main/sync/collections';
+import { COLLECTION_IDS, isCollectionId, type CollectionId } from '../../main/collections';
 import { UsageError, type CliIO } from '../io';
 
 /** The options every offline read command takes to find its store. */

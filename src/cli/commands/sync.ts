@@ -1,5 +1,5 @@
 import { runSync } from '../../main/app/tasks/sync';
-import type { CollectionId } from '../../main/sync/collections';
+import type { CollectionId } from '../../main/collections';
 import type { SyncProgress, SyncSummary } from '../../main/sync/engine';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';

@@ -8,8 +8,8 @@ import { CoreError } from '../errors';
 import { osKeychain, type SecretStore } from '../keychain';
 import { openOutbox, type Outbox, type OutboxStore } from '../outbox/queue';
 import { openStore, type Store } from '../store/db';
-import { storeFreshCopies } from '../sync/fresh-copies';
-import { isCollectionId } from '../sync/collections';
+import { storeFreshCopies } from '../store/fresh-copies';
+import { isCollectionId } from '../collections';
 import { connectionInfo } from './connections';
 
 /**

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AuthMethod } from '../api/token';
-import type { CollectionId } from '../sync/collections';
+import type { CollectionId } from '../collections';
 import type { SyncProgress, SyncSummary } from '../sync/engine';
 
 /** What the worker needs to sync one connection: its store file and its credentials. */

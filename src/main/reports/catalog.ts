@@ -3,7 +3,7 @@
  * and yields its data sheets (columns + a lazy row stream read straight from the store), so rows
  * flow from SQLite into the streaming writer without being gathered in memory.
  *
- * Columns come from the collection descriptors (src/main/sync/collections.ts) where they fit;
+ * Columns come from the collection descriptors (src/main/collections/) where they fit;
  * every date becomes two columns: a real Excel date cell (UTC) and the ISO text the API sent.
  * Enum values and action/trigger kinds are shown exactly as the API wrote them, unknown ones too.
  */
@@ -11,8 +11,18 @@ import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS } from '../../shar
 import { ROUTING_RULE_ACTION_KEYS } from '../../shared/api-types/routing-rule';
 import type { JournalEntry } from '../outbox/types';
 import type { CollectionStatus, DiffEntry, Filters, FilterValue, StoredObject, SyncRun } from '../store/types';
-import { COLLECTIONS, collection as descriptorOf, type CollectionDescriptor, type CollectionId, type ColumnDef } from '../sync/collections';
-import { celExpressions, getPath, isRecord, str, targets } from '../sync/extract';
+import {
+  celExpressions,
+  COLLECTIONS,
+  collection as descriptorOf,
+  getPath,
+  isRecord,
+  str,
+  targets,
+  type CollectionDescriptor,
+  type CollectionId,
+  type ColumnDef,
+} from '../collections';
 import type { CellValue } from './canonical';
 import { InvalidInputError } from './errors';
 import type { ColumnSpec, ColumnType, SheetSpec } from './workbook';

@@ -5,8 +5,7 @@
  * by name, host and client id only.
  */
 import type { CollectionStatus, SyncRun } from '../store/types';
-import type { CollectionId } from '../sync/collections';
-import { collection as descriptorOf } from '../sync/collections';
+import { collection as descriptorOf, type CollectionId } from '../collections';
 import type { CellValue } from './canonical';
 import { InvalidInputError } from './errors';
 import type { ReportParams, ReportPlan, ReportStore } from './catalog';

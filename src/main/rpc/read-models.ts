@@ -10,19 +10,16 @@ import type {
   SearchHit,
   SyncRun,
 } from '../../shared/contract';
-import { COLLECTIONS, collection as descriptorOf, type ColumnDef } from '../sync/collections';
-import { columnRef, filterSql } from '../store/query';
-import { OBJECT_COLUMNS, toStoredObject, type ObjectRow as StoredRow } from '../store/objects';
-import { countByCollection } from '../store/search';
+import { COLLECTIONS, collection as descriptorOf, type ColumnDef } from '../collections';
 import type { Store } from '../store/db';
+import { columnValueCounts, matchesPerCollection, memo, objectWindow, type WindowOptions } from '../store/read-models';
 import type * as StoreTypes from '../store/types';
 import type { OutboxItem, ImportPreview as OutboxImportPreview, JournalEntry } from '../outbox/types';
 import type { OutboxItemView, ImportPreview, OutboxJournalEntry } from '../../shared/contract';
 
 /**
  * The store's answers shaped as the contract's view models: list rows, details, facets and chart
- * data. Everything is read through the Store (and its column/search helpers), never raw tables,
- * except the two grouped counts below, which reuse the store's own column expressions.
+ * data. Everything is read through the Store and its read models (store/read-models.ts); no SQL here.
  */
 
 const KIND: Record<ColumnDef['type'], ColumnInfo['kind']> = { text: 'text', enum: 'enum', bool: 'bool', int: 'number', date: 'date' };
@@ -38,78 +35,19 @@ export function columnsOf(id: CollectionId): ColumnInfo[] {
   }));
 }
 
-/**
- * Results that scan a whole collection (totals, filter values, chart counts) are kept per store
- * until the next sync run starts or ends, so a million-row list does not recount on every page.
- */
-const memos = new WeakMap<Store, { stamp: string; values: Map<string, unknown> }>();
-
-function stampOf(store: Store): string {
-  const latest = store.runs()[0];
-  return latest ? `${latest.id}:${latest.status}:${latest.finishedAt ?? ''}` : 'none';
-}
-
-export function memo<T>(store: Store, key: string, compute: () => T, extraStamp = ''): T {
-  const stamp = `${stampOf(store)}|${extraStamp}`;
-  let entry = memos.get(store);
-  if (!entry || entry.stamp !== stamp) {
-    entry = { stamp, values: new Map() };
-    memos.set(store, entry);
-  }
-  if (!entry.values.has(key)) entry.values.set(key, compute());
-  return entry.values.get(key) as T;
-}
-
-/**
- * A window of a collection for the virtualized table. Without a chosen sort (or an as-of run),
- * rows come in id order straight off the (collection, id) index, so any offset of a million rows
- * is cheap; a chosen sort goes through the store's general listing.
- */
+/** A window of a collection for the virtualized table (id order unless a sort is chosen), with its total. */
 export function listWindow(
   store: Store,
   id: CollectionId,
-  opts: { filters: StoreTypes.Filters; sort?: { column: string; dir: 'asc' | 'desc' }; offset: number; limit: number; asOfRun?: number },
+  opts: WindowOptions,
   extraStamp = '',
 ): { rows: StoreTypes.StoredObject[]; total: number } {
-  const filterKey = JSON.stringify(opts.filters);
-  if (opts.sort || opts.asOfRun !== undefined) {
-    const rows = store.listObjects(id, {
-      filters: opts.filters,
-      sort: opts.sort,
-      offset: opts.offset,
-      limit: opts.limit,
-      asOfRun: opts.asOfRun,
-    }).rows;
-    const total = memo(
-      store,
-      `count:${id}:${opts.asOfRun ?? ''}:${filterKey}`,
-      () => store.countObjects(id, { filters: opts.filters, asOfRun: opts.asOfRun }),
-      extraStamp,
-    );
-    return { rows, total };
-  }
-  const params: unknown[] = [id];
-  const where = ['o.collection = ?', ...filterSql(descriptorOf(id), opts.filters, params)];
-  params.push(opts.limit, opts.offset);
-  const rows = store.db
-    .prepare(
-      `SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE ${where.join(' AND ')} ORDER BY o.id LIMIT ? OFFSET ?`,
-    )
-    .all(...params) as StoredRow[];
-  const total = memo(store, `count:${id}::${filterKey}`, () => store.countObjects(id, { filters: opts.filters }), extraStamp);
-  return { rows: rows.map((row) => toStoredObject(row, undefined)), total };
+  return objectWindow(store, id, opts, extraStamp);
 }
 
 /** Values of one column among the current objects of a collection, most frequent first. */
 export function groupCounts(store: Store, id: CollectionId, column: string, limit = 50): ChartDatum[] {
-  const ref = columnRef(descriptorOf(id), column);
-  const rows = store.db
-    .prepare(
-      `SELECT ${ref.sql} AS k, count(*) AS c FROM objects o JOIN object_versions v ON v.vid = o.current_vid
-       WHERE o.collection = ? GROUP BY k ORDER BY c DESC, k LIMIT ?`,
-    )
-    .all(id, limit) as { k: string | number | null; c: number }[];
-  return rows.map((row) => ({ key: row.k === null ? '' : String(row.k), count: row.c }));
+  return columnValueCounts(store, id, column, limit).map((d) => ({ key: d.value === null ? '' : String(d.value), count: d.count }));
 }
 
 export function collectionInfos(store: Store | null): CollectionInfo[] {
@@ -186,7 +124,7 @@ export function filtersOf(filters: Record<string, string[]>): StoreTypes.Filters
 
 /** Matches per collection, each counted up to the search's count cap (so that counting stays cheap on any prefix). */
 export function searchFacets(store: Store, query: string): Record<string, number> {
-  return countByCollection(store.db, query);
+  return matchesPerCollection(store, query);
 }
 
 /** Routing rules by the kind of their action (acceptRisk, createTask, snooze, suppress). */

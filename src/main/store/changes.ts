@@ -1,4 +1,4 @@
-import { isRecord } from '../sync/extract';
+import { isRecord } from '../collections';
 
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;

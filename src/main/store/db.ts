@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { CollectionId } from '../sync/collections';
+import type { CollectionId } from '../collections';
 import { migrate, MigrationError, pendingMigrations } from './migrate';
 import { MIGRATIONS } from './migrations';
 import { ObjectReader } from './objects';

@@ -1,8 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS } from '../../shared/api-types/automation';
 import { kindOf } from '../../shared/api-types/common';
-import { COLLECTIONS, collection as descriptorOf, type CollectionId } from '../sync/collections';
-import { celExpressions, getPath, str, targets } from '../sync/extract';
+import { celExpressions, COLLECTIONS, collection as descriptorOf, getPath, str, targets, type CollectionId } from '../collections';
 import { changedFields } from './changes';
 import { filterSql, pageSql, sortSql, StoreQueryError, versionJoin } from './query';
 import type {
@@ -124,16 +123,20 @@ export class ObjectReader {
         `SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE o.collection = ? AND o.id = ?`,
       ),
       lastVersion: p(
-        `SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.oid = o.oid WHERE o.collection = ? AND o.id = ? ORDER BY v.valid_from DESC LIMIT 1`,
+        `SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.oid = o.oid
+         WHERE o.collection = ? AND o.id = ? ORDER BY v.valid_from DESC LIMIT 1`,
       ),
       asOf: p(
-        `SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.oid = o.oid AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?) WHERE o.collection = ? AND o.id = ?`,
+        `SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.oid = o.oid AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)
+         WHERE o.collection = ? AND o.id = ?`,
       ),
       versions: p(
-        'SELECT v.valid_from, v.valid_to, v.title, v.raw, v.hash FROM objects o JOIN object_versions v ON v.oid = o.oid WHERE o.collection = ? AND o.id = ? ORDER BY v.valid_from',
+        `SELECT v.valid_from, v.valid_to, v.title, v.raw, v.hash FROM objects o JOIN object_versions v ON v.oid = o.oid
+         WHERE o.collection = ? AND o.id = ? ORDER BY v.valid_from`,
       ),
       runTime: p(
-        'SELECT coalesce(rc.finished_at, r.started_at) FROM sync_runs r LEFT JOIN sync_run_collections rc ON rc.run_id = r.id AND rc.collection = ? WHERE r.id = ?',
+        `SELECT coalesce(rc.finished_at, r.started_at) FROM sync_runs r
+         LEFT JOIN sync_run_collections rc ON rc.run_id = r.id AND rc.collection = ? WHERE r.id = ?`,
       ),
     };
   }

@@ -1,4 +1,4 @@
-import { COLLECTIONS, type CollectionDescriptor, type ColumnType } from '../sync/collections';
+import { COLLECTIONS, type CollectionDescriptor, type ColumnType } from '../collections';
 import type { Filters, FilterValue } from './types';
 
 /** Bad input to a read (an unknown column, a bad run): the message names what to fix. */

@@ -1,5 +1,14 @@
 import type { Database } from 'better-sqlite3';
-import { COLLECTIONS, collection as descriptorOf, extractColumns, SEARCH_TEXT_REVISION, type CollectionId } from '../sync/collections';
+import {
+  COLLECTIONS,
+  collection as descriptorOf,
+  extractColumns,
+  FACET_COLUMNS,
+  facetToken,
+  facetsText,
+  SEARCH_TEXT_REVISION,
+  type CollectionId,
+} from '../collections';
 import { columnRef, filterSql, pageSql } from './query';
 import type { ColumnValue, Filters, FilterValue, SearchHit, SearchOptions } from './types';
 import { SEARCH_COUNT_CAP } from '../../shared/search-limits';
@@ -41,26 +50,6 @@ const INDEXED_PREFIX_MIN = 2;
 const INDEXED_PREFIX_MAX = 4;
 /** A one-letter prefix starting more words than the expansion limit is split into at most this many two-letter prefixes. */
 const SPLIT_LIMIT = 256;
-
-const FACET_MARK = '\uE000';
-
-/** The facet token of a column value: a private-use mark, then name and value lowercased, letters and digits only. */
-export function facetToken(name: string, value: FilterValue): string {
-  return `${FACET_MARK}${`${name}${String(value)}`.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
-}
-
-const FACET_COLUMNS = new Set(COLLECTIONS.flatMap((d) => d.columns.filter((c) => c.filter).map((c) => c.name)));
-
-/** The `facets` text of an object: its collection and the values of its filterable columns. */
-export function facetsText(collection: CollectionId, columns: Record<string, ColumnValue>): string {
-  const d = descriptorOf(collection);
-  const tokens = [facetToken('collection', collection)];
-  for (const c of d.columns) {
-    const value = columns[c.name];
-    if (c.filter && value !== null && value !== undefined && value !== '') tokens.push(facetToken(c.name, value));
-  }
-  return tokens.join(' ');
-}
 
 /** Case- and accent-folded like the index's tokenizer (unicode61, remove_diacritics 2). */
 function fold(word: string): string {

@@ -1,25 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { CollectionId } from '../sync/collections';
-import { facetsText, refreshSearchTerms } from './search';
+import { facetsText, type CollectionId, type PreparedObject } from '../collections';
+import { refreshSearchTerms } from './search';
 import type { ColumnValue, RunCollection, RunStatus, WalkStatus } from './types';
-
-/** One object of a page, ready to store (parsed, hashed and extracted outside the transaction). */
-export interface PreparedObject {
-  id: string;
-  /** Exactly as received. */
-  raw: string;
-  /** SHA-1 of `raw`: an unchanged object is not stored again. */
-  hash: Buffer;
-  title: string;
-  /** JSON object of the extracted columns. */
-  cols: string;
-  /** Search body text. */
-  body: string;
-  /** Search facet tokens (collection and filterable column values); derived from `cols` when absent. */
-  facets?: string;
-  /** JSON `{collection: [ids]}` or null. */
-  refs: string | null;
-}
 
 export interface RunStart {
   runId: number;
@@ -101,7 +83,8 @@ export class SyncWriter {
       restartWalk: p("UPDATE sync_run_collections SET walk = walk + 1, checkpoint = '', plan = NULL WHERE run_id = ? AND collection = ?"),
       setPlan: p('UPDATE sync_run_collections SET plan = ? WHERE run_id = ? AND collection = ?'),
       checkpoint: p(
-        'UPDATE sync_run_collections SET checkpoint = ?, pages = pages + 1, fetched = fetched + ?, upserted = upserted + ? WHERE run_id = ? AND collection = ? AND walk = ?',
+        `UPDATE sync_run_collections SET checkpoint = ?, pages = pages + 1, fetched = fetched + ?, upserted = upserted + ?
+         WHERE run_id = ? AND collection = ? AND walk = ?`,
       ),
       endWalk: p(
         'UPDATE sync_run_collections SET status = ?, error = ?, finished_at = ?, deleted = deleted + ? WHERE run_id = ? AND collection = ?',
@@ -110,7 +93,8 @@ export class SyncWriter {
       strayWalks: p("UPDATE sync_run_collections SET status = 'cancelled' WHERE run_id = ? AND status IN ('running', 'pending')"),
 
       findObject: p(
-        'SELECT o.oid, o.current_vid AS vid, v.hash, v.valid_from FROM objects o LEFT JOIN object_versions v ON v.vid = o.current_vid WHERE o.collection = ? AND o.id = ?',
+        `SELECT o.oid, o.current_vid AS vid, v.hash, v.valid_from FROM objects o LEFT JOIN object_versions v ON v.vid = o.current_vid
+         WHERE o.collection = ? AND o.id = ?`,
       ),
       newObject: p('INSERT INTO objects (collection, id, first_seen_run, last_seen_run, last_seen_walk) VALUES (?, ?, ?, ?, ?)'),
       seen: p('UPDATE objects SET last_seen_run = ?, last_seen_walk = ? WHERE oid = ?'),

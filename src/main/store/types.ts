@@ -1,5 +1,6 @@
-import type { CollectionId } from '../sync/collections';
-import type { CelExpression } from '../sync/extract';
+import type { CelExpression, CollectionId, ColumnValue } from '../collections';
+
+export type { ColumnValue };
 
 export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 export type WalkStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -49,7 +50,6 @@ export interface CollectionStatus {
   error: string | null;
 }
 
-export type ColumnValue = string | number | boolean | null;
 export type FilterValue = string | number | boolean;
 /** Column name -> value (or any of several values). Columns are those of the collection's descriptor, plus `id`. */
 export type Filters = Record<string, FilterValue | readonly FilterValue[]>;

@@ -1,9 +1,8 @@
 import type { SyncProgress } from '../../shared/contract';
-import type { Store } from '../store/db';
-import type { RunCollection, RunStatus } from '../store/types';
 import type { ApiClient } from '../api/client';
-import { collection as descriptorOf, COLLECTIONS, type CollectionDescriptor, type CollectionId } from './collections';
-import { idPages, listPages, prepareObject, type FetchedPage } from './pages';
+import { collection as descriptorOf, COLLECTIONS, prepareObject, type CollectionDescriptor, type CollectionId } from '../collections';
+import { idPages, listPages, type FetchedPage } from './pages';
+import type { RunStatus, SyncStore, WalkRecord } from './target';
 
 export type { SyncProgress };
 
@@ -38,7 +37,8 @@ export interface SyncSummary {
 }
 
 export interface SyncOptions {
-  store: Store;
+  /** The store to fill (its sync side). */
+  store: SyncStore;
   api: ApiClient;
   only?: readonly CollectionId[];
   /** Collections walked at the same time (default 3). */
@@ -149,9 +149,9 @@ export async function syncTenant(opts: SyncOptions): Promise<SyncSummary> {
 }
 
 function blockedWalk(
-  store: Store,
+  store: SyncStore,
   runId: number,
-  recorded: RunCollection,
+  recorded: WalkRecord,
   blockedBy: CollectionId[],
   signal: AbortSignal | undefined,
   emit: (event: Omit<SyncProgress, 'runId'>) => void,
@@ -179,11 +179,11 @@ function blockedWalk(
 }
 
 async function walkCollection(
-  store: Store,
+  store: SyncStore,
   api: ApiClient,
   runId: number,
   descriptor: CollectionDescriptor,
-  recorded: RunCollection,
+  recorded: WalkRecord,
   signal: AbortSignal | undefined,
   emit: (event: Omit<SyncProgress, 'runId'>) => void,
 ): Promise<CollectionSummary> {

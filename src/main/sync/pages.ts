@@ -1,18 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { ApiClient, ApiResponse } from '../api/client';
 import { ApiError, isApiError } from '../api/errors';
 import { paginate } from '../api/paginate';
-import { facetsText } from '../store/search';
-import type { PreparedObject } from '../store/sync-writer';
-import { extractColumns, type CollectionDescriptor } from './collections';
-import { isRecord } from './extract';
+import { isRecord, type CollectionDescriptor, type ReceivedObject } from '../collections';
 import { arrayMemberSlices, checkObject, memberSlice, RawJsonError } from './raw-json';
-
-export interface ReceivedObject {
-  /** Exactly as received. */
-  raw: string;
-  json: unknown;
-}
 
 /** One page of a walk: its objects and the checkpoint to resume after it ('' = it was the last). */
 export interface FetchedPage {
@@ -159,24 +149,4 @@ export async function* idPages(
     offset += ids.length;
     yield { objects: objects.filter((o): o is ReceivedObject => o !== null), next: offset < plan.length ? String(offset) : '' };
   } while (offset < plan.length);
-}
-
-/** Hashes, extracts and indexes one object, outside the write transaction. */
-export function prepareObject(descriptor: CollectionDescriptor, obj: ReceivedObject): PreparedObject {
-  const id = descriptor.idOf(obj.json);
-  if (id === '') throw badPage(`${descriptor.id}: an object without an id`);
-  const text = descriptor.searchText(obj.json);
-  const refs = descriptor.references?.(obj.json);
-  const hasRefs = refs !== undefined && Object.values(refs).some((ids) => ids !== undefined && ids.length > 0);
-  const columns = extractColumns(descriptor, obj.json);
-  return {
-    id,
-    raw: obj.raw,
-    hash: createHash('sha1').update(obj.raw).digest(),
-    title: text.title,
-    cols: JSON.stringify(columns),
-    body: text.body,
-    facets: facetsText(descriptor.id, columns),
-    refs: hasRefs ? JSON.stringify(refs) : null,
-  };
 }

@@ -1,7 +1,7 @@
 import type { SyncProgress } from '../../../shared/contract';
 import { CoreError, firstLineOf } from '../../errors';
 import { runSyncJob } from '../../jobs/sync-job';
-import type { CollectionId } from '../../sync/collections';
+import type { CollectionId } from '../../collections';
 import { syncTenant, type SyncSummary } from '../../sync/engine';
 import type { Workspace } from '../workspace';
 

@@ -1,13 +1,11 @@
 /**
  * Fresh copies of objects that sent changes returned (a created scope, an updated template, a
  * new campaign), stored through the collections' own descriptors so they look in views, search
- * and reports exactly as a sync would store them. The outbox calls this after a send; the store
+ * and reports exactly as a sync would store them. The outbox asks for this after a send; the store
  * keeps them as a run of their own (origin `outbox`, see SyncWriter.storeFreshCopies).
  */
-import type { Store } from '../store/db';
-import type { PreparedObject } from '../store/sync-writer';
-import { collection as descriptorOf, COLLECTION_IDS, type CollectionId } from './collections';
-import { prepareObject } from './pages';
+import { collection as descriptorOf, isCollectionId, prepareObject, type CollectionId, type PreparedObject } from '../collections';
+import type { Store } from './db';
 
 export interface FreshCopy {
   collection: string;
@@ -22,14 +20,12 @@ export interface FreshCopiesStored {
   stored: number;
 }
 
-const isCollection = (c: string): c is CollectionId => (COLLECTION_IDS as readonly string[]).includes(c);
-
 export function storeFreshCopies(store: Pick<Store, 'sync'>, copies: readonly FreshCopy[]): FreshCopiesStored {
   const prepared: { collection: CollectionId; object: PreparedObject }[] = [];
   const seen = new Set<string>();
   // The last copy of an object wins (two changes to one template in one send).
   for (const copy of [...copies].reverse()) {
-    if (!isCollection(copy.collection)) continue;
+    if (!isCollectionId(copy.collection)) continue;
     const key = `${copy.collection}\u0000${copy.id}`;
     if (seen.has(key)) continue;
     seen.add(key);

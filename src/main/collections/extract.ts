@@ -1,10 +1,9 @@
 /**
- * Small readers over parsed API objects, shared by the collection descriptors: a value at a dotted
- * path, every CEL expression in an object, and the ids an object points at. They never throw on
- * unexpected shapes (unknown fields and enum values are kept elsewhere, and simply read here).
+ * Small readers over parsed API objects, shared by the collection descriptors, the store and the
+ * reports: a value at a dotted path, every CEL expression in an object, and the ids an object
+ * points at. They never throw on unexpected shapes (unknown fields and enum values are kept
+ * elsewhere, and simply read here).
  */
-
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -24,6 +23,11 @@ export function getPath(obj: unknown, path: string): unknown {
 export function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
+
+export const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** The non-empty values, each once, in their first order. */
+export const unique = (values: string[]): string[] => [...new Set(values.filter((v) => v !== ''))];
 
 /** Where a CEL expression sits (a path like `automationSteps[2].sendEmail.userIdsCel`) and its text. */
 export interface CelExpression {
@@ -55,6 +59,12 @@ export function celExpressions(obj: unknown, base = ''): CelExpression[] {
   walk(obj, base, '', '');
   return found;
 }
+
+/** Every CEL expression of an object, one a line (search bodies). */
+export const celText = (obj: unknown): string =>
+  celExpressions(obj)
+    .map((c) => c.expression)
+    .join('\n');
 
 /**
  * The ids an object points at, as `path=value`: string members named `...Id` and string arrays

@@ -1,0 +1,74 @@
+/**
+ * What a collection descriptor says: where the collection comes from (a paged list, a paged list
+ * plus one GET per row, or ids referenced by other collections), how to find an object's id, which
+ * columns to extract for lists, filters, sorting and reports, and which text the offline search
+ * indexes. Plus the column constructors the descriptors are written with.
+ */
+import type { CollectionId } from '../../shared/contract';
+import type { ApiClient, ApiResponse } from '../api/client';
+import type { PageRequest } from '../api/paginate';
+
+export type ColumnType = 'text' | 'enum' | 'bool' | 'int' | 'date';
+/** An extracted column value (absent: null). */
+export type ColumnValue = string | number | boolean | null;
+
+export interface ColumnDef {
+  /** Key in StoredObject.columns, in filters and in sorts. */
+  name: string;
+  label: string;
+  /** Dotted path in the stored object the value is read from. */
+  path: string;
+  type: ColumnType;
+  /** Offered as a filter (the main enum and boolean columns). */
+  filter?: boolean;
+  /** A computed value instead of the value at `path` (e.g. the kind of a oneof). */
+  value?(obj: unknown): ColumnValue;
+}
+
+export interface SearchText {
+  title: string;
+  body: string;
+}
+
+/** Ids this object refers to in other collections (templates gather theirs from these). */
+export type References = Partial<Record<CollectionId, string[]>>;
+
+export interface CollectionDescriptor {
+  id: CollectionId;
+  title: string;
+  /** The page size asked for (the largest the endpoint allows), or the ids per batch for `byIds`. */
+  pageSize: number;
+  /** A paged list: one page of the collection. */
+  fetchPage?(api: ApiClient, req: PageRequest, signal?: AbortSignal): Promise<ApiResponse<unknown>>;
+  /** The member of a page that holds its rows (for `byIds`: the member of the GET answer that is the object). */
+  listKey: string;
+  /**
+   * Rows of the list are summaries: each object is then fetched by id and stored exactly as that
+   * GET returns it (campaigns: the `GET /access_review/{id}` wrapper).
+   */
+  detail?: {
+    idOfListItem(item: unknown): string;
+    fetch(api: ApiClient, id: string, signal?: AbortSignal): Promise<ApiResponse<unknown>>;
+  };
+  /** No list exists: the ids are those the current objects of `referencedBy` point at, fetched one by one. */
+  byIds?: {
+    referencedBy: CollectionId[];
+    fetch(api: ApiClient, id: string, signal?: AbortSignal): Promise<ApiResponse<unknown>>;
+  };
+  idOf(obj: unknown): string;
+  /** Where the object itself sits inside what is stored, when that is a wrapper ('' or absent: the top). */
+  diffRoot?: string;
+  columns: ColumnDef[];
+  defaultSort: { column: string; dir: 'asc' | 'desc' };
+  searchText(obj: unknown): SearchText;
+  references?(obj: unknown): References;
+}
+
+export const text = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'text' });
+export const date = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'date' });
+export const int = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'int' });
+export const enumCol = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'enum', filter: true });
+export const bool = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'bool', filter: true });
+
+/** Prefixes every column path (campaign fields live at `accessReview.accessReview.*` of the wrapper). */
+export const under = (prefix: string, columns: ColumnDef[]): ColumnDef[] => columns.map((c) => ({ ...c, path: `${prefix}.${c.path}` }));

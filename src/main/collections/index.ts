@@ -1,0 +1,12 @@
+/**
+ * The synced collections: one descriptor per collection, the readers they extract with, the facet
+ * text of the search index, and the preparation of an object for storage. Both the store and the
+ * sync read this module; neither imports the other.
+ */
+export { COLLECTION_IDS, type CollectionId } from '../../shared/contract';
+export type { CollectionDescriptor, ColumnDef, ColumnType, ColumnValue, References, SearchText } from './descriptor';
+export { COLLECTIONS, collection, isCollectionId, SEARCH_TEXT_REVISION } from './registry';
+export { extractColumns } from './columns';
+export { FACET_COLUMNS, facetToken, facetsText } from './facets';
+export { prepareObject, type PreparedObject, type ReceivedObject } from './prepare';
+export { celExpressions, getPath, isRecord, lines, str, targets, type CelExpression } from './extract';

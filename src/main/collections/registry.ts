@@ -1,0 +1,34 @@
+/**
+ * The synced collections, one descriptor each (a file per collection beside this one). The sync
+ * engine, the store, search, the CLI and the reports all read them; adding a collection is one
+ * descriptor file and one entry here.
+ */
+import { COLLECTION_IDS, type CollectionId } from '../../shared/contract';
+import { automations } from './automations';
+import { campaigns } from './campaigns';
+import type { CollectionDescriptor } from './descriptor';
+import { routingRules } from './routing-rules';
+import { scopes } from './scopes';
+import { templates } from './templates';
+import { toolsets } from './toolsets';
+
+/** In the order of the contract's COLLECTION_IDS (the order runs walk them and views list them). */
+export const COLLECTIONS: readonly CollectionDescriptor[] = [campaigns, templates, automations, toolsets, routingRules, scopes];
+
+const BY_ID = new Map(COLLECTIONS.map((c) => [c.id, c]));
+
+export function isCollectionId(value: string): value is CollectionId {
+  return BY_ID.has(value as CollectionId);
+}
+
+export function collection(id: string): CollectionDescriptor {
+  const found = BY_ID.get(id as CollectionId);
+  if (!found) throw new Error(`unknown collection '${id}' (one of: ${COLLECTION_IDS.join(', ')})`);
+  return found;
+}
+
+/**
+ * Bumped whenever a descriptor changes what `searchText` indexes: the store then rebuilds the
+ * search index from the stored raw JSON on its next writable open.
+ */
+export const SEARCH_TEXT_REVISION = 1;

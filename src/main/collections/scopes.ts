@@ -1,0 +1,30 @@
+import { walks } from '../api/endpoints';
+import { date, enumCol, text, type CollectionDescriptor } from './descriptor';
+import { getPath, lines, str } from './extract';
+
+export const scopes: CollectionDescriptor = {
+  id: 'scopes',
+  title: 'Cross-app scopes',
+  pageSize: walks.scopes.pageSize,
+  listKey: walks.scopes.listKey,
+  fetchPage: (api, req, signal) => walks.scopes.fetchPage(api)(req, signal),
+  idOf: (s) => str(getPath(s, 'id')),
+  columns: [
+    text('scopeValue', 'Scope'),
+    text('displayName', 'Name'),
+    enumCol('state', 'State'),
+    enumCol('classification', 'Classification'),
+    enumCol('source', 'Source'),
+    text('appId', 'App'),
+    text('xaaResourceServerId', 'Resource server'),
+    text('appEntitlementId', 'Entitlement'),
+    date('createdAt', 'Created'),
+    date('updatedAt', 'Updated'),
+    date('lastDiscoveredAt', 'Last discovered'),
+  ],
+  defaultSort: { column: 'scopeValue', dir: 'asc' },
+  searchText: (s) => ({
+    title: str(getPath(s, 'displayName')) || str(getPath(s, 'scopeValue')),
+    body: lines(str(getPath(s, 'scopeValue')), str(getPath(s, 'description')), str(getPath(s, 'id'))),
+  }),
+};

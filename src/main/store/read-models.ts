@@ -1,0 +1,89 @@
+/**
+ * Reads for the app's screens that the general Store methods do not serve cheaply: an id-ordered
+ * window of a collection, the values of a column with their counts, matches per collection, and a
+ * memo of the results that scan a whole collection, kept until the next sync run starts or ends.
+ */
+import { collection as descriptorOf, type CollectionId, type ColumnValue } from '../collections';
+import type { Store } from './db';
+import { OBJECT_COLUMNS, toStoredObject, type ObjectRow } from './objects';
+import { columnRef, filterSql } from './query';
+import { countByCollection } from './search';
+import type { Filters, StoredObject } from './types';
+
+const memos = new WeakMap<Store, { stamp: string; values: Map<string, unknown> }>();
+
+function stampOf(store: Store): string {
+  const latest = store.runs()[0];
+  return latest ? `${latest.id}:${latest.status}:${latest.finishedAt ?? ''}` : 'none';
+}
+
+/**
+ * The result of `compute` under `key`, computed once per store until the latest sync run changes
+ * (starts, ends) or `extraStamp` does, so a million-row list does not recount on every page.
+ */
+export function memo<T>(store: Store, key: string, compute: () => T, extraStamp = ''): T {
+  const stamp = `${stampOf(store)}|${extraStamp}`;
+  let entry = memos.get(store);
+  if (!entry || entry.stamp !== stamp) {
+    entry = { stamp, values: new Map() };
+    memos.set(store, entry);
+  }
+  if (!entry.values.has(key)) entry.values.set(key, compute());
+  return entry.values.get(key) as T;
+}
+
+export interface WindowOptions {
+  filters: Filters;
+  sort?: { column: string; dir: 'asc' | 'desc' };
+  offset: number;
+  limit: number;
+  asOfRun?: number;
+}
+
+/**
+ * A window of a collection for a virtualized table, with the (memoized) number of matching rows.
+ * Without a chosen sort (or an as-of run), rows come in id order straight off the (collection, id)
+ * index, so any offset of a million rows is cheap; a chosen sort goes through the general listing.
+ */
+export function objectWindow(
+  store: Store,
+  id: CollectionId,
+  opts: WindowOptions,
+  extraStamp = '',
+): { rows: StoredObject[]; total: number } {
+  const filterKey = JSON.stringify(opts.filters);
+  if (opts.sort || opts.asOfRun !== undefined) {
+    const { filters, sort, offset, limit, asOfRun } = opts;
+    const rows = store.listObjects(id, { filters, sort, offset, limit, asOfRun }).rows;
+    const total = memo(store, `count:${id}:${asOfRun ?? ''}:${filterKey}`, () => store.countObjects(id, { filters, asOfRun }), extraStamp);
+    return { rows, total };
+  }
+  const params: unknown[] = [id];
+  const where = ['o.collection = ?', ...filterSql(descriptorOf(id), opts.filters, params)];
+  params.push(opts.limit, opts.offset);
+  const rows = store.db
+    .prepare(
+      `SELECT ${OBJECT_COLUMNS} FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE ${where.join(' AND ')}
+       ORDER BY o.id LIMIT ? OFFSET ?`,
+    )
+    .all(...params) as ObjectRow[];
+  const total = memo(store, `count:${id}::${filterKey}`, () => store.countObjects(id, { filters: opts.filters }), extraStamp);
+  return { rows: rows.map((row) => toStoredObject(row, undefined)), total };
+}
+
+/** Values of one column among the current objects of a collection with their counts, most frequent first. */
+export function columnValueCounts(store: Store, id: CollectionId, column: string, limit = 50): { value: ColumnValue; count: number }[] {
+  const ref = columnRef(descriptorOf(id), column);
+  const rows = store.db
+    .prepare(
+      `SELECT ${ref.sql} AS k, count(*) AS c FROM objects o JOIN object_versions v ON v.vid = o.current_vid
+       WHERE o.collection = ? GROUP BY k ORDER BY c DESC, k LIMIT ?`,
+    )
+    .all(id, limit) as { k: ColumnValue; c: number }[];
+  return rows.map((row) => ({ value: row.k, count: row.c }));
+}
+
+/** Matches of typed words per collection, each counted up to the search's count cap. */
+export function matchesPerCollection(store: Store, query: string): Record<string, number> {
+  return countByCollection(store.db, query);
+}

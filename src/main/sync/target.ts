@@ -1,0 +1,52 @@
+/**
+ * What a sync needs of the store it fills: runs, checkpoints and page writes (the store's
+ * SyncWriter is one). Declared here, on the sync's side, so that the engine and the store do not
+ * import each other; TypeScript checks that a Store fits wherever one is handed to `syncTenant`.
+ */
+import type { CollectionId, PreparedObject } from '../collections';
+
+export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** The recorded walk of one collection in a run: what the engine reads of it. */
+export interface WalkRecord {
+  collection: CollectionId;
+  status: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+  /** Walk number: a refused page token starts the walk again under the next number. */
+  walk: number;
+  /** The page token to fetch next ('' = the first page). */
+  checkpoint: string;
+  pages: number;
+}
+
+export interface SyncTarget {
+  /** Starts a run, or picks up the last one if it did not complete; the walks of `collections` as recorded. */
+  beginRun(collections: readonly CollectionId[]): { runId: number; resumed: boolean; walks: WalkRecord[] };
+  startWalk(runId: number, collection: CollectionId): void;
+  /** A walk as recorded now, with the ids a by-id walk fetches (fixed by setPlan, kept across resumes). */
+  walk(runId: number, collection: CollectionId): WalkRecord & { plan: string[] | null };
+  /** Starts the walk again from the first page; returns the new walk number. */
+  restartWalk(runId: number, collection: CollectionId): number;
+  setPlan(runId: number, collection: CollectionId, ids: readonly string[]): void;
+  /** The ids the current objects of `from` point at in `target`. */
+  referencedIds(target: CollectionId, from: readonly CollectionId[]): string[];
+  /** Stores one page and its checkpoint in one transaction ('' next: the last page, which completes the walk). */
+  commitPage(
+    runId: number,
+    collection: CollectionId,
+    walk: number,
+    objects: readonly PreparedObject[],
+    next: string,
+    fetchedAt: string,
+  ): { upserted: number; deleted: number; completed: boolean };
+  stopWalk(runId: number, collection: CollectionId, status: 'failed' | 'cancelled', error: string | null): void;
+  finishRun(runId: number): RunStatus;
+  /** Makes what was stored searchable now. */
+  flushSearch(): void;
+  /** Refreshes the search's list of indexed words. */
+  refreshSearchTerms(): void;
+}
+
+/** A store as the sync sees it: its sync side. */
+export interface SyncStore {
+  readonly sync: SyncTarget;
+}
