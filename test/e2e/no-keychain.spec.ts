@@ -45,6 +45,9 @@ test('without a keychain: connect with a pasted secret held for this run only, s
     await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
     await expect(page.getByRole('button', { name: 'Sync', exact: true })).toBeEnabled({ timeout: 60_000 });
     expect(await page.content()).not.toContain(tenant.clientSecret);
+    const scopes = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Scopes/ });
+    await scopes.click();
+    await expect(page.getByTestId('list-row').first()).toBeVisible();
 
     // A restart: the local copy opens at once, offline, and the secret is asked for again.
     await host.stop();
@@ -54,10 +57,7 @@ test('without a keychain: connect with a pasted secret held for this run only, s
     await expect(prompt).toContainText('no keychain');
     await expect(page.getByTestId('online-indicator')).toHaveAttribute('data-online', 'false');
     await expect(page.getByRole('button', { name: 'Sync', exact: true })).toBeDisabled();
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('button', { name: /^Scopes/ })
-      .click();
+    await scopes.click();
     await expect(page.getByTestId('list-row').first()).toBeVisible();
     // A wrong secret is refused; the right one connects for this run again.
     await prompt.getByLabel(/Client secret of/).fill('secret-token:not-a-secret');
