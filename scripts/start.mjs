@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // `npm start`: builds and opens the desktop app. Electron's binary is fetched on first start
 // (its install script is not run by `npm install`, see package.json allowScripts); where it cannot
-// be fetched, says so in one line and points at the headless demo instead of a stack trace.
+// be fetched, says so in one line and points at the headless demo and at the same app in a browser
+// (on the same data folder) instead of a stack trace. Runs under the project's Node (scripts/node-runtime.mjs).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { envFor, reexecUnderProjectNode } from './node-runtime.mjs';
+
+await reexecUnderProjectNode();
 
 const require = createRequire(import.meta.url);
 const root = new URL('..', import.meta.url).pathname;
@@ -30,12 +34,16 @@ if (!electronBinary()) {
         .find((line) => /Error|error/.test(line))
         ?.trim() ?? 'download failed';
     process.stderr.write(
-      `attest: the Electron binary is not installed and could not be downloaded (${reason.slice(0, 160)}); the desktop app cannot start on this machine. Run \`npm run demo\` for the headless job on the demo tenant.\n`,
+      `attest: the Electron binary is not installed and could not be downloaded (${reason.slice(0, 160)}); the desktop app cannot start on this machine. Run \`npm run demo\` for the headless job on the demo tenant, or \`npm run build && npx attest ui-host\` to use the app in a browser on the same data (open the URL it prints).\n`,
     );
     process.exit(1);
   }
 }
 
 const mode = process.argv.includes('--dev') ? 'dev' : 'preview';
-const result = spawnSync(join(root, 'node_modules', '.bin', 'electron-vite'), [mode], { cwd: root, stdio: 'inherit' });
+const result = spawnSync(join(root, 'node_modules', '.bin', 'electron-vite'), [mode], {
+  cwd: root,
+  stdio: 'inherit',
+  env: envFor(process.execPath),
+});
 process.exit(result.status ?? 1);

@@ -3,16 +3,32 @@
 // Every step runs even when an earlier one fails; the last line is `N passed, N failed` over all
 // suites (lint and typecheck count as one check each). Exits non-zero on any failure, on a missing
 // report, on zero tests, and (under CI=true) on any skipped test.
+// Runs under the project's Node (fetched where the system one is older), and inside its own D-Bus
+// session with a throwaway unlocked keyring (scripts/with-keyring.sh) where no Secret Service is
+// reachable. A missing system package is named in one line, with the command that installs it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { envFor, reexecUnderProjectNode, runAndExit } from './node-runtime.mjs';
+import { keyringState, missingSystemPackages } from './system-check.mjs';
+
+await reexecUnderProjectNode();
+
+const only = process.argv.slice(2); // e.g. `npm test -- unit e2e`
+const want = (step) => only.length === 0 || only.includes(step);
+const needsKeyring = want('unit') || want('e2e');
+const keyring = needsKeyring ? keyringState() : 'reachable';
+if (keyring === 'startable') {
+  const withKeyring = fileURLToPath(new URL('./with-keyring.sh', import.meta.url));
+  await runAndExit(process.execPath, 'bash', [withKeyring, process.execPath, fileURLToPath(import.meta.url), ...only]);
+}
 
 const root = new URL('..', import.meta.url).pathname;
 const results = join(root, 'test-results');
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 const ci = process.env.CI === 'true' || process.env.CI === '1';
-const only = process.argv.slice(2); // e.g. `npm test -- unit e2e`
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 let passed = 0;
@@ -22,7 +38,8 @@ const problems = [];
 
 function run(label, command, args) {
   process.stderr.write(`\n=== ${label}: ${[command, ...args].join(' ')}\n`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
+  // This Node first on PATH, so the tools' `#!/usr/bin/env node` runs under it too.
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: envFor(process.execPath) });
   return result.status === 0;
 }
 
@@ -64,7 +81,13 @@ function suite(label, counts, exitedOk) {
   }
 }
 
-const want = (step) => only.length === 0 || only.includes(step);
+// Missing system packages fail the run (the suites that need them would fail anyway), named up front.
+const missing = missingSystemPackages({ e2e: want('e2e'), unit: want('unit'), keyring: keyring === 'missing' });
+if (missing) {
+  process.stderr.write(`${missing}\n`);
+  failed += 1;
+  problems.push(missing);
+}
 
 if (want('lint')) check('lint', bin('eslint'), ['.', '--max-warnings=0']);
 if (want('format')) check('format', bin('prettier'), ['--check', '.', '--log-level=warn']);

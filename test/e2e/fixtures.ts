@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { test as base } from '@playwright/test';
+import { test as base, type Page } from '@playwright/test';
 
 const root = new URL('../..', import.meta.url).pathname;
 const cli = join(root, 'bin', 'attest.mjs');
@@ -86,3 +86,18 @@ export function startTenant(extra: string[] = []): Promise<Spawned<TenantInfo>> 
 export const screenshotDir = join(root, 'docs', 'screenshots');
 
 export { startRelay } from '../helpers/relay';
+
+/** Records whether the Sync panel was ever on screen, and the most collections it showed done (a sync can be quicker than a poll). */
+export async function watchSyncPanel(page: Page): Promise<() => Promise<{ seen: boolean; done: number }>> {
+  await page.addInitScript(() => {
+    const seen = { seen: false, done: 0 };
+    (window as unknown as { syncPanel: typeof seen }).syncPanel = seen;
+    new MutationObserver(() => {
+      const panel = document.querySelector('[data-testid="sync-panel"]');
+      if (!panel) return;
+      seen.seen = true;
+      seen.done = Math.max(seen.done, panel.querySelectorAll('[data-state="done"]').length);
+    }).observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { syncPanel: { seen: boolean; done: number } }).syncPanel);
+}

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
-import { expect, screenshotDir, startRelay, test } from './fixtures';
+import { expect, screenshotDir, startRelay, test, watchSyncPanel } from './fixtures';
 
 // Runs under scripts/with-keyring.sh: saving a connection stores its secret in the real OS keychain
 // (a missing keychain fails this test, it never skips).
@@ -15,6 +15,7 @@ test.afterAll(async () => {
 test('connect with pasted credentials, sync with visible progress, search and open an automation’s steps', async ({ page, host }) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  const syncPanel = await watchSyncPanel(page);
   await page.goto(host.url);
   await expect(page.locator('[data-screen="first-run"]')).toBeVisible();
 
@@ -39,17 +40,21 @@ test('connect with pasted credentials, sync with visible progress, search and op
   // The secret never reaches the page again.
   expect(await page.content()).not.toContain(tenant.clientSecret);
 
-  // Sync: per-collection progress, then "data as of".
+  // Sync: per-collection progress while it runs, the panel closes when it ends, then "data as of".
   await page.getByRole('button', { name: 'Sync', exact: true }).click();
   const panel = page.getByTestId('sync-panel');
-  await expect(panel).toBeVisible();
+  await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
+  await expect(panel).toBeHidden();
+  expect(await syncPanel()).toEqual({ seen: true, done: 6 });
+  // Opened again, it keeps the last sync's progress per collection.
+  await page.getByTestId('data-as-of').click();
   for (const id of ['campaigns', 'templates', 'automations', 'toolsets', 'routing-rules', 'scopes']) {
-    await expect(panel.getByTestId(`sync-${id}`).locator('[data-state="done"]')).toBeVisible({ timeout: 60_000 });
+    await expect(panel.getByTestId(`sync-${id}`).locator('[data-state="done"]')).toBeVisible();
     await expect(panel.getByTestId(`sync-${id}`).getByRole('progressbar')).toBeVisible();
   }
   await page.screenshot({ path: join(screenshotDir, 'sync-progress.png') });
-  await expect(page.getByTestId('data-as-of')).toContainText('Data as of');
   await page.locator('h1', { hasText: 'Overview' }).click();
+  await expect(panel).toBeHidden();
   await expect(page.getByTestId('count-automations')).not.toContainText(/^Automations0/);
   await page.screenshot({ path: join(screenshotDir, 'overview.png') });
 

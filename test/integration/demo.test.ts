@@ -50,6 +50,21 @@ describe('attest demo', () => {
     expect(verify.err).toMatch(/^intact/);
   });
 
+  it("prints where the workbook went and how to open the app on its data: the data folder's 'demo' connection, kept from run to run", () => {
+    const data = join(dir, 'data');
+    const lines = attest(['demo']).err.trim().split('\n');
+    expect(lines).toContain(`workbook: ${file} (verify: intact; \`npx attest verify ${file}\` checks it again)`);
+    expect(lines).toContain(`  in a browser:  npm run build && npx attest ui-host --data-dir ${data}   (then open the URL it prints)`);
+    expect(lines).toContain(`  desktop app:   ATTEST_DATA_DIR=${data} npm start`);
+    // Two demos so far in this folder: the same store holds both runs, and the app opens on it (demo is the last used).
+    const runs = attest(['runs', '--json']);
+    expect(runs.code, runs.err).toBe(0);
+    const stored = JSON.parse(runs.out) as { runs: { status: string }[] };
+    expect(stored.runs.map((r) => r.status)).toEqual(['completed', 'completed']);
+    const connections = JSON.parse(attest(['connections', '--json']).out) as unknown;
+    expect(JSON.stringify(connections)).toContain('"demo"');
+  });
+
   it('verify exits 1 naming the sheet after one cell is changed with openpyxl', () => {
     const edited = join(dir, 'edited.xlsx');
     expect(attest(['demo', '--out', edited]).code).toBe(0);

@@ -25,6 +25,7 @@ import {
   removeConnection,
   saveConnection,
 } from '../../src/main/connections';
+import { recordDemoConnection } from '../../src/main/app/connections';
 import { openApiForConnection } from '../../src/main/app/workspace';
 import { defaultDataDir } from '../../src/main/data-dir';
 import { KeychainError, memorySecretStore, unavailableSecretStore } from '../../src/main/keychain';
@@ -80,6 +81,23 @@ describe('connections', () => {
     expect(removeConnection(dataDir, 'lab')?.name).toBe('lab');
     expect(removeConnection(dataDir, 'lab')).toBeUndefined();
     expect(getConnection(dataDir).name).toBe('tenant-a.example.com'); // the only one
+  });
+
+  it('keeps one demo connection and its store across runs of the demo tenant, and never takes over a real tenant named demo', () => {
+    const first = recordDemoConnection(dataDir, { clientId: 'a1@127.0.0.1:4001/attest', url: 'http://127.0.0.1:4001' });
+    expect(first).toMatchObject({ name: 'demo', storeFile: join(dataDir, 'stores', 'demo.sqlite'), serverUrl: 'http://127.0.0.1:4001' });
+    saveConnection(dataDir, prepareConnection(dataDir, { clientId: 'x@t.example.com/attest' }));
+    const second = recordDemoConnection(dataDir, { clientId: 'b2@127.0.0.1:4002/attest', url: 'http://127.0.0.1:4002' });
+    expect(second).toMatchObject({ name: 'demo', clientId: 'b2@127.0.0.1:4002/attest', storeFile: first.storeFile });
+    expect(getConnection(dataDir).name).toBe('demo'); // the last used
+    expect(listConnections(dataDir).map((c) => c.name)).toEqual(['demo', 't.example.com']);
+
+    removeConnection(dataDir, 'demo');
+    saveConnection(dataDir, prepareConnection(dataDir, { clientId: 'r@real.example.com/attest', name: 'demo' }));
+    expect(() => recordDemoConnection(dataDir, { clientId: 'c3@127.0.0.1:4003/attest', url: 'http://127.0.0.1:4003' })).toThrow(
+      expect.objectContaining({ code: 'exists', message: expect.stringContaining('is for real.example.com, not the demo tenant') }),
+    );
+    expect(getConnection(dataDir, 'demo').clientId).toBe('r@real.example.com/attest');
   });
 
   it('names a second connection to the same host apart, and refuses clashes', () => {

@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { DEMO_CONNECTION, recordDemoConnection } from '../../main/app/connections';
 import { runExport } from '../../main/app/tasks/export';
 import { runSync } from '../../main/app/tasks/sync';
 import { openWorkspace, type Workspace } from '../../main/app/workspace';
-import { prepareConnection, saveConnection } from '../../main/connections';
+import { defaultDataDir } from '../../main/data-dir';
 import { keychainAvailable, memorySecretStore, osKeychain, type SecretStore } from '../../main/keychain';
 import { verifyWorkbook } from '../../main/reports';
 import { startTenant } from '../../tenant/server';
@@ -12,13 +11,15 @@ import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 import { appVersion, printExportSummary } from './export';
 
-const usage = `Usage: attest demo [--out FILE.xlsx] [--scale demo|large|N] [--seed N] [--json]
+const usage = `Usage: attest demo [--out FILE.xlsx] [--data-dir DIR] [--scale demo|large|N] [--seed N] [--json]
 
 The headless main job on the built-in demo tenant: starts the reference tenant in this process on
 a random loopback port, connects with its fresh credentials (held in the OS keychain for the run,
-or in memory where there is no keychain), syncs every collection into a store in a temporary
-folder, exports the evidence workbook (default ./attest-demo-evidence.xlsx), verifies it, prints
-a short summary and stops the tenant.`;
+or in memory where there is no keychain), syncs every collection into the store of the 'demo'
+connection of the data folder (the one the app's "Open demo tenant" uses), exports the evidence
+workbook (default ./attest-demo-evidence.xlsx), verifies it, prints where the workbook went and
+how to open the app on the same data, and stops the tenant.
+  --data-dir DIR      where connections are recorded (default: the OS app-data folder; ATTEST_DATA_DIR)`;
 
 const command: CommandModule = {
   summary: 'sync the built-in demo tenant and export its evidence workbook',
@@ -26,6 +27,7 @@ const command: CommandModule = {
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, {
       out: { type: 'string', short: 'o', default: 'attest-demo-evidence.xlsx' },
+      'data-dir': { type: 'string' },
       scale: { type: 'string', default: 'demo' },
       seed: { type: 'string', default: '1' },
       json: { type: 'boolean', default: false },
@@ -38,9 +40,10 @@ const command: CommandModule = {
     const seed = Number(values.seed);
     if (!Number.isInteger(seed)) throw new UsageError(`--seed takes an integer, not '${values.seed}'`);
 
+    const dataDir = resolve(values['data-dir'] ?? defaultDataDir(io.env));
+
     const started = performance.now();
     const tenant = await startTenant({ port: 0, seed, scale });
-    const work = mkdtempSync(join(tmpdir(), 'attest-demo-'));
     let secrets: SecretStore | null = null;
     let workspace: Workspace | null = null;
     try {
@@ -57,9 +60,10 @@ const command: CommandModule = {
       }
       await secrets.set(tenant.clientId, tenant.clientSecret);
       io.err(`credentials: ${where}`);
-      // A connection of its own, in the temporary folder: the secret is read back from where it was put.
-      saveConnection(work, prepareConnection(work, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'demo' }));
-      workspace = await openWorkspace(work, 'demo', { secrets, secret: 'required' });
+      // The app's demo connection: its store is kept, so the app opens on what this run synced.
+      // The secret is read back from where it was put.
+      recordDemoConnection(dataDir, tenant);
+      workspace = await openWorkspace(dataDir, DEMO_CONNECTION, { secrets, secret: 'required' });
       const sync = await runSync(workspace);
       const synced = sync.collections.map((c) => `${c.collection} ${c.fetched}${c.complete ? '' : ' (INCOMPLETE)'}`).join(', ');
       io.err(`synced run ${sync.runId} (${sync.status}, ${sync.ms} ms): ${synced}`);
@@ -82,15 +86,32 @@ const command: CommandModule = {
           ),
         );
       }
-      io.err(`done in ${((performance.now() - started) / 1000).toFixed(1)} s: open ${out}`);
+      io.err(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      io.err(`workbook: ${out} (verify: ${check.status}; \`npx attest verify ${shellWord(out)}\` checks it again)`);
+      for (const line of appOnSameData(dataDir, io.env)) io.err(line);
       return sync.status === 'completed' && check.status === 'intact' ? EXIT.ok : EXIT.other;
     } finally {
       workspace?.close();
       if (secrets) await secrets.delete(tenant.clientId).catch(() => false);
       await tenant.close();
-      rmSync(work, { recursive: true, force: true });
     }
   },
 };
+
+/** How to open the app on a data folder: the same renderer in a browser, or the desktop app. */
+function appOnSameData(dataDir: string, env: NodeJS.ProcessEnv): string[] {
+  const dir = shellWord(dataDir);
+  const isDefault = dataDir === defaultDataDir({ ...env, ATTEST_DATA_DIR: '' });
+  return [
+    `the app on the same data (${dataDir}):`,
+    `  in a browser:  npm run build && npx attest ui-host --data-dir ${dir}   (then open the URL it prints)`,
+    `  desktop app:   ${isDefault ? '' : `ATTEST_DATA_DIR=${dir} `}npm start`,
+  ];
+}
+
+/** A path as one shell word. */
+function shellWord(text: string): string {
+  return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}
 
 export default command;

@@ -8,7 +8,7 @@ import { defaultDataDir } from '../../main/data-dir';
 
 const usage = `Usage: attest ui-host [--port N] [--data-dir DIR] [--renderer DIR] [--store FILE] [--dialog-dir DIR]
 
-Serves the built renderer (run \`npx electron-vite build\` first) to a browser on 127.0.0.1, with the
+Serves the built renderer (run \`npm run build\` first) to a browser on 127.0.0.1, with the
 app's contract over HTTP: for tests and development only, never part of the packaged app.
 --store FILE opens that store file offline at start (no tenant), for benches and demos of big stores.
 --dialog-dir DIR stands in for the native dialogs (tests): saves go to DIR, opens take DIR's newest file.
@@ -29,7 +29,7 @@ const command: CommandModule = {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0 to 65535, not '${values.port}'`);
     const rendererRoot = resolve(values.renderer ?? fileURLToPath(new URL('../../../out/renderer', import.meta.url)));
     if (!existsSync(resolve(rendererRoot, 'index.html'))) {
-      io.err(`attest ui-host: no built renderer at ${rendererRoot}; run \`npx electron-vite build\` first.`);
+      io.err(`attest ui-host: no built renderer at ${rendererRoot}; run \`npm run build\` first.`);
       return EXIT.other;
     }
     const dataDir = resolve(values['data-dir'] ?? defaultDataDir(io.env));
@@ -45,6 +45,7 @@ const command: CommandModule = {
       log: (line) => io.err(line),
     });
     io.out(JSON.stringify({ url: host.url }));
+    io.err(`attest ui-host: open ${host.url} in a browser (data: ${dataDir}); Ctrl+C stops it`);
     await new Promise<void>((done) => {
       const stop = () => done();
       process.once('SIGINT', stop);

@@ -2,7 +2,14 @@ import type { ChannelArgs, ChannelResult, ConnectionInfo } from '../../shared/co
 import { createApiClient } from '../api/client';
 import { CredentialError, parseClientId, parseClientSecret } from '../api/credentials';
 import type { AuthMethod } from '../api/token';
-import { listConnections, prepareConnection, removeConnection, saveConnection as recordConnection, type Connection } from '../connections';
+import {
+  ConnectionError,
+  listConnections,
+  prepareConnection,
+  removeConnection,
+  saveConnection as recordConnection,
+  type Connection,
+} from '../connections';
 import { CoreError } from '../errors';
 import type { SecretStore } from '../keychain';
 
@@ -130,11 +137,19 @@ export function forgetConnection(dataDir: string, name: string): Connection {
 
 /**
  * Records this run's demo tenant as the one 'demo' connection, whatever credentials the tenant
- * printed this time: its store file is kept from run to run.
+ * printed this time, and makes it the last used: its store file is kept from run to run, so the
+ * app's "Open demo tenant" and `attest demo` work on the same local data.
  */
 export function recordDemoConnection(dataDir: string, tenant: { clientId: string; url: string }): Connection {
   const all = listConnections(dataDir);
   const existing = all.find((c) => c.name === DEMO_CONNECTION);
+  // A 'demo' made with `attest connect --name demo` for a real tenant keeps its store: never sync the demo into it.
+  if (existing && !parseClientId(existing.clientId, existing.serverUrl).loopback) {
+    throw new ConnectionError(
+      'exists',
+      `The connection named '${DEMO_CONNECTION}' is for ${existing.tenantHost}, not the demo tenant: disconnect it first (its store file stays)`,
+    );
+  }
   const prepared = prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, auth: 'assertion' });
   const connection: Connection = {
     ...prepared,

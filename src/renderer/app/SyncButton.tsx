@@ -15,14 +15,30 @@ export function SyncButton() {
   const cancelSync = useApp((s) => s.cancelSync);
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
+  const wasSyncing = useRef(false);
+
+  // The popover shows a sync from its start (whatever started it) and closes when it ends; an error
+  // opens it, so the error can be read.
+  useEffect(() => {
+    if ((syncing && !wasSyncing.current) || syncError) setOpen(true);
+    else if (!syncing && wasSyncing.current) setOpen(false);
+    wasSyncing.current = syncing;
+  }, [syncing, syncError]);
 
   useEffect(() => {
     if (!open) return;
-    const close = (event: MouseEvent) => {
+    const closeOnClickElsewhere = (event: MouseEvent) => {
       if (ref.current && !ref.current.contains(event.target as Node)) setOpen(false);
     };
-    document.addEventListener('mousedown', close);
-    return () => document.removeEventListener('mousedown', close);
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('mousedown', closeOnClickElsewhere);
+    document.addEventListener('keydown', closeOnEscape);
+    return () => {
+      document.removeEventListener('mousedown', closeOnClickElsewhere);
+      document.removeEventListener('keydown', closeOnEscape);
+    };
   }, [open]);
 
   const oldest = status.length ? status.reduce<string | null>((min, s) => (s.asOf && (!min || s.asOf < min) ? s.asOf : min), null) : null;

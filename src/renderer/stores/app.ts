@@ -141,6 +141,8 @@ export const useApp = create<AppState>()((set, get) => ({
     await get().refreshStatus();
     await get().refreshOutbox();
     set((s) => ({ dataVersion: s.dataVersion + 1 }));
+    // The demo tenant is a local server with sample data: opening it syncs it at once.
+    if (connection.demo && state.online && !get().syncing) await get().startSync();
   },
 
   async refreshStatus() {

@@ -106,11 +106,13 @@ export function Overview() {
       </div>
       {neverSynced ? (
         <div className="card">
-          <Empty title="Nothing synced yet">
+          <Empty title={syncing ? 'Syncing for the first time' : 'Nothing synced yet'}>
             <p>
-              {online
-                ? 'Sync to bring a copy of the tenant to this computer; after that everything works offline.'
-                : 'The tenant cannot be reached right now. Sync once it is back.'}
+              {syncing
+                ? 'A copy of the tenant is coming to this computer; the Sync panel above shows each collection as it arrives.'
+                : online
+                  ? 'Sync to bring a copy of the tenant to this computer; after that everything works offline.'
+                  : 'The tenant cannot be reached right now. Sync once it is back.'}
             </p>
             <button className="btn primary" disabled={!online || syncing} onClick={() => void startSync()}>
               {syncing ? 'Syncing…' : 'Sync now'}
