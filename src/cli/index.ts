@@ -20,6 +20,7 @@ const commands: Record<string, () => Promise<{ default: CommandModule }>> = {
   runs: () => import('./commands/runs'),
   export: () => import('./commands/export'),
   verify: () => import('./commands/verify'),
+  key: () => import('./commands/key'),
   demo: () => import('./commands/demo'),
 };
 

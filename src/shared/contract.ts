@@ -489,6 +489,8 @@ export const CHANNELS = {
         filters: z.array(z.string().max(500)).max(50).default([]),
         fromRun: z.number().int().nullable().default(null),
         toRun: z.number().int().nullable().default(null),
+        /** Sign with this machine's evidence signing key (in the OS keychain, created on first use). */
+        sign: z.boolean().default(false),
       })
       .strict(),
     z.object({
@@ -496,6 +498,8 @@ export const CHANNELS = {
       kind: z.string(),
       sheets: z.array(z.object({ name: z.string(), rows: z.number().int(), sha256: z.string() })),
       overallSha256: z.string(),
+      /** Fingerprint of the signing key (SHA256:<hex>), or null when not signed. */
+      signedBy: z.string().nullable(),
       bytes: z.number().int(),
       complete: z.boolean(),
       generatedAt: IsoTime,
@@ -505,11 +509,29 @@ export const CHANNELS = {
   ),
   cancelExport: channel(none, z.object({ cancelled: z.boolean() }), 'Cancels the running export (no partial file is left).'),
   verifyWorkbook: channel(
-    z.object({ path: z.string().min(1).max(4096) }).strict(),
+    z
+      .object({
+        path: z.string().min(1).max(4096),
+        /** The fingerprint of the exporter's signing key: the workbook must be signed by it. */
+        key: z.string().max(200).nullable().default(null),
+      })
+      .strict(),
     z.object({
       file: z.string(),
       status: z.enum(['intact', 'altered', 'not-attest']),
       reason: z.string().nullable(),
+      /** Every check asked for passed: intact, and signed by the given key when one was given. */
+      ok: z.boolean(),
+      /** What the result shows about who exported the workbook, in plain words. */
+      notice: z.string(),
+      /** What Attest never writes, found in the file. */
+      problems: z.array(z.string()),
+      warnings: z.array(z.string()),
+      signature: z.object({
+        status: z.enum(['not-signed', 'valid', 'invalid', 'other-key']),
+        fingerprint: z.string().nullable(),
+        expected: z.string().nullable(),
+      }),
       sheets: z.array(
         z.object({
           name: z.string(),

@@ -1,7 +1,8 @@
 /**
  * Export bench: the `scopes` report of 1,000,000 stored objects (read from SQLite, hashed,
  * streamed into the workbook, Evidence sheet, temp file + rename) against a bare exceljs streaming
- * write of the same cell values; and the peak RSS of the export at 1,000,000 rows against 100,000.
+ * write of the same cell values; the peak RSS of the export at 1,000,000 rows against 100,000;
+ * and `verify` of the large workbook (every check and hash) against its export, with its peak RSS.
  * Each measurement runs in its own child process, so each peak RSS is clean.
  */
 import ExcelJS from 'exceljs';
@@ -108,7 +109,12 @@ async function child(): Promise<void> {
   const started = performance.now();
   let rows = count;
   if (mode === 'bare') await bareWrite(count, out);
-  else {
+  else if (mode === 'verify') {
+    const { verifyWorkbook } = await import('../../src/main/reports');
+    const result = await verifyWorkbook(out);
+    if (result.status !== 'intact') throw new Error(`verify found the bench workbook ${result.status}: ${result.reason}`);
+    rows = result.sheets.find((s) => s.name === 'Scopes')?.actualRows ?? 0;
+  } else {
     const { openStore } = await import('../../src/main/store/db');
     const { exportReport } = await import('../../src/main/reports');
     const store = openStore(storeFile, { readonly: true });
@@ -133,7 +139,7 @@ interface Measure {
   bytes: number;
 }
 
-function measure(mode: 'bare' | 'export', count: number, storeFile: string, out: string): Measure {
+function measure(mode: 'bare' | 'export' | 'verify', count: number, storeFile: string, out: string, keep = false): Measure {
   const self = fileURLToPath(import.meta.url);
   const run = spawnSync(process.execPath, ['--import', 'tsx', self], {
     env: { ...process.env, ATTEST_BENCH_EXPORT_CHILD: JSON.stringify([mode, count, storeFile, out]) },
@@ -141,7 +147,7 @@ function measure(mode: 'bare' | 'export', count: number, storeFile: string, out:
     maxBuffer: 16 * 1024 * 1024,
   });
   if (run.status !== 0) throw new Error(`bench child ${mode} ${count} failed: ${run.stderr}`);
-  rmSync(out, { force: true });
+  if (!keep) rmSync(out, { force: true });
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Measure;
 }
 
@@ -173,10 +179,11 @@ export async function benchExport(): Promise<Record<string, number | string>> {
     const out = (name: string) => join(dir, `${name}.xlsx`);
     // side by side, alternating, so both see the same machine load
     const bareLarge = measure('bare', LARGE, '', out('bare-large'));
-    const exportLarge = measure('export', LARGE, stores[LARGE]!, out('export-large'));
+    const exportLarge = measure('export', LARGE, stores[LARGE]!, out('export-large'), true);
+    const verifyLarge = measure('verify', LARGE, '', out('export-large'));
     const exportSmall = measure('export', SMALL, stores[SMALL]!, out('export-small'));
     const bareSmall = measure('bare', SMALL, '', out('bare-small'));
-    if (exportLarge.rows !== LARGE || exportSmall.rows !== SMALL) throw new Error('the export wrote a wrong row count');
+    if (exportLarge.rows !== LARGE || exportSmall.rows !== SMALL || verifyLarge.rows !== LARGE) throw new Error('a wrong row count');
     return {
       rows_large: LARGE,
       rows_small: SMALL,
@@ -185,6 +192,9 @@ export async function benchExport(): Promise<Record<string, number | string>> {
       export_large_s: exportLarge.ms / 1000,
       'time_ratio_export/bare (target <= 1.3)': exportLarge.ms / bareLarge.ms,
       export_rows_per_s: LARGE / (exportLarge.ms / 1000),
+      verify_large_s: verifyLarge.ms / 1000,
+      'time_ratio_verify/export': verifyLarge.ms / exportLarge.ms,
+      verify_peak_rss_large_mb: verifyLarge.maxRssMb,
       export_small_s: exportSmall.ms / 1000,
       bare_exceljs_small_s: bareSmall.ms / 1000,
       export_peak_rss_large_mb: exportLarge.maxRssMb,

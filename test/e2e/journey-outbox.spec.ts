@@ -91,15 +91,27 @@ test('queue a scope (bad value refused inline, then a good one), bulk-import a C
   await page.getByRole('navigation').getByRole('button', { name: 'Reports' }).click();
   await expect(page.locator('[data-screen="reports"]')).toBeVisible();
   await page.getByRole('radio', { name: 'Evidence: the whole tenant' }).check();
+  // Signed with this machine's key (created in the OS keychain on first use).
+  await page.getByRole('checkbox', { name: /Sign with this computer's signing key/ }).check();
   await page.getByRole('button', { name: 'Export…' }).click();
   await expect(page.getByTestId('export-result')).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId('export-result')).toContainText(host.dialogDir);
+  const fingerprint = (await page.getByTestId('export-signature').locator('code').textContent()) ?? '';
+  expect(fingerprint).toMatch(/^SHA256:[0-9a-f]{64}$/);
   await page.screenshot({ path: join(screenshotDir, 'reports-exported.png') });
   await page.getByTestId('export-result').getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByTestId('verify-result')).toContainText('Intact');
+  await expect(page.getByTestId('verify-notice')).toContainText(`Signed with the key ${fingerprint}`);
+  // A recipient who holds the fingerprint: the workbook must be signed by that key.
+  await page.getByLabel(/Exporter's key fingerprint/).fill(fingerprint);
   await page.getByRole('button', { name: 'Choose a workbook…' }).click();
   await expect(page.getByTestId('verify-result')).toContainText('Intact');
+  await expect(page.getByTestId('verify-notice')).toContainText(`Signed by the key you gave (${fingerprint})`);
+  await page.getByTestId('verify-notice').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(screenshotDir, 'reports-verified.png') });
+  await page.getByLabel(/Exporter's key fingerprint/).fill(`SHA256:${'0'.repeat(64)}`);
+  await page.getByRole('button', { name: 'Choose a workbook…' }).click();
+  await expect(page.getByTestId('verify-result')).toContainText('Signed by another key');
 });
 
 test('update a synced template in its editor (the derived updateMask shown before queuing), edit the queued change, send it, and see the template updated at once', async ({

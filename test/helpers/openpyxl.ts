@@ -10,22 +10,31 @@ const script = fileURLToPath(new URL('./openpyxl_reader.py', import.meta.url));
 
 export interface OpenpyxlSheet {
   name: string;
+  /** visible, hidden or veryHidden. */
+  state: string;
   header: unknown[] | null;
   rows: number;
+  /** attest-canonical/2, recomputed here (the Evidence sheet with its hash cells taken as empty). */
   sha256: string;
   frozen: string | null;
   autoFilter: string | null;
   dateColumns: number[];
-  /** With rows: each row as [rowNumber, ...canonical cells]. */
+  /** With rows: each row as [rowNumber, ...its plain values] (dates as {d: ISO}). */
   data?: unknown[][];
 }
 
-export function openpyxlDump(file: string, withRows = false): { sheets: OpenpyxlSheet[] } {
+export interface OpenpyxlDump {
+  sheets: OpenpyxlSheet[];
+  /** The overall hash over the Evidence sheet's hash table, recomputed here. */
+  overall: string | null;
+}
+
+export function openpyxlDump(file: string, withRows = false): OpenpyxlDump {
   const out = execFileSync(SYSTEM_PYTHON, [script, 'dump', file, ...(withRows ? ['--rows'] : [])], {
     encoding: 'utf8',
     maxBuffer: 512 * 1024 * 1024,
   });
-  return JSON.parse(out) as { sheets: OpenpyxlSheet[] };
+  return JSON.parse(out) as OpenpyxlDump;
 }
 
 /** Changes one cell with openpyxl and saves the workbook in place (the way an editor would). */

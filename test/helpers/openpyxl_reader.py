@@ -1,9 +1,12 @@
 """Independent reader of Attest workbooks for the tests (openpyxl, under /usr/bin/python3).
 
-  dump FILE [--rows]          JSON on stdout: per sheet its name, header, data row count, frozen
-                              pane, autofilter, date columns, and the SHA-256 of its canonical
-                              content recomputed here from the cells (see src/main/reports/canonical.ts);
-                              with --rows, every row in canonical form.
+  dump FILE [--rows]          JSON on stdout: per sheet its name, state, header, data row count,
+                              frozen pane, autofilter, date columns, and the SHA-256 of its
+                              canonical content recomputed here from the cells (form
+                              attest-canonical/2, see src/main/reports/canonical.ts; the Evidence
+                              sheet with its hash cells taken as empty), and the overall hash over
+                              the Evidence sheet's hash table; with --rows, every row's plain values
+                              ([rowNumber, ...cells], dates as {"d": ...}).
   set FILE SHEET CELL VALUE   edits one cell (VALUE is JSON) and saves the file in place.
 """
 import datetime
@@ -13,10 +16,16 @@ import sys
 
 import openpyxl
 
+EVIDENCE = "Evidence"
+HASHES_MARKER = "Hashes"
+OVERALL_ENTRY = "All sheets (overall)"
+SIGNATURE_ENTRY = "Signature (Ed25519)"
 
-def canonical_cell(value):
-    if value is None or value == "":
-        return None
+
+def plain_cell(cell):
+    value = cell.value
+    if cell.data_type == "e":
+        return {"e": value}
     if isinstance(value, bool) or isinstance(value, str):
         return value
     if isinstance(value, (int, float)):
@@ -34,8 +43,19 @@ def canonical_cell(value):
     raise ValueError("unexpected cell value %r" % (value,))
 
 
-def canonical_row(number, cells):
-    values = [canonical_cell(c) for c in cells]
+def canonical_cell(cell, blank=False):
+    if blank or cell.value is None:
+        return None
+    fmt = cell.number_format
+    formatted = fmt is not None and fmt.lower() != "general"
+    if cell.value == "":
+        return {"v": "", "fmt": fmt} if formatted else None
+    plain = plain_cell(cell)
+    return {"v": plain, "fmt": fmt} if formatted else plain
+
+
+def canonical_row(number, cells, blank_column=None):
+    values = [canonical_cell(c, blank=(i == blank_column)) for i, c in enumerate(cells)]
     while values and values[-1] is None:
         values.pop()
     if not values:
@@ -43,18 +63,46 @@ def canonical_row(number, cells):
     return json.dumps([number] + values, ensure_ascii=False, separators=(",", ":"))
 
 
+def data_row(number, cells):
+    """A row as its plain cell values (no formats), for the tests that read contents."""
+    values = [None if c.value is None or c.value == "" else plain_cell(c) for c in cells]
+    while values and values[-1] is None:
+        values.pop()
+    return [number] + values if values else None
+
+
+def hash_rows(ws):
+    """The rows whose column B is a hash cell: the hash table's sheet rows, the overall and the signature row."""
+    rows = [(row[0].row, [c.value for c in row]) for row in ws.iter_rows() if row]
+    marker = next((i for i, (_, v) in enumerate(rows) if v and v[0] == HASHES_MARKER), None)
+    if marker is None:
+        return set()
+    out = set()
+    for number, values in rows[marker + 2 :]:
+        out.add(number)
+        if values[0] == OVERALL_ENTRY:
+            nxt = [r for r in rows if r[0] > number][:1]
+            if nxt and nxt[0][1][0] == SIGNATURE_ENTRY:
+                out.add(nxt[0][0])
+            break
+    return out
+
+
 def dump(path, with_rows):
     wb = openpyxl.load_workbook(path, read_only=False)
     out = {"sheets": []}
+    table = []
     for ws in wb.worksheets:
         digest = hashlib.sha256()
+        digest.update((json.dumps({"sheet": ws.title, "state": ws.sheet_state}, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8"))
+        blanked = hash_rows(ws) if ws.title == EVIDENCE else set()
         rows = []
         count = 0
         header = None
         date_columns = set()
         for row in ws.iter_rows():
             number = row[0].row if row else None
-            text = canonical_row(number, [c.value for c in row])
+            text = canonical_row(number, row, 1 if number in blanked else None)
             if text is None:
                 continue
             count += 1
@@ -65,9 +113,12 @@ def dump(path, with_rows):
                 if isinstance(c.value, datetime.datetime):
                     date_columns.add(c.column)
             if with_rows:
-                rows.append(json.loads(text))
+                rows.append(data_row(number, row))
+            if number in blanked and row[0].value != OVERALL_ENTRY and row[0].value != SIGNATURE_ENTRY:
+                table.append(row[0].value)
         sheet = {
             "name": ws.title,
+            "state": ws.sheet_state,
             "header": header,
             "rows": max(0, count - 1),
             "sha256": digest.hexdigest(),
@@ -78,6 +129,11 @@ def dump(path, with_rows):
         if with_rows:
             sheet["data"] = rows
         out["sheets"].append(sheet)
+    by_name = {s["name"]: s["sha256"] for s in out["sheets"]}
+    overall = hashlib.sha256()
+    for name in table:
+        overall.update(("%s\t%s\n" % (name, by_name.get(name, ""))).encode("utf-8"))
+    out["overall"] = overall.hexdigest() if table else None
     json.dump(out, sys.stdout, ensure_ascii=False)
 
 

@@ -1,15 +1,22 @@
 /** `attest export` and `attest verify` in process: exit codes and messages as the README states them. */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportCommand } from '../../src/cli/commands/export';
+import { keyCommand } from '../../src/cli/commands/key';
 import { main } from '../../src/cli/index';
 import type { CliIO } from '../../src/cli/io';
 import { prepareConnection, saveConnection } from '../../src/main/connections';
+import { keychainAvailable, osKeychain } from '../../src/main/keychain';
+import { fingerprintFromKeyText, NOTICE_UNSIGNED, SIGNING_KEY_ACCOUNT } from '../../src/main/reports';
 import { seedFixtureStore } from '../e2e/seed-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'attest-report-cli-'));
 const dataDir = join(dir, 'data');
+// A keychain service of this test's own: the signing key of `attest` is never touched.
+const SERVICE = `attest-test-cli-${process.pid}`;
+const secrets = () => osKeychain(SERVICE);
 
 function io(): CliIO & { stdout: string; stderr: string } {
   const captured = {
@@ -40,7 +47,12 @@ beforeAll(() => {
   seedFixtureStore(connection.storeFile, 3);
   saveConnection(dataDir, connection);
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await secrets()
+    .delete(SIGNING_KEY_ACCOUNT)
+    .catch(() => undefined);
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('attest export / verify exit codes', () => {
   it('export: a filter without a value or with an unknown key is invalid input (exit 2), nothing written', async () => {
@@ -66,5 +78,43 @@ describe('attest export / verify exit codes', () => {
     const missing = await attest('verify', join(dir, 'nowhere.xlsx'));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`attest verify: no file ${join(dir, 'nowhere.xlsx')}`);
+  });
+
+  it('key: created in the keychain on first use, the same afterwards; export --sign, then verify --key', async () => {
+    if (!(await keychainAvailable())) throw new Error('needs the OS keychain: run under scripts/with-keyring.sh');
+    expect(await secrets().get(SIGNING_KEY_ACCOUNT)).toBeNull();
+    const first = io();
+    const pem = join(dir, 'key.pem');
+    expect(await keyCommand({ secrets }).run(['--json', '--out', pem], first)).toBe(0);
+    const key = JSON.parse(first.stdout) as { fingerprint: string; publicKey: string; publicKeyPem: string };
+    expect(key.fingerprint).toMatch(/^SHA256:[0-9a-f]{64}$/);
+    const stored = (await secrets().get(SIGNING_KEY_ACCOUNT))!;
+    expect(stored).toMatch(/^ed25519-pkcs8:/);
+    expect(first.stdout + first.stderr).not.toContain(stored.slice('ed25519-pkcs8:'.length));
+    expect(fingerprintFromKeyText(readFileSync(pem, 'utf8'))).toBe(key.fingerprint);
+    const again = io();
+    expect(await keyCommand({ secrets }).run([], again)).toBe(0);
+    expect(again.stdout).toBe(`${key.fingerprint}\n${key.publicKeyPem.trimEnd()}\n`);
+
+    const signed = join(dir, 'signed.xlsx');
+    const exported = io();
+    expect(await exportCommand({ secrets }).run(['scopes', '--out', signed, '--sign'], exported)).toBe(0);
+    expect(exported.stderr).toContain(`signed by key ${key.fingerprint}`);
+    const byKey = await attest('verify', signed, '--key', key.fingerprint);
+    expect(byKey.code, byKey.stderr).toBe(0);
+    expect(byKey.stderr).toContain(`Signed by the key you gave (${key.fingerprint})`);
+    expect((await attest('verify', signed, '--key', pem)).code).toBe(0);
+
+    const unsigned = join(dir, 'unsigned.xlsx');
+    expect((await attest('export', 'scopes', '--out', unsigned)).code).toBe(0);
+    const plain = await attest('verify', unsigned, '--json');
+    expect(plain.code).toBe(0);
+    expect(JSON.parse(plain.stdout)).toMatchObject({ notice: NOTICE_UNSIGNED, signature: { status: 'not-signed' } });
+    expect(plain.stderr).toContain(NOTICE_UNSIGNED);
+    const keyed = await attest('verify', unsigned, '--key', key.fingerprint);
+    expect(keyed.code).toBe(1);
+    expect(keyed.stderr).toContain(`Not signed, so not by the key you gave (${key.fingerprint})`);
+    const badKey = await attest('verify', unsigned, '--key', 'nonsense');
+    expect(badKey.code).toBe(2);
   });
 });

@@ -63,8 +63,8 @@ describe('canonical form', () => {
   });
 
   it('hashes incrementally the same as at once', () => {
-    const a = new SheetHasher();
-    const b = new SheetHasher();
+    const a = new SheetHasher({ name: 'Things' });
+    const b = new SheetHasher({ name: 'Things' });
     for (let i = 1; i <= 5000; i += 1) a.add(i, [`row ${i}`, i]);
     for (let i = 1; i <= 5000; i += 1) b.add(i, [`row ${i}`, i]);
     expect(a.digest()).toBe(b.digest());
@@ -101,11 +101,14 @@ describe('report workbook', () => {
 
     const result = await verifyWorkbook(file);
     expect(result.status).toBe('intact');
-    expect(result.sheets.map((s) => s.name)).toEqual(['Evidence (manifest)', 'Things', 'Text']);
-    // the independent reader recomputes the very same hashes
-    for (const check of result.sheets.slice(1)) {
-      expect(py.sheets.find((s) => s.name === check.name)!.sha256).toBe(check.expectedSha256);
+    expect(result.form).toBe('attest-canonical/2');
+    expect(result.sheets.map((s) => s.name)).toEqual(['Evidence', 'Things', 'Text']);
+    // the independent reader recomputes the very same hashes: every sheet (the Evidence sheet but
+    // for its hash cells) and the overall hash
+    for (const check of result.sheets) {
+      expect(py.sheets.find((s) => s.name === check.name)!.sha256, check.name).toBe(check.expectedSha256);
     }
+    expect(py.overall).toBe(result.expectedOverall);
   });
 
   it('fails verification when openpyxl changes one cell, naming that sheet only', async () => {

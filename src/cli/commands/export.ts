@@ -3,12 +3,13 @@ import { resolve } from 'node:path';
 import { runExport } from '../../main/app/tasks/export';
 import { openWorkspace, StoreMissingError, type Workspace } from '../../main/app/workspace';
 import { defaultDataDir } from '../../main/data-dir';
-import { ExportCancelled, isReportKind, REPORT_KINDS, REPORTS, type ExportResult } from '../../main/reports';
+import { osKeychain, type SecretStore } from '../../main/keychain';
+import { ExportCancelled, isReportKind, REPORT_KINDS, REPORTS, signingKey, type ExportResult } from '../../main/reports';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
 
 const usage = `Usage: attest export REPORT --out FILE.xlsx [--as-of RUN] [--filter KEY=VALUE ...]
-                     [--from RUN --to RUN] [--connection NAME] [--data-dir DIR] [--json]
+                     [--from RUN --to RUN] [--sign] [--connection NAME] [--data-dir DIR] [--json]
 
 Writes an Excel workbook from the local store (offline). Every workbook opens with an Evidence
 sheet: tenant, connection, when and by whom it was generated, app version, report and parameters,
@@ -22,7 +23,14 @@ ${REPORT_KINDS.map((k) => `  ${k.padEnd(14)} ${REPORTS[k].title}`).join('\n')}
   --filter KEY=VALUE   a column of the collection (state, classification, enabled, app, id, ...);
                        repeat a key for any of several values; COLLECTION.KEY=VALUE aims at one
                        collection of the evidence report
-  --from/--to RUN      the runs a diff compares (default: the last two completed)`;
+  --from/--to RUN      the runs a diff compares (default: the last two completed)
+  --sign               sign the workbook with this machine's signing key (Ed25519, kept in the
+                       OS keychain, created on first use; \`attest key\` prints its fingerprint),
+                       so \`attest verify --key FINGERPRINT\` can tell who exported it. Unsigned,
+                       the hashes show the cells are unchanged since export, not who exported them.
+
+Exit 0: written. Exit 1: not written (the cause and the path are named; nothing is left behind).
+Exit 2: a bad command line or report parameters (a filter, a run). Exit 3: --sign without a keychain.`;
 
 /** The app version (package.json), stated on every Evidence sheet. */
 export function appVersion(): string {
@@ -45,80 +53,96 @@ export function printExportSummary(io: CliIO, result: ExportResult): void {
     if (!c.complete) lines.push(`  ! ${c.collection}: NOT complete (${c.note})`);
   }
   lines.push(`  overall sha256 ${result.overallSha256}`);
+  lines.push(
+    result.signedBy
+      ? `  signed by key ${result.signedBy}`
+      : '  not signed (--sign): the hashes show the cells are unchanged since export, not who exported them',
+  );
   io.err(lines.join('\n'));
 }
 
-const command: CommandModule = {
-  summary: 'write a verifiable Excel report from the local store',
-  usage,
-  async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(
-      argv,
-      {
-        out: { type: 'string', short: 'o' },
-        'as-of': { type: 'string' },
-        filter: { type: 'string', multiple: true },
-        from: { type: 'string' },
-        to: { type: 'string' },
-        connection: { type: 'string' },
-        'data-dir': { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-      true,
-    );
-    const kind = positionals[0];
-    if (!kind || positionals.length > 1) throw new UsageError('give one REPORT');
-    if (!isReportKind(kind)) throw new UsageError(`unknown report '${kind}' (one of: ${REPORT_KINDS.join(', ')})`);
-    if (!values.out) throw new UsageError('give --out FILE.xlsx');
-    if (!/\.xlsx$/i.test(values.out)) throw new UsageError('--out must name an .xlsx file');
-    const out = resolve(values.out);
-    const dataDir = resolve(values['data-dir'] ?? io.env.ATTEST_DATA_DIR ?? defaultDataDir(io.env));
-    let workspace: Workspace;
-    try {
-      workspace = await openWorkspace(dataDir, values.connection, { existing: true });
-    } catch (error) {
-      if (!(error instanceof StoreMissingError)) throw error;
-      io.err(`attest export: nothing synced yet for '${error.connectionName}'; run \`attest sync\` first.`);
-      return EXIT.other;
-    }
-    const controller = new AbortController();
-    const cancel = () => controller.abort();
-    process.once('SIGINT', cancel);
-    process.once('SIGTERM', cancel);
-    let lastSheet = '';
-    try {
-      const result = await runExport(workspace, {
-        kind,
-        out,
-        appVersion: appVersion(),
-        asOfRun: runArg(values['as-of'], '--as-of'),
-        fromRun: runArg(values.from, '--from'),
-        toRun: runArg(values.to, '--to'),
-        filters: values.filter ?? [],
-        signal: controller.signal,
-        onProgress: (p) => {
-          if (!io.isTTY || p.phase !== 'sheet' || p.sheet === null) return;
-          if (p.sheet !== lastSheet || p.rows % 100_000 === 0) {
-            lastSheet = p.sheet;
-            io.err(`  [${p.sheetIndex + 1}/${p.sheetCount}] ${p.sheet}: ${p.rows}${p.total !== null ? `/${p.total}` : ''} rows`);
-          }
+export interface ExportDeps {
+  /** Where the signing key lives (default: the OS keychain). */
+  secrets?: () => SecretStore;
+}
+
+export function exportCommand(deps: ExportDeps = {}): CommandModule {
+  return {
+    summary: 'write a verifiable Excel report from the local store',
+    usage,
+    async run(argv, io) {
+      const { values, positionals } = parseCommandArgs(
+        argv,
+        {
+          out: { type: 'string', short: 'o' },
+          'as-of': { type: 'string' },
+          filter: { type: 'string', multiple: true },
+          from: { type: 'string' },
+          to: { type: 'string' },
+          connection: { type: 'string' },
+          'data-dir': { type: 'string' },
+          sign: { type: 'boolean', default: false },
+          json: { type: 'boolean', default: false },
         },
-      });
-      if (values.json) io.out(JSON.stringify(result, null, 2));
-      printExportSummary(io, result);
-      return EXIT.ok;
-    } catch (error) {
-      if (error instanceof ExportCancelled) {
-        io.err(`attest export: cancelled; nothing was written to ${out}`);
+        true,
+      );
+      const kind = positionals[0];
+      if (!kind || positionals.length > 1) throw new UsageError('give one REPORT');
+      if (!isReportKind(kind)) throw new UsageError(`unknown report '${kind}' (one of: ${REPORT_KINDS.join(', ')})`);
+      if (!values.out) throw new UsageError('give --out FILE.xlsx');
+      if (!/\.xlsx$/i.test(values.out)) throw new UsageError('--out must name an .xlsx file');
+      const out = resolve(values.out);
+      const dataDir = resolve(values['data-dir'] ?? io.env.ATTEST_DATA_DIR ?? defaultDataDir(io.env));
+      // The key first: without a keychain nothing is opened or written.
+      const signer = values.sign ? await signingKey((deps.secrets ?? (() => osKeychain()))()) : undefined;
+      let workspace: Workspace;
+      try {
+        workspace = await openWorkspace(dataDir, values.connection, { existing: true });
+      } catch (error) {
+        if (!(error instanceof StoreMissingError)) throw error;
+        io.err(`attest export: nothing synced yet for '${error.connectionName}'; run \`attest sync\` first.`);
         return EXIT.other;
       }
-      throw error;
-    } finally {
-      process.off('SIGINT', cancel);
-      process.off('SIGTERM', cancel);
-      workspace.close();
-    }
-  },
-};
+      const controller = new AbortController();
+      const cancel = () => controller.abort();
+      process.once('SIGINT', cancel);
+      process.once('SIGTERM', cancel);
+      let lastSheet = '';
+      try {
+        const result = await runExport(workspace, {
+          kind,
+          out,
+          appVersion: appVersion(),
+          asOfRun: runArg(values['as-of'], '--as-of'),
+          fromRun: runArg(values.from, '--from'),
+          toRun: runArg(values.to, '--to'),
+          filters: values.filter ?? [],
+          signer,
+          signal: controller.signal,
+          onProgress: (p) => {
+            if (!io.isTTY || p.phase !== 'sheet' || p.sheet === null) return;
+            if (p.sheet !== lastSheet || p.rows % 100_000 === 0) {
+              lastSheet = p.sheet;
+              io.err(`  [${p.sheetIndex + 1}/${p.sheetCount}] ${p.sheet}: ${p.rows}${p.total !== null ? `/${p.total}` : ''} rows`);
+            }
+          },
+        });
+        if (values.json) io.out(JSON.stringify(result, null, 2));
+        printExportSummary(io, result);
+        return EXIT.ok;
+      } catch (error) {
+        if (error instanceof ExportCancelled) {
+          io.err(`attest export: cancelled; nothing was written to ${out}`);
+          return EXIT.other;
+        }
+        throw error;
+      } finally {
+        process.off('SIGINT', cancel);
+        process.off('SIGTERM', cancel);
+        workspace.close();
+      }
+    },
+  };
+}
 
-export default command;
+export default exportCommand();

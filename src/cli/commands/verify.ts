@@ -1,43 +1,58 @@
 import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { changedSheets, verifyWorkbook } from '../../main/reports';
+import { changedSheets, fingerprintFromKeyText, normaliseFingerprint, verifyWorkbook, type VerifyResult } from '../../main/reports';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 
-const usage = `Usage: attest verify FILE.xlsx [--json]
+const usage = `Usage: attest verify FILE.xlsx [--key FINGERPRINT|FILE] [--json]
 
-Recomputes the SHA-256 of every sheet of an Attest workbook from its cells (and of the Evidence
-sheet's manifest) and compares them with the hashes its Evidence sheet recorded at export.
-Exit 0: intact. Exit 1: altered (the changed sheets are named). Exit 2: not an Attest workbook.
-The hashes prove the cells are those exported; they are not a signature of who exported them.`;
+Recomputes the SHA-256 of every sheet of an Attest workbook from its cells (the Evidence sheet's
+own content too) and compares them with the hashes its Evidence sheet recorded at export; refuses
+what Attest never writes (formulas, hidden sheets, rows or columns, two sheets of one name, extra
+parts or relationships); and checks the signature of a workbook exported with --sign.
 
-const command: CommandModule = {
-  summary: 'check that an exported workbook was not edited since export',
-  usage,
-  async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean', default: false } }, true);
-    if (positionals.length !== 1) throw new UsageError('give exactly one FILE.xlsx');
-    const file = resolve(positionals[0]!);
-    if (!existsSync(file)) {
-      io.err(`attest verify: no file ${file}`);
-      return EXIT.usage;
-    }
-    const result = await verifyWorkbook(file);
-    if (values.json) io.out(JSON.stringify(result, null, 2));
-    if (result.status === 'not-attest') {
-      io.err(`attest verify: ${file} is not an Attest workbook (${result.reason ?? 'no Evidence sheet'})`);
-      return EXIT.usage;
-    }
-    const what = [result.manifest.Report, result.manifest.Tenant, result.manifest['Generated at (ISO)']].filter(Boolean).join(', ');
-    if (result.status === 'intact') {
-      const rows = result.sheets.filter((s) => s.name !== 'Evidence (manifest)').map((s) => `${s.name} (${s.actualRows ?? 0} rows)`);
-      io.err(
-        `intact: ${file}${what ? ` [${what}]` : ''}\n  every hash matches: ${rows.join(', ') || 'no data sheet'}\n  overall SHA-256 ${result.actualOverall}`,
-      );
-      return EXIT.ok;
-    }
-    const lines = [`ALTERED: ${file}${what ? ` [${what}]` : ''}`];
+  --key KEY   the exporter's signing key: its fingerprint (SHA256:..., as \`attest key\` prints it)
+              or a file holding its public key (PEM) or fingerprint; the workbook must be signed
+              by that key
+  --json      the whole result on stdout
+
+Exit 0: intact (and signed by KEY when given). Exit 1: altered, foreign content, a signature that
+does not match, or not signed by KEY (each is named). Exit 2: not an Attest workbook, unreadable or
+beyond what verify reads, or a bad command line. Without a signature checked with --key, the hashes
+prove the cells are those exported, not who exported them.`;
+
+/** Largest key file read: a PEM public key is under 200 bytes. */
+const MAX_KEY_FILE = 64 * 1024;
+
+/** The fingerprint a --key value names: a fingerprint, or a file holding a public key (PEM) or a fingerprint. */
+async function keyFingerprint(value: string): Promise<string> {
+  const direct = normaliseFingerprint(value);
+  if (direct) return direct;
+  const file = resolve(value);
+  const info = await stat(file).catch(() => null);
+  if (!info) throw new UsageError(`--key takes a fingerprint (SHA256:<64 hex digits>) or a key file; there is no file ${file}`);
+  if (!info.isFile() || info.size > MAX_KEY_FILE)
+    throw new UsageError(`--key ${file} is not a key file (an Ed25519 public key in PEM, or a fingerprint)`);
+  const fingerprint = fingerprintFromKeyText(await readFile(file, 'utf8'));
+  if (!fingerprint) throw new UsageError(`--key ${file} holds neither an Ed25519 public key (PEM) nor a fingerprint`);
+  return fingerprint;
+}
+
+/** What verify found, in the lines it prints on stderr. */
+function report(result: VerifyResult): string[] {
+  const what = [result.manifest.Report, result.manifest.Tenant, result.manifest['Generated at (ISO)']].filter(Boolean).join(', ');
+  const lines: string[] = [];
+  if (result.status === 'intact') {
+    const rows = result.sheets
+      .filter((s) => s.name !== 'Evidence' && s.name !== 'Evidence (manifest)')
+      .map((s) => `${s.name} (${s.actualRows ?? 0} rows)`);
+    lines.push(`${result.ok ? 'intact' : 'NOT VERIFIED'}: ${result.file}${what ? ` [${what}]` : ''}`);
+    lines.push(`  every hash matches: ${rows.join(', ') || 'no data sheet'}`, `  overall SHA-256 ${result.actualOverall}`);
+  } else {
+    lines.push(`ALTERED: ${result.file}${what ? ` [${what}]` : ''}`);
     if (result.reason) lines.push(`  ${result.reason}`);
+    for (const problem of result.problems) lines.push(`  - ${problem}`);
     for (const s of result.sheets) {
       if (s.status === 'intact') continue;
       const name = s.name === 'Evidence (manifest)' ? 'Evidence (manifest rows)' : s.name;
@@ -50,8 +65,32 @@ const command: CommandModule = {
     }
     const changed = changedSheets(result);
     if (changed.length) lines.push(`  changed: ${changed.join(', ')}`);
-    io.err(lines.join('\n'));
-    return EXIT.other;
+  }
+  for (const warning of result.warnings) lines.push(`  warning: ${warning}`);
+  lines.push(`  ${result.notice}`);
+  return lines;
+}
+
+const command: CommandModule = {
+  summary: 'check that an exported workbook was not edited since export (and who signed it)',
+  usage,
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(argv, { key: { type: 'string' }, json: { type: 'boolean', default: false } }, true);
+    if (positionals.length !== 1) throw new UsageError('give exactly one FILE.xlsx');
+    const key = values.key === undefined ? null : await keyFingerprint(values.key);
+    const file = resolve(positionals[0]!);
+    if (!existsSync(file)) {
+      io.err(`attest verify: no file ${file}`);
+      return EXIT.usage;
+    }
+    const result = await verifyWorkbook(file, { key });
+    if (values.json) io.out(JSON.stringify(result, null, 2));
+    if (result.status === 'not-attest') {
+      io.err(`attest verify: ${file} is not an Attest workbook or cannot be read: ${result.reason ?? 'no Evidence sheet'}`);
+      return EXIT.usage;
+    }
+    io.err(report(result).join('\n'));
+    return result.ok ? EXIT.ok : EXIT.other;
   },
 };
 

@@ -5,7 +5,7 @@ import { startDemoTenant, type DemoTenant, type DemoTenantLaunch } from '../demo
 import { CoreError, firstLineOf } from '../errors';
 import type { EventBus } from '../events';
 import { keychainAvailable, memorySecretStore, osKeychain, type SecretStore } from '../keychain';
-import { verifyWorkbook, type ExportResult, type VerifyResult } from '../reports';
+import { signingKey, verifyWorkbook, type ExportResult, type VerifyResult } from '../reports';
 import {
   DEMO_CONNECTION,
   forgetConnection,
@@ -95,6 +95,8 @@ export interface ExportArgs {
   filters: string[];
   fromRun: number | null;
   toRun: number | null;
+  /** Sign with this machine's evidence signing key (from the keychain, created on first use). */
+  sign?: boolean;
 }
 
 export class Session {
@@ -290,15 +292,18 @@ export class Session {
   }
 
   /** Writes a report where a save dialog said; progress comes as exportProgress events. */
-  async exportReport({ kind, path, asOfRun, filters, fromRun, toRun }: ExportArgs): Promise<ExportResult> {
+  async exportReport({ kind, path, asOfRun, filters, fromRun, toRun, sign }: ExportArgs): Promise<ExportResult> {
     const out = this.mustBeGranted(path);
     const workspace = this.workspace();
     if (this.running.export) throw new CoreError('busy', 'An export is already running.');
     const controller = new AbortController();
     this.running.export = controller;
     try {
+      // Fetched once the export holds the running state: a keychain failure releases it too.
+      const signer = sign ? await signingKey(this.secrets) : undefined;
       const result = await runExport(workspace, {
         kind: kind as ExportTaskOptions['kind'],
+        signer,
         out,
         appVersion: this.options.appVersion,
         asOfRun: asOfRun ?? undefined,
@@ -320,8 +325,9 @@ export class Session {
     return this.cancel('export');
   }
 
-  verifyWorkbook(path: string): Promise<VerifyResult> {
-    return verifyWorkbook(this.mustBeGranted(path));
+  /** `key`: the fingerprint of the key the workbook must be signed with. */
+  verifyWorkbook(path: string, key?: string | null): Promise<VerifyResult> {
+    return verifyWorkbook(this.mustBeGranted(path), { key });
   }
 
   async showInFolder(path: string): Promise<boolean> {

@@ -4,26 +4,45 @@ import { createHash, type Hash } from 'node:crypto';
  * The canonical content of a sheet: what `attest verify` (or any independent reader) recomputes
  * from the cells alone, whatever program last saved the file.
  *
- * Canonical form "attest-canonical/1":
- * - Rows in row order; rows with no value at all are skipped.
- * - Each row is the compact JSON text (no spaces) of the array [rowNumber, cell1, ..., cellN],
- *   N being the last column holding a value; each row is followed by "\n".
- * - A cell is: null (empty; an empty string is empty), a string (as stored, UTF-8), a number
- *   (JSON number, shortest round-trip form; our numeric columns hold integers), true/false, or a
- *   date cell as {"d":"YYYY-MM-DDTHH:mm:ss.sssZ"} (UTC, rounded to the millisecond).
- * - Sheet hash: SHA-256 (hex) of that text. Overall hash: SHA-256 (hex) of the lines
- *   "<sheet name>\t<sheet hash>\n", in the order of the Evidence sheet's hash table.
+ * Canonical form "attest-canonical/2" (written since Attest 0.1 with strict verify):
+ * - A first line: the compact JSON {"sheet":<name>,"state":<visible|hidden|veryHidden>}.
+ * - Then the rows in row order, rows with no value skipped; each row the compact JSON text (no
+ *   spaces) of [rowNumber, cell1, ..., cellN], N being the last column holding a value.
+ * - A cell is: null (no value), a string (as stored, UTF-8; "" too), a number (JSON number,
+ *   shortest round-trip form), true/false, a date cell {"d":"YYYY-MM-DDTHH:mm:ss.sssZ"} (UTC,
+ *   rounded to the millisecond), or an error cell {"e":"#N/A"}. A cell whose number format is not
+ *   General is {"v":<cell>,"fmt":"<format code>"}: what Excel displays depends on it.
+ * - Every line is followed by "\n"; the sheet hash is SHA-256 (hex) of that text.
+ * - The Evidence sheet is hashed the same way with its hash cells (column B of the hash table's
+ *   sheet rows, of the overall row and of the signature row) taken as empty.
+ * - Overall hash: SHA-256 (hex) of the lines "<sheet name>\t<sheet hash>\n", in the order of the
+ *   Evidence sheet's hash table (the Evidence sheet first).
+ *
+ * "attest-canonical/1" (workbooks exported before): no first line, no formats, no error cells,
+ * "" as null; the Evidence sheet's manifest rows (above its hash table) hashed instead of the
+ * whole sheet. verify still reads it (see verify.ts).
  */
-export const CANONICAL_FORM = 'attest-canonical/1';
+export const CANONICAL_FORM = 'attest-canonical/2';
+export const CANONICAL_FORM_1 = 'attest-canonical/1';
+export type CanonicalForm = typeof CANONICAL_FORM | typeof CANONICAL_FORM_1;
 
 export const CANONICAL_FORM_TEXT =
+  'First line {"sheet":<name>,"state":<state>}; then each non-empty row as compact JSON [rowNumber, cell1..cellN] ' +
+  '(N = last non-empty column); every line + "\\n". Cells: null if empty, strings as stored, numbers as JSON numbers, ' +
+  'true/false, date cells as {"d":"<ISO 8601 UTC with milliseconds>"}, error cells as {"e":"<code>"}; a cell whose number ' +
+  'format is not General as {"v":<cell>,"fmt":"<format code>"}. Sheet hash = SHA-256 hex of that text (the Evidence sheet ' +
+  'with its hash cells and signature taken as empty); overall = SHA-256 hex of "<sheet name>\\t<sheet hash>\\n" for each ' +
+  'row of the hash table, in order.';
+
+export const CANONICAL_FORM_1_TEXT =
   'Each non-empty row as compact JSON [rowNumber, cell1..cellN] + "\\n" (N = last non-empty column); ' +
   'cells: null if empty or "", strings as stored, numbers as JSON numbers, true/false, date cells as ' +
   '{"d":"<ISO 8601 UTC with milliseconds>"}. Sheet hash = SHA-256 hex of that text; overall = SHA-256 hex ' +
   'of "<sheet name>\\t<sheet hash>\\n" for each row of the hash table, in order.';
 
 export type CellValue = string | number | boolean | Date | null | undefined;
-export type CanonicalCell = string | number | boolean | { d: string } | null;
+type PlainCell = string | number | boolean | { d: string } | { e: string } | null;
+export type CanonicalCell = PlainCell | { v: PlainCell; fmt: string };
 
 /** Excel's limit for the text of one cell. */
 export const MAX_CELL_TEXT = 32_767;
@@ -74,37 +93,80 @@ export function storedValue(value: CellValue): CellValue {
   return value;
 }
 
-/** The canonical form of one cell as read back (or as stored, after storedValue). */
-export function canonicalCell(value: unknown): CanonicalCell {
-  if (value === null || value === undefined || value === '') return null;
+/** An error cell (#N/A, #REF!...), as opposed to text that reads the same. */
+export class CellError {
+  constructor(readonly code: string) {}
+}
+
+function plainCell(value: unknown, form: CanonicalForm): PlainCell {
   if (typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? (Object.is(value, -0) ? 0 : value) : null;
   if (value instanceof Date) {
     const t = value.getTime();
     return Number.isFinite(t) ? { d: new Date(Math.round(t)).toISOString() } : null;
   }
+  if (value instanceof CellError) return form === CANONICAL_FORM_1 ? value.code : { e: value.code };
   throw new Error(`a cell value of an unexpected kind: ${Object.prototype.toString.call(value)}`);
 }
 
-/** Canonical text of one row ("" when the row holds nothing), including its trailing newline. */
-export function canonicalRow(rowNumber: number, cells: readonly unknown[]): string {
-  let last = cells.length - 1;
-  while (last >= 0 && canonicalCell(cells[last]) === null) last -= 1;
-  if (last < 0) return '';
-  let text = `[${rowNumber}`;
-  for (let i = 0; i <= last; i += 1) text += `,${JSON.stringify(canonicalCell(cells[i]))}`;
-  return `${text}]\n`;
+/**
+ * The canonical form of one cell as read back (or as stored, after storedValue); `format` is its
+ * number format when not General.
+ */
+export function canonicalCell(value: unknown, form: CanonicalForm = CANONICAL_FORM, format?: string): CanonicalCell {
+  if (value === null || value === undefined) return null;
+  const formatted = form === CANONICAL_FORM && format !== undefined;
+  // "" shows nothing, unless a format gives text a display of its own.
+  if (value === '') return formatted ? { v: '', fmt: format } : null;
+  const plain = plainCell(value, form);
+  return formatted && plain !== null ? { v: plain, fmt: format } : plain;
 }
 
-/** Incremental SHA-256 over a sheet's canonical rows; buffers text to keep hashing cheap. */
+/** Canonical text of one row ("" when the row holds nothing), including its trailing newline. */
+export function canonicalRow(
+  rowNumber: number,
+  cells: readonly unknown[],
+  form: CanonicalForm = CANONICAL_FORM,
+  formats: readonly (string | undefined)[] = [],
+): string {
+  let text = `[${rowNumber}`;
+  let pending = ''; // nulls seen since the last value: written only if a value follows
+  let any = false;
+  for (let i = 0; i < cells.length; i += 1) {
+    const cell = canonicalCell(cells[i], form, formats[i]);
+    if (cell === null) {
+      pending += ',null';
+      continue;
+    }
+    text += `${pending},${JSON.stringify(cell)}`;
+    pending = '';
+    any = true;
+  }
+  return any ? `${text}]\n` : '';
+}
+
+/** The first line of a sheet's canonical text (attest-canonical/2). */
+export function sheetLine(name: string, state = 'visible'): string {
+  return `${JSON.stringify({ sheet: name, state })}\n`;
+}
+
+/** Incremental SHA-256 over a sheet's canonical text; buffers text to keep hashing cheap. */
 export class SheetHasher {
   private readonly hash: Hash = createHash('sha256');
   private pending = '';
   rows = 0;
 
+  /** A hasher for the sheet `sheet` (its name and state open the attest-canonical/2 text). */
+  constructor(
+    sheet: { name: string; state?: string },
+    readonly form: CanonicalForm = CANONICAL_FORM,
+  ) {
+    if (form === CANONICAL_FORM) this.pending = sheetLine(sheet.name, sheet.state);
+  }
+
   /** Adds one row by its 1-based row number; empty rows are skipped, as readers skip them. */
-  add(rowNumber: number, cells: readonly unknown[]): void {
-    const text = canonicalRow(rowNumber, cells);
+  add(rowNumber: number, cells: readonly unknown[], formats?: readonly (string | undefined)[]): void {
+    const text = canonicalRow(rowNumber, cells, this.form, formats);
     if (!text) return;
     this.rows += 1;
     this.pending += text;

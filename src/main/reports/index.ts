@@ -6,6 +6,7 @@ import { userInfo } from 'node:os';
 import { REPORTS, collectionsOf, isReportKind, parseFilters, type ReportKind, type ReportParams, type ReportSources } from './catalog';
 import { InvalidInputError } from './errors';
 import { collectionEvidence, manifestRows, type CollectionEvidence, type ReportConnection } from './evidence';
+import type { EvidenceSigner } from './signing';
 import { ReportWorkbook, type ExportProgress, type SheetResult } from './workbook';
 
 export {
@@ -21,8 +22,17 @@ export {
 export type { ReportConnection, CollectionEvidence } from './evidence';
 export { ExportCancelled, ExportWriteError, type ExportProgress, type SheetResult } from './workbook';
 export { InvalidInputError } from './errors';
-export { verifyWorkbook, changedSheets, type VerifyResult, type SheetCheck } from './verify';
+export { verifyWorkbook, changedSheets, NOTICE_UNSIGNED, type VerifyResult, type SheetCheck, type SignatureCheck } from './verify';
 export { CANONICAL_FORM, CANONICAL_FORM_TEXT } from './canonical';
+export {
+  SIGNING_KEY_ACCOUNT,
+  signingKey,
+  publicKeyPem,
+  normaliseFingerprint,
+  fingerprintFromKeyText,
+  type EvidenceSigner,
+} from './signing';
+export { READ_LIMITS } from './zip';
 
 export interface ExportOptions extends ReportSources {
   kind: ReportKind;
@@ -39,6 +49,8 @@ export interface ExportOptions extends ReportSources {
   onProgress?: (progress: ExportProgress & { sheetCount: number }) => void;
   /** Who generated the workbook (default: the OS user). */
   generatedBy?: string;
+  /** Signs the workbook (see signing.ts); without it the workbook says it is not signed. */
+  signer?: EvidenceSigner;
   now?: () => Date;
 }
 
@@ -47,8 +59,10 @@ export interface ExportResult {
   kind: ReportKind;
   sheets: SheetResult[];
   collections: CollectionEvidence[];
-  manifestSha256: string;
+  evidenceSha256: string;
   overallSha256: string;
+  /** Fingerprint of the signing key, or null when not signed. */
+  signedBy: string | null;
   bytes: number;
   complete: boolean;
   generatedAt: string;
@@ -112,15 +126,17 @@ export async function exportReport(options: ExportOptions): Promise<ExportResult
     generatedBy: options.generatedBy ?? osUser(),
     collections,
     sheets,
+    signer: options.signer,
   });
-  const done = await book.finish(manifest);
+  const done = await book.finish(manifest, options.signer);
   return {
     file: done.file,
     kind: plan.kind,
     sheets: done.sheets,
     collections,
-    manifestSha256: done.manifestSha256,
+    evidenceSha256: done.evidenceSha256,
     overallSha256: done.overallSha256,
+    signedBy: done.signedBy,
     bytes: done.bytes,
     complete: collections.every((c) => c.complete),
     generatedAt: generatedAt.toISOString(),

@@ -1,12 +1,29 @@
-import { SheetHasher, overallHash } from './canonical';
-import { EVIDENCE_FORMAT, EVIDENCE_SHEET, HASHES_MARKER, MANIFEST_ENTRY, OVERALL_ENTRY } from './workbook';
-import { NotAnXlsx, XlsxReader, type XlsxSheet } from './xlsx-reader';
+import { CANONICAL_FORM, CANONICAL_FORM_1, CANONICAL_FORM_1_TEXT, SheetHasher, overallHash, type CanonicalForm } from './canonical';
+import { InvalidInputError } from './errors';
+import { fingerprintOf, normaliseFingerprint, signatureValid, signedMessage } from './signing';
+import { structureProblems } from './structure';
+import {
+  DATE_FORMAT,
+  EVIDENCE_FORMAT,
+  EVIDENCE_FORMAT_1,
+  EVIDENCE_SHEET,
+  HASHES_MARKER,
+  MANIFEST_ENTRY,
+  OVERALL_ENTRY,
+  SIGNATURE_ENTRY,
+  SIGNED_BY,
+  SIGNING_PUBLIC_KEY,
+} from './workbook';
+import { UnreadableWorkbook, XlsxReader, type XlsxRow, type XlsxSheet } from './xlsx-reader';
 
 /**
  * `attest verify`: reads an Attest workbook's cells back, recomputes the canonical hash of every
- * sheet listed on its Evidence sheet (and of the Evidence sheet's own manifest rows), and says
- * which sheets no longer match. This proves the cells are those written at export, not who wrote
- * them: the hashes are not a signature.
+ * sheet listed on its Evidence sheet (the Evidence sheet itself included, but for its hash cells)
+ * and says which sheets no longer match; refuses whatever Attest never writes (formulas, hidden
+ * sheets, rows or columns, twin sheet names, extra parts or relationships); and checks the
+ * signature when the workbook carries one. The hashes prove the cells are those written at
+ * export; only a signature checked against a key the reader trusts tells who exported them.
+ * Files beyond the reading limits (zip.ts) are refused as unreadable, never half-read.
  */
 
 export type SheetStatus = 'intact' | 'altered' | 'missing' | 'unexpected';
@@ -20,20 +37,60 @@ export interface SheetCheck {
   actualRows?: number;
 }
 
+export interface SignatureCheck {
+  /** not-signed; valid (signed, and the signature matches the cells); invalid; other-key (valid, but not by the key given). */
+  status: 'not-signed' | 'valid' | 'invalid' | 'other-key';
+  /** The fingerprint of the key the workbook names as its signer. */
+  fingerprint: string | null;
+  /** The fingerprint the verifier asked for (verify --key). */
+  expected: string | null;
+}
+
 export interface VerifyResult {
   file: string;
-  /** 'intact': every hash matches; 'altered': something changed; 'not-attest': not our workbook. */
+  /** 'intact': every hash matches and nothing foreign is there; 'altered': something changed; 'not-attest': not our workbook, or unreadable. */
   status: 'intact' | 'altered' | 'not-attest';
   reason?: string;
+  /** The canonical form the workbook was written in. */
+  form: string | null;
   sheets: SheetCheck[];
+  /** What Attest never writes, found in the file (each names what and where). */
+  problems: string[];
+  warnings: string[];
+  signature: SignatureCheck;
+  /** Every check asked for passed: intact, and signed by the given key when one was given. */
+  ok: boolean;
+  /** What the result shows about who exported the workbook, in plain words. */
+  notice: string;
   expectedOverall?: string;
   actualOverall?: string;
   /** A few fields of the manifest, for display (report, tenant, generated at…). */
   manifest: Record<string, string>;
 }
 
+export interface VerifyOptions {
+  /** The fingerprint of the key the workbook must be signed with. */
+  key?: string | null;
+  onProgress?: (sheet: string, rows: number) => void;
+}
+
+const NOTICE_UNSIGNED_HASHES =
+  'the hashes show whether the cells are unchanged since export, and nothing about who exported them ' +
+  '(whoever edits the file can compute new ones).';
+export const NOTICE_UNSIGNED = `Not signed: ${NOTICE_UNSIGNED_HASHES}`;
+
+const LEGACY_WARNING =
+  `exported before strict verification (${CANONICAL_FORM_1}): its hashes cover the cell values only; verified under that ` +
+  'form, with the checks for what Attest never writes; it carries no signature (export it again for both)';
+
+/** Rows of the Evidence sheet verify reads at most. */
+const MAX_EVIDENCE_ROWS = 10_000;
+/** Problems listed at most (then a count). */
+const MAX_PROBLEMS = 50;
+
 const text = (value: unknown): string =>
   value === null || value === undefined ? '' : value instanceof Date ? value.toISOString() : String(value);
+const isSha = (value: unknown): value is string => typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
 
 interface HashEntry {
   name: string;
@@ -41,124 +98,287 @@ interface HashEntry {
   rows: number | undefined;
 }
 
-export async function verifyWorkbook(file: string, onProgress?: (sheet: string, rows: number) => void): Promise<VerifyResult> {
-  let reader: XlsxReader;
-  try {
-    reader = await XlsxReader.open(file);
-  } catch (error) {
-    if (error instanceof NotAnXlsx) return notAttest(file, error.message);
-    throw error;
-  }
-  const evidence = reader.sheets.find((s) => s.name === EVIDENCE_SHEET);
-  if (!evidence) return notAttest(file, `no '${EVIDENCE_SHEET}' sheet`);
+/** The Evidence sheet, parsed by its layout: manifest rows, then the hash table. */
+interface EvidenceTable {
+  form: CanonicalForm;
+  manifest: Record<string, string>;
+  markerIndex: number;
+  entries: HashEntry[];
+  expectedOverall: string;
+  signature: string | null;
+  /** Rows whose column B is a hash cell (taken as empty when the Evidence sheet is hashed). */
+  hashRows: Set<number>;
+  /** Rows after the overall (and signature) row. */
+  tail: XlsxRow[];
+}
 
-  // Read the Evidence sheet whole (it is small): manifest rows above the marker, then the table.
-  const evidenceRows: { number: number; cells: unknown[] }[] = [];
-  for await (const row of reader.rows(evidence)) {
-    evidenceRows.push(row);
-    if (evidenceRows.length > 10_000) return notAttest(file, 'the Evidence sheet is not an Attest manifest');
+class Refusal extends Error {
+  constructor(
+    readonly status: 'altered' | 'not-attest',
+    message: string,
+  ) {
+    super(message);
   }
+}
+
+function parseEvidence(rows: XlsxRow[]): EvidenceTable {
+  const markerIndex = rows.findIndex((r) => r.cells[0] === HASHES_MARKER);
   const manifest: Record<string, string> = {};
-  const markerIndex = evidenceRows.findIndex((r) => r.cells[0] === HASHES_MARKER);
-  for (const row of evidenceRows.slice(0, markerIndex < 0 ? evidenceRows.length : markerIndex)) {
+  for (const row of rows.slice(0, markerIndex < 0 ? rows.length : markerIndex)) {
     const key = text(row.cells[0]);
     if (key && !(key in manifest)) manifest[key] = text(row.cells[1]);
   }
-  if (manifest.Format !== EVIDENCE_FORMAT) return notAttest(file, `the Evidence sheet does not carry Format ${EVIDENCE_FORMAT}`);
-  if (markerIndex < 0) return altered(file, manifest, 'the hash table of the Evidence sheet is missing');
-
-  const manifestHasher = new SheetHasher();
-  for (const row of evidenceRows.slice(0, markerIndex)) manifestHasher.add(row.number, row.cells);
-
-  const entries: HashEntry[] = [];
-  let expectedOverall: string | undefined;
-  for (const row of evidenceRows.slice(markerIndex + 1)) {
-    const [name, sha, rows] = row.cells;
-    if (name === 'Sheet') continue;
-    if (name === OVERALL_ENTRY) {
-      expectedOverall = text(sha);
-      break;
-    }
-    if (typeof name === 'string' && typeof sha === 'string' && /^[0-9a-f]{64}$/.test(sha)) {
-      entries.push({ name, sha256: sha, rows: typeof rows === 'number' ? rows : undefined });
-    }
-  }
-  const manifestEntry = entries.find((e) => e.name === MANIFEST_ENTRY);
-  if (!manifestEntry || !expectedOverall) return altered(file, manifest, 'the hash table of the Evidence sheet is incomplete');
-
-  const checks: SheetCheck[] = [];
-  const actual: { name: string; sha256: string }[] = [];
-  for (const entry of entries) {
-    if (entry.name === MANIFEST_ENTRY) {
-      const sha = manifestHasher.digest();
-      actual.push({ name: entry.name, sha256: sha });
-      checks.push({
-        name: entry.name,
-        status: sha === entry.sha256 ? 'intact' : 'altered',
-        expectedSha256: entry.sha256,
-        actualSha256: sha,
-        expectedRows: entry.rows,
-        actualRows: manifestHasher.rows,
-      });
-      continue;
-    }
-    const sheet = reader.sheets.find((s) => s.name === entry.name);
-    if (!sheet) {
-      checks.push({ name: entry.name, status: 'missing', expectedSha256: entry.sha256, expectedRows: entry.rows });
-      actual.push({ name: entry.name, sha256: '' });
-      continue;
-    }
-    const { sha256, rows } = await hashSheet(reader, sheet, onProgress);
-    actual.push({ name: entry.name, sha256 });
-    const dataRows = Math.max(0, rows - 1);
-    checks.push({
-      name: entry.name,
-      status: sha256 === entry.sha256 ? 'intact' : 'altered',
-      expectedSha256: entry.sha256,
-      actualSha256: sha256,
-      expectedRows: entry.rows,
-      actualRows: dataRows,
-    });
-  }
-  for (const sheet of reader.sheets) {
-    if (sheet.name !== EVIDENCE_SHEET && !entries.some((e) => e.name === sheet.name)) {
-      checks.push({ name: sheet.name, status: 'unexpected' });
-    }
-  }
-  const recorded = overallHash(entries);
-  const actualOverall = overallHash(actual);
-  const ok = checks.every((c) => c.status === 'intact') && recorded === expectedOverall && actualOverall === expectedOverall;
-  const result: VerifyResult = {
-    file,
-    status: ok ? 'intact' : 'altered',
-    sheets: checks,
-    expectedOverall,
-    actualOverall,
+  const form = manifest.Format === EVIDENCE_FORMAT ? CANONICAL_FORM : manifest.Format === EVIDENCE_FORMAT_1 ? CANONICAL_FORM_1 : null;
+  if (!form) throw new Refusal('not-attest', `the Evidence sheet does not carry Format ${EVIDENCE_FORMAT} (or ${EVIDENCE_FORMAT_1})`);
+  const table: EvidenceTable = {
+    form,
     manifest,
+    markerIndex,
+    entries: [],
+    expectedOverall: '',
+    signature: null,
+    hashRows: new Set(),
+    tail: [],
   };
-  if (!ok && checks.every((c) => c.status === 'intact')) result.reason = 'the hash table of the Evidence sheet was edited';
-  return result;
+  if (markerIndex < 0) throw new Refusal('altered', 'the hash table of the Evidence sheet is missing');
+  const header = rows[markerIndex + 1]?.cells ?? [];
+  if (header[0] !== 'Sheet' || header[1] !== 'SHA-256') throw new Refusal('altered', 'the hash table of the Evidence sheet is incomplete');
+  let i = markerIndex + 2;
+  for (; i < rows.length && rows[i]!.cells[0] !== OVERALL_ENTRY; i += 1) {
+    const { number, cells } = rows[i]!;
+    const [name, sha, count] = cells;
+    if (typeof name !== 'string' || !isSha(sha))
+      throw new Refusal('altered', `the hash table of the Evidence sheet is malformed at row ${number}`);
+    table.entries.push({ name, sha256: sha, rows: typeof count === 'number' ? count : undefined });
+    table.hashRows.add(number);
+  }
+  const overall = rows[i];
+  if (!overall || !isSha(overall.cells[1]) || table.entries.length === 0)
+    throw new Refusal('altered', 'the hash table of the Evidence sheet is incomplete');
+  table.expectedOverall = overall.cells[1];
+  table.hashRows.add(overall.number);
+  i += 1;
+  if (rows[i]?.cells[0] === SIGNATURE_ENTRY) {
+    table.signature = text(rows[i]!.cells[1]);
+    table.hashRows.add(rows[i]!.number);
+    i += 1;
+  }
+  table.tail = rows.slice(i);
+  return table;
+}
+
+/** The Evidence sheet's own hash: attest-canonical/2 hashes it whole but for its hash cells; /1 its manifest rows. */
+function hashEvidence(sheet: XlsxSheet, rows: XlsxRow[], table: EvidenceTable, problems: string[]): { sha256: string; rows: number } {
+  const hasher = new SheetHasher(sheet, table.form);
+  for (const [index, row] of rows.entries()) {
+    if (table.form === CANONICAL_FORM_1) {
+      if (index < table.markerIndex) hasher.add(row.number, row.cells);
+      continue;
+    }
+    if (!table.hashRows.has(row.number)) {
+      hasher.add(row.number, row.cells, row.formats);
+      continue;
+    }
+    if (typeof row.cells[1] !== 'string' || row.formats[1] !== undefined)
+      problems.push(`the hash cell 'Evidence'!B${row.number} is not plain text`);
+    const cells = [...row.cells];
+    cells[1] = null;
+    hasher.add(
+      row.number,
+      cells,
+      row.formats.map((f, i) => (i === 1 ? undefined : f)),
+    );
+  }
+  return { sha256: hasher.digest(), rows: hasher.rows };
 }
 
 async function hashSheet(
   reader: XlsxReader,
   sheet: XlsxSheet,
+  form: CanonicalForm,
+  problems: string[],
   onProgress?: (sheet: string, rows: number) => void,
 ): Promise<{ sha256: string; rows: number }> {
-  const hasher = new SheetHasher();
-  for await (const row of reader.rows(sheet)) {
-    hasher.add(row.number, row.cells);
+  const hasher = new SheetHasher(sheet, form);
+  for await (const row of reader.rows(sheet, (problem) => problems.push(problem))) {
+    hasher.add(row.number, row.cells, row.formats);
+    if (form === CANONICAL_FORM_1) legacyFormats(sheet.name, row, problems);
     if (onProgress && hasher.rows % 50_000 === 0) onProgress(sheet.name, hasher.rows);
   }
   return { rows: hasher.rows, sha256: hasher.digest() };
 }
 
-function notAttest(file: string, reason: string): VerifyResult {
-  return { file, status: 'not-attest', reason, sheets: [], manifest: {} };
+/** attest-canonical/1 hashes no formats: only General and the date format Attest wrote pass. */
+function legacyFormats(sheet: string, row: XlsxRow, problems: string[]): void {
+  row.formats.forEach((format) => {
+    if (format !== undefined && format !== DATE_FORMAT && problems.length < MAX_PROBLEMS * 2)
+      problems.push(`'${sheet}' row ${row.number} has the number format ${JSON.stringify(format)}, which Attest never writes`);
+  });
 }
 
-function altered(file: string, manifest: Record<string, string>, reason: string): VerifyResult {
-  return { file, status: 'altered', reason, sheets: [], manifest };
+/** The tail Attest wrote after the hash table of an attest-canonical/1 workbook (it is not hashed). */
+function legacyTail(table: EvidenceTable, problems: string[]): void {
+  const tail = table.tail.map((r) => r.cells.map(text).join('\t').replace(/\t+$/, ''));
+  const expected = [`Canonical form\t${CANONICAL_FORM_1_TEXT}`, 'Check\tattest verify <file.xlsx> recomputes every hash from the cells.'];
+  if (tail.join('\n') !== expected.join('\n')) problems.push('the Evidence sheet was edited below its hash table');
+}
+
+function checkSignature(table: EvidenceTable, actualOverall: string, key: string | null, problems: string[]): SignatureCheck {
+  const named = table.manifest[SIGNED_BY] ?? '';
+  const fingerprint = normaliseFingerprint(named);
+  const check: SignatureCheck = { status: 'not-signed', fingerprint, expected: key };
+  if (!fingerprint) {
+    if (table.signature !== null) problems.push('the Evidence sheet has a signature but names no signing key');
+    return check;
+  }
+  const publicKey = table.manifest[SIGNING_PUBLIC_KEY] ?? '';
+  let matches = false;
+  try {
+    matches = fingerprintOf(publicKey) === fingerprint;
+  } catch {
+    matches = false;
+  }
+  const valid = matches && table.signature !== null && signatureValid(publicKey, signedMessage(table.form, actualOverall), table.signature);
+  check.status = !valid ? 'invalid' : key && key !== fingerprint ? 'other-key' : 'valid';
+  return check;
+}
+
+function noticeOf(signature: SignatureCheck): string {
+  const { status, fingerprint, expected } = signature;
+  if (status === 'valid' && expected)
+    return `Signed by the key you gave (${expected}): the workbook is as the holder of that key exported it.`;
+  if (status === 'valid')
+    return (
+      `Signed with the key ${fingerprint}: give the exporter's fingerprint to verify --key to know who exported it; ` +
+      'without that, the signature says nothing about who did.'
+    );
+  if (status === 'other-key')
+    return `Signed with the key ${fingerprint}, not with the key you gave (${expected}): not as the holder of that key exported it.`;
+  if (status === 'invalid')
+    return 'The signature does not match the workbook: it was changed after it was signed, or the signature was copied from another workbook.';
+  return expected ? `Not signed, so not by the key you gave (${expected}): ${NOTICE_UNSIGNED_HASHES}` : NOTICE_UNSIGNED;
+}
+
+export async function verifyWorkbook(file: string, options: VerifyOptions = {}): Promise<VerifyResult> {
+  const key = options.key ? normaliseFingerprint(options.key) : null;
+  if (options.key && !key) throw new InvalidInputError(`'${options.key.slice(0, 80)}' is not a key fingerprint (SHA256:<64 hex digits>)`);
+  try {
+    return await verifyOpened(await XlsxReader.open(file), file, key, options.onProgress);
+  } catch (error) {
+    if (error instanceof UnreadableWorkbook) return refused(file, 'not-attest', error.message, key);
+    if (error instanceof Refusal) return refused(file, error.status, error.message, key);
+    throw error;
+  }
+}
+
+async function readEvidenceRows(reader: XlsxReader, problems: string[]): Promise<{ sheet: XlsxSheet; rows: XlsxRow[] }> {
+  const sheet = reader.sheets.find((s) => s.name === EVIDENCE_SHEET);
+  if (!sheet) throw new Refusal('not-attest', `no '${EVIDENCE_SHEET}' sheet`);
+  const rows: XlsxRow[] = [];
+  for await (const row of reader.rows(sheet, (problem) => problems.push(problem))) {
+    rows.push(row);
+    if (rows.length > MAX_EVIDENCE_ROWS) throw new Refusal('not-attest', 'the Evidence sheet is not an Attest manifest');
+  }
+  return { sheet, rows };
+}
+
+async function verifyOpened(
+  reader: XlsxReader,
+  file: string,
+  key: string | null,
+  onProgress?: VerifyOptions['onProgress'],
+): Promise<VerifyResult> {
+  const problems: string[] = [];
+  const evidence = await readEvidenceRows(reader, problems);
+  const table = parseEvidence(evidence.rows);
+  const legacy = table.form === CANONICAL_FORM_1;
+  const selfEntry = legacy ? MANIFEST_ENTRY : EVIDENCE_SHEET;
+  if (!table.entries.some((e) => e.name === selfEntry)) throw new Refusal('altered', 'the hash table of the Evidence sheet is incomplete');
+  const listed = [EVIDENCE_SHEET, ...table.entries.map((e) => e.name).filter((n) => n !== selfEntry)];
+  problems.unshift(...structureProblems(reader.package, reader.sheets, listed));
+  if (new Set(table.entries.map((e) => e.name)).size !== table.entries.length) problems.push('the hash table lists a sheet twice');
+
+  const checks: SheetCheck[] = [];
+  const actual: { name: string; sha256: string }[] = [];
+  for (const entry of table.entries) {
+    const sheet = reader.sheets.find((s) => s.name === entry.name);
+    if (entry.name !== selfEntry && !sheet) {
+      checks.push({ name: entry.name, status: 'missing', expectedSha256: entry.sha256, expectedRows: entry.rows });
+      actual.push({ name: entry.name, sha256: '' });
+      continue;
+    }
+    const own = entry.name === selfEntry;
+    const hashed = own
+      ? hashEvidence(evidence.sheet, evidence.rows, table, problems)
+      : await hashSheet(reader, sheet!, table.form, problems, onProgress);
+    // The Evidence sheet counts all its rows; a data sheet its rows below the header.
+    const rows = own ? hashed.rows : Math.max(0, hashed.rows - 1);
+    actual.push({ name: entry.name, sha256: hashed.sha256 });
+    checks.push({
+      name: entry.name,
+      status: hashed.sha256 === entry.sha256 ? 'intact' : 'altered',
+      expectedSha256: entry.sha256,
+      actualSha256: hashed.sha256,
+      expectedRows: entry.rows,
+      actualRows: rows,
+    });
+    if (entry.rows !== undefined && entry.rows !== rows)
+      problems.push(`the hash table says '${entry.name}' has ${entry.rows} rows; it has ${rows}`);
+  }
+  for (const sheet of reader.sheets) {
+    if (sheet.name !== EVIDENCE_SHEET && !table.entries.some((e) => e.name === sheet.name))
+      checks.push({ name: sheet.name, status: 'unexpected' });
+  }
+  if (legacy) legacyTail(table, problems);
+
+  const actualOverall = overallHash(actual);
+  const signature = checkSignature(table, actualOverall, key, problems);
+  const hashesOk =
+    checks.every((c) => c.status === 'intact') &&
+    overallHash(table.entries) === table.expectedOverall &&
+    actualOverall === table.expectedOverall;
+  const intact = hashesOk && problems.length === 0 && signature.status !== 'invalid';
+  const result: VerifyResult = {
+    file,
+    status: intact ? 'intact' : 'altered',
+    form: table.form,
+    sheets: checks,
+    problems:
+      problems.length > MAX_PROBLEMS ? [...problems.slice(0, MAX_PROBLEMS), `… and ${problems.length - MAX_PROBLEMS} more`] : problems,
+    warnings: legacy ? [LEGACY_WARNING] : [],
+    signature,
+    ok: intact && (!key || signature.status === 'valid'),
+    notice: noticeOf(signature),
+    expectedOverall: table.expectedOverall,
+    actualOverall,
+    manifest: table.manifest,
+  };
+  if (!intact) result.reason = reasonOf(checks, problems, hashesOk, signature);
+  return result;
+}
+
+function reasonOf(checks: SheetCheck[], problems: string[], hashesOk: boolean, signature: SignatureCheck): string {
+  if (!checks.every((c) => c.status === 'intact')) return 'sheets changed since export';
+  if (!hashesOk) return 'the hash table of the Evidence sheet was edited';
+  if (problems.length) return `the workbook holds what Attest never writes (${problems.length} finding${problems.length > 1 ? 's' : ''})`;
+  return signature.status === 'invalid' ? 'the signature does not match the workbook' : 'altered';
+}
+
+function refused(file: string, status: 'altered' | 'not-attest', reason: string, key: string | null): VerifyResult {
+  const signature: SignatureCheck = { status: 'not-signed', fingerprint: null, expected: key };
+  return {
+    file,
+    status,
+    reason,
+    form: null,
+    sheets: [],
+    problems: [],
+    warnings: [],
+    signature,
+    ok: false,
+    notice: noticeOf(signature),
+    manifest: {},
+  };
 }
 
 /** Names of the sheets a verify result found changed, missing or added. */

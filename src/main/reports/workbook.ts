@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { CANONICAL_FORM, CANONICAL_FORM_TEXT, SheetHasher, overallHash, storedValue, type CellValue } from './canonical';
+import { signedMessage, type EvidenceSigner } from './signing';
 
 /**
  * The workbook layer: exceljs's streaming writer behind a small interface that hashes every row
@@ -34,7 +35,7 @@ export interface SheetSpec {
 
 export interface SheetResult {
   name: string;
-  /** Data rows written (the header excluded). */
+  /** Data rows written (the header and empty rows excluded: as a reader counts them). */
   rows: number;
   sha256: string;
 }
@@ -59,20 +60,35 @@ export interface WorkbookOptions {
 export interface WorkbookResult {
   file: string;
   sheets: SheetResult[];
-  manifestSha256: string;
+  /** The Evidence sheet's own hash (its hash cells taken as empty). */
+  evidenceSha256: string;
   overallSha256: string;
+  /** Fingerprint of the key that signed the workbook, if one did. */
+  signedBy: string | null;
   bytes: number;
 }
 
 /** Name of the sheet that opens every Attest workbook. */
 export const EVIDENCE_SHEET = 'Evidence';
-/** Value of the Evidence sheet's "Format" row, by which verify recognises an Attest workbook. */
-export const EVIDENCE_FORMAT = 'attest-evidence/1';
+/**
+ * Value of the Evidence sheet's "Format" row, by which verify recognises an Attest workbook and
+ * its canonical form: attest-evidence/2 is attest-canonical/2, attest-evidence/1 the earlier /1.
+ */
+export const EVIDENCE_FORMAT = 'attest-evidence/2';
+export const EVIDENCE_FORMAT_1 = 'attest-evidence/1';
 /** Marker of the hash section on the Evidence sheet; the manifest is every row above it. */
 export const HASHES_MARKER = 'Hashes';
-/** Name under which the Evidence sheet's manifest rows appear in the hash table. */
+/** Name under which attest-evidence/1 listed the Evidence sheet's manifest rows in the hash table. */
 export const MANIFEST_ENTRY = 'Evidence (manifest)';
 export const OVERALL_ENTRY = 'All sheets (overall)';
+/** The row after the overall hash that holds the signature (base64), in a signed workbook. */
+export const SIGNATURE_ENTRY = 'Signature (Ed25519)';
+/** Manifest rows naming the signing key: its fingerprint (or that the workbook is not signed), and its public key. */
+export const SIGNED_BY = 'Signed by key';
+export const SIGNING_PUBLIC_KEY = 'Signing public key (Ed25519)';
+const CHECK_TEXT =
+  'attest verify <file.xlsx> recomputes every hash from the cells; attest verify --key <fingerprint> <file.xlsx> also checks who signed it.';
+const HEADER_STYLE: Partial<ExcelJS.Style> = { font: { bold: true } };
 
 export const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 const SAMPLE_ROWS = 200;
@@ -208,6 +224,53 @@ function drained(stream: Writable): Promise<void> {
 
 type SheetWriter = ExcelJS.Worksheet & { commit(): void; stream: StreamBufLike };
 
+interface EvidenceLine {
+  values: CellValue[];
+  bold?: boolean;
+  /** Column B holds a hash or the signature: taken as empty when the sheet itself is hashed. */
+  hashCell?: boolean;
+}
+
+const formatsOf = (values: readonly CellValue[]): (string | undefined)[] =>
+  values.map((v) => (v instanceof Date ? DATE_FORMAT : undefined));
+
+/**
+ * The Evidence sheet's rows (null: an empty row): the manifest, an empty row, then the hash
+ * table: the Evidence sheet itself (hashed whole but for its hash cells, the Rows cell
+ * included), every data sheet, the overall hash, the signature, the canonical form.
+ */
+export function evidenceSheet(
+  manifest: readonly (readonly CellValue[])[],
+  sheets: readonly SheetResult[],
+  signer?: EvidenceSigner,
+): { rows: (EvidenceLine | null)[]; evidenceSha256: string; overallSha256: string } {
+  const rows: (EvidenceLine | null)[] = manifest.map((values, i) => ({ values: values.map(storedValue), bold: i === 0 }));
+  rows.push(null);
+  rows.push({ values: [HASHES_MARKER, `SHA-256 of each sheet's canonical content (${CANONICAL_FORM})`], bold: true });
+  rows.push({ values: ['Sheet', 'SHA-256', 'Rows'], bold: true });
+  const own: EvidenceLine = { values: [EVIDENCE_SHEET, null, null], hashCell: true };
+  rows.push(own, ...sheets.map((s) => ({ values: [s.name, s.sha256, s.rows], hashCell: true })));
+  const overall: EvidenceLine = { values: [OVERALL_ENTRY, null], hashCell: true };
+  const signature: EvidenceLine | null = signer ? { values: [SIGNATURE_ENTRY, null], hashCell: true } : null;
+  rows.push(overall);
+  if (signature) rows.push(signature);
+  rows.push({ values: ['Canonical form', CANONICAL_FORM_TEXT] }, { values: ['Check', CHECK_TEXT] });
+  own.values[2] = rows.filter((r) => r?.values.some((v) => v !== null && v !== undefined)).length;
+
+  const hasher = new SheetHasher({ name: EVIDENCE_SHEET });
+  rows.forEach((row, i) => {
+    if (!row) return;
+    const values = row.hashCell ? row.values.map((v, col) => (col === 1 ? null : v)) : row.values;
+    hasher.add(i + 1, values, formatsOf(values));
+  });
+  const evidenceSha256 = hasher.digest();
+  own.values[1] = evidenceSha256;
+  const overallSha256 = overallHash([{ name: EVIDENCE_SHEET, sha256: evidenceSha256 }, ...sheets]);
+  overall.values[1] = overallSha256;
+  if (signature && signer) signature.values[1] = signer.sign(signedMessage(CANONICAL_FORM, overallSha256)).toString('base64');
+  return { rows, evidenceSha256, overallSha256 };
+}
+
 export class ReportWorkbook {
   private readonly sheets: SheetResult[] = [];
   private readonly worksheets: SheetWriter[] = [];
@@ -308,7 +371,7 @@ export class ReportWorkbook {
       views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }],
     }) as SheetWriter;
     this.worksheets.push(sheet);
-    const hasher = new SheetHasher();
+    const hasher = new SheetHasher({ name: spec.name });
     const headers = spec.columns.map((c) => c.header);
     const every = this.options.progressEvery ?? 5_000;
     const sheetIndex = this.sheets.length;
@@ -318,6 +381,7 @@ export class ReportWorkbook {
     // One style object per column, shared by all its cells: exceljs caches a style's id by object
     // identity, where a fresh object per cell would be serialised and looked up cell by cell.
     const styles = spec.columns.map((c) => (c.type === 'date' ? { numFmt: DATE_FORMAT } : {}));
+    const formats = spec.columns.map((c) => (c.type === 'date' ? DATE_FORMAT : undefined));
     const sample: CellValue[][] = [];
     let started = false;
     const start = (): void => {
@@ -333,8 +397,11 @@ export class ReportWorkbook {
         width: widths[i],
         style: styles[i] as Partial<ExcelJS.Style>,
       }));
+      // Headers are bold text in the General format, whatever their column's format.
       const header = sheet.addRow(headers);
-      header.font = { bold: true };
+      header.eachCell((cell: ExcelJS.Cell) => {
+        cell.style = HEADER_STYLE;
+      });
       header.commit();
       hasher.add(1, headers);
       started = true;
@@ -347,7 +414,7 @@ export class ReportWorkbook {
         if (cell) cell.style = styles[i] as Partial<ExcelJS.Style>;
       }
       row.commit();
-      hasher.add(rowNumber, values);
+      hasher.add(rowNumber, values, formats);
       rows += 1;
     };
     const normalise = (row: readonly CellValue[]): CellValue[] => {
@@ -381,62 +448,32 @@ export class ReportWorkbook {
       throw this.failure ?? error;
     }
     this.options.onProgress?.({ sheet: spec.name, sheetIndex, rows, total: spec.total ?? rows });
-    const result: SheetResult = { name: spec.name, rows, sha256: hasher.digest() };
+    const result: SheetResult = { name: spec.name, rows: Math.max(0, hasher.rows - 1), sha256: hasher.digest() };
     this.sheets.push(result);
     return result;
   }
 
   /**
-   * Writes the Evidence sheet (the manifest rows given, then the hash table), puts it first in the
-   * workbook, and moves the finished file to the target path.
+   * Writes the Evidence sheet (the manifest rows given, then the hash table, signed by `signer`
+   * when given), puts it first in the workbook, and moves the finished file to the target path.
    */
-  async finish(manifest: readonly (readonly CellValue[])[]): Promise<WorkbookResult> {
+  async finish(manifest: readonly (readonly CellValue[])[], signer?: EvidenceSigner): Promise<WorkbookResult> {
     if (this.finished) throw new Error('workbook already finished');
     try {
       this.checkCancel();
       const sheet = this.workbook.addWorksheet(EVIDENCE_SHEET) as SheetWriter;
-      sheet.columns = [
-        { key: 'a', width: 34 },
-        { key: 'b', width: 68 },
-        { key: 'c', width: 22 },
-        { key: 'd', width: 22 },
-        { key: 'e', width: 12 },
-        { key: 'f', width: 12 },
-        { key: 'g', width: 40 },
-        { key: 'h', width: 14 },
-        { key: 'i', width: 14 },
-        { key: 'j', width: 14 },
-      ];
-      const manifestHasher = new SheetHasher();
-      let rowNumber = 0;
-      const put = (values: readonly CellValue[], bold = false): CellValue[] => {
-        rowNumber += 1;
-        const stored = values.map(storedValue);
-        const row = sheet.addRow(stored);
+      sheet.columns = [34, 68, 22, 22, 12, 12, 40, 14, 14, 14].map((width, i) => ({ key: `c${i}`, width }));
+      const evidence = evidenceSheet(manifest, this.sheets, signer);
+      for (const line of evidence.rows) {
+        const row = sheet.addRow(line?.values ?? []);
         row.eachCell((cell: ExcelJS.Cell) => {
           if (cell.value instanceof Date) cell.numFmt = DATE_FORMAT;
         });
-        if (bold) row.font = { bold: true };
+        if (line?.bold) row.font = { bold: true };
         row.commit();
-        return stored;
-      };
-      for (const [i, values] of manifest.entries()) {
-        const stored = put(values, i === 0);
-        manifestHasher.add(rowNumber, stored);
       }
-      const manifestSha256 = manifestHasher.digest();
-      sheet.addRow([]).commit(); // one empty row between the manifest and the hash table
-      rowNumber += 1;
-      put([HASHES_MARKER, `SHA-256 of each sheet's canonical content (${CANONICAL_FORM})`], true);
-      put(['Sheet', 'SHA-256', 'Rows'], true);
-      const entries = [{ name: MANIFEST_ENTRY, sha256: manifestSha256 }, ...this.sheets];
-      put([MANIFEST_ENTRY, manifestSha256, manifestHasher.rows]);
-      for (const s of this.sheets) put([s.name, s.sha256, s.rows]);
-      const overallSha256 = overallHash(entries);
-      put([OVERALL_ENTRY, overallSha256]);
-      put(['Canonical form', CANONICAL_FORM_TEXT]);
-      put(['Check', 'attest verify <file.xlsx> recomputes every hash from the cells.']);
       sheet.commit();
+      const { evidenceSha256, overallSha256 } = evidence;
 
       // Tab order: the Evidence sheet first. Its zip entry is written last (only then are the
       // hashes known); exceljs orders the workbook's sheets by its internal list.
@@ -461,7 +498,7 @@ export class ReportWorkbook {
       await this.until(rename(this.temp, this.target));
       this.finished = true;
       tempsInUse.delete(this.temp);
-      return { file: this.target, sheets: [...this.sheets], manifestSha256, overallSha256, bytes };
+      return { file: this.target, sheets: [...this.sheets], evidenceSha256, overallSha256, signedBy: signer?.fingerprint ?? null, bytes };
     } catch (error) {
       await this.abort();
       throw writeError(this.target, error);

@@ -20,6 +20,7 @@ export function reportHandlers(
         kind: result.kind,
         sheets: result.sheets.map((sheet) => ({ name: sheet.name, rows: sheet.rows, sha256: sheet.sha256 })),
         overallSha256: result.overallSha256,
+        signedBy: result.signedBy,
         bytes: result.bytes,
         complete: result.complete,
         generatedAt: result.generatedAt,
@@ -27,12 +28,17 @@ export function reportHandlers(
       };
     },
     cancelExport: () => ({ cancelled: session.cancelExport() }),
-    verifyWorkbook: async ({ path }) => {
-      const result = await session.verifyWorkbook(path);
+    verifyWorkbook: async ({ path, key }) => {
+      const result = await session.verifyWorkbook(path, key);
       return {
         file: result.file,
         status: result.status,
         reason: result.reason ?? null,
+        ok: result.ok,
+        notice: result.notice,
+        problems: result.problems,
+        warnings: result.warnings,
+        signature: result.signature,
         sheets: result.sheets.map((sheet) => ({
           name: sheet.name,
           status: sheet.status,

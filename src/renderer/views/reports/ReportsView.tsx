@@ -10,16 +10,51 @@ type Exported = ChannelResult<'exportReport'>;
 type Verified = ChannelResult<'verifyWorkbook'>;
 const XLSX = [{ name: 'Excel workbook', extensions: ['xlsx'] }];
 
+const SIGNATURE_LABEL: Record<Verified['signature']['status'], string> = {
+  'not-signed': 'Not signed',
+  valid: 'Signature valid',
+  invalid: 'Signature does not match',
+  'other-key': 'Signed by another key',
+};
+
 function VerifyResult({ result }: { result: Verified }) {
+  const verdict =
+    result.status === 'not-attest'
+      ? 'Not an Attest workbook'
+      : result.status === 'altered'
+        ? 'Altered'
+        : result.ok
+          ? 'Intact: every hash matches'
+          : 'Hashes match, but not signed by the key given';
   return (
     <div className="stack" data-testid="verify-result" style={{ gap: 8 }}>
       <div className="row">
-        <Badge tone={result.status === 'intact' ? 'ok' : 'bad'}>
-          {result.status === 'intact' ? 'Intact: every hash matches' : result.status === 'altered' ? 'Altered' : 'Not an Attest workbook'}
-        </Badge>
+        <Badge tone={result.ok ? 'ok' : 'bad'}>{verdict}</Badge>
+        {result.status !== 'not-attest' && (
+          <Badge tone={result.signature.status === 'valid' ? 'ok' : result.signature.status === 'not-signed' ? 'warn' : 'bad'}>
+            {SIGNATURE_LABEL[result.signature.status]}
+          </Badge>
+        )}
         <span className="mono small grow">{result.file}</span>
       </div>
       {result.reason && <div className="field-error">{result.reason}</div>}
+      {result.problems.length > 0 && (
+        <ul className="field-error small" data-testid="verify-problems" style={{ margin: 0 }}>
+          {result.problems.map((problem) => (
+            <li key={problem}>{problem}</li>
+          ))}
+        </ul>
+      )}
+      {result.warnings.map((warning) => (
+        <div key={warning} className="small muted">
+          Warning: {warning}
+        </div>
+      ))}
+      {result.status !== 'not-attest' && (
+        <div className="small" data-testid="verify-notice">
+          {result.notice}
+        </div>
+      )}
       <table className="small" style={{ borderCollapse: 'collapse' }}>
         <tbody>
           {result.sheets.map((sheet) => (
@@ -57,6 +92,8 @@ export function ReportsView() {
   const [kind, setKind] = useState('evidence');
   const [asOf, setAsOf] = useState<number | null>(null);
   const [filters, setFilters] = useState('');
+  const [sign, setSign] = useState(false);
+  const [key, setKey] = useState('');
   const [progress, setProgress] = useState<ExportProgress | null>(null);
   const [running, setRunning] = useState(false);
   const [exported, setExported] = useState<Exported | null>(null);
@@ -82,7 +119,7 @@ export function ReportsView() {
         .split('\n')
         .map((l) => l.trim())
         .filter(Boolean);
-      setExported(await call('exportReport', { kind, path, asOfRun: asOf, filters: lines }));
+      setExported(await call('exportReport', { kind, path, asOfRun: asOf, filters: lines, sign }));
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
@@ -96,7 +133,7 @@ export function ReportsView() {
     try {
       const chosen = path ?? (await call('showOpenDialog', { title: 'Verify a workbook', filters: XLSX })).path;
       if (!chosen) return;
-      setVerified(await call('verifyWorkbook', { path: chosen }));
+      setVerified(await call('verifyWorkbook', { path: chosen, key: key.trim() || null }));
     } catch (failure) {
       setError(errorMessage(failure));
     }
@@ -173,6 +210,10 @@ export function ReportsView() {
             )}
           </div>
         </div>
+        <label className="row small" style={{ gap: 6 }}>
+          <input type="checkbox" checked={sign} onChange={(e) => setSign(e.target.checked)} />
+          Sign with this computer's signing key (kept in the OS keychain), so recipients who hold its fingerprint can tell who exported it
+        </label>
         <div className="row">
           <button className="btn primary" disabled={running} onClick={() => void runExport()}>
             {running ? 'Exporting…' : 'Export…'}
@@ -214,6 +255,15 @@ export function ReportsView() {
               {exported.sheets.length} sheets · {count(exported.bytes)} bytes · {exported.ms} ms · SHA-256{' '}
               <code>{exported.overallSha256.slice(0, 16)}…</code>
             </div>
+            <div className="small" data-testid="export-signature">
+              {exported.signedBy ? (
+                <>
+                  Signed with the key <code className="mono">{exported.signedBy}</code>: give this fingerprint to whoever verifies it.
+                </>
+              ) : (
+                'Not signed: the hashes show the cells are unchanged since export, not who exported them.'
+              )}
+            </div>
           </div>
         )}
       </section>
@@ -227,7 +277,21 @@ export function ReportsView() {
           </button>
         </div>
         <div className="muted small">
-          Recomputes the SHA-256 of every data sheet and of the whole, and compares them with the Evidence sheet.
+          Recomputes the SHA-256 of every sheet and of the whole, compares them with the Evidence sheet, and refuses what Attest never
+          writes (formulas, hidden sheets or rows, extra parts).
+        </div>
+        <div>
+          <label className="label" htmlFor="verify-key">
+            Exporter's key fingerprint (optional: the workbook must then be signed by it)
+          </label>
+          <input
+            id="verify-key"
+            className="field mono"
+            value={key}
+            onChange={(e) => setKey(e.target.value)}
+            placeholder="SHA256:…"
+            spellCheck={false}
+          />
         </div>
         {verified && <VerifyResult result={verified} />}
       </section>

@@ -1,0 +1,116 @@
+import type { PackageInfo, XlsxSheet } from './xlsx-reader';
+
+/**
+ * What an Attest workbook is made of, and nothing else: the parts exceljs writes for it, their
+ * content types and relationships, visible sheets with distinct names, no defined names. The
+ * expected parts derive from the sheets the Evidence sheet lists, so a report with more sheets
+ * (a cover sheet, child sheets) needs no change here. Whatever else a file holds (a macro, a
+ * shared-strings part, an external link, a hidden copy of a sheet) is named as a problem.
+ */
+
+const RELS = 'http://schemas.openxmlformats.org';
+const CT = 'application/vnd.openxmlformats-officedocument';
+
+export const CONTENT_TYPES = {
+  relationships: 'application/vnd.openxmlformats-package.relationships+xml',
+  core: 'application/vnd.openxmlformats-package.core-properties+xml',
+  extended: `${CT}.extended-properties+xml`,
+  workbook: `${CT}.spreadsheetml.sheet.main+xml`,
+  worksheet: `${CT}.spreadsheetml.worksheet+xml`,
+  styles: `${CT}.spreadsheetml.styles+xml`,
+  theme: `${CT}.theme+xml`,
+} as const;
+
+const REL_TYPES = {
+  officeDocument: `${RELS}/officeDocument/2006/relationships/officeDocument`,
+  core: `${RELS}/package/2006/relationships/metadata/core-properties`,
+  extended: `${RELS}/officeDocument/2006/relationships/extended-properties`,
+  styles: `${RELS}/officeDocument/2006/relationships/styles`,
+  theme: `${RELS}/officeDocument/2006/relationships/theme`,
+  worksheet: `${RELS}/officeDocument/2006/relationships/worksheet`,
+} as const;
+
+/** The parts of a workbook with these worksheet parts, each with its content type. */
+export function expectedParts(sheetParts: readonly string[]): Map<string, string> {
+  return new Map<string, string>([
+    ['[Content_Types].xml', ''],
+    ['_rels/.rels', CONTENT_TYPES.relationships],
+    ['docProps/core.xml', CONTENT_TYPES.core],
+    ['docProps/app.xml', CONTENT_TYPES.extended],
+    ['xl/workbook.xml', CONTENT_TYPES.workbook],
+    ['xl/_rels/workbook.xml.rels', CONTENT_TYPES.relationships],
+    ['xl/styles.xml', CONTENT_TYPES.styles],
+    ['xl/theme/theme1.xml', CONTENT_TYPES.theme],
+    ...sheetParts.map((part): [string, string] => [part, CONTENT_TYPES.worksheet]),
+  ]);
+}
+
+/** The relationships a part may have: type -> the targets allowed. */
+function expectedRelationships(sheetParts: readonly string[]): { root: Map<string, string[]>; workbook: Map<string, string[]> } {
+  return {
+    root: new Map([
+      [REL_TYPES.officeDocument, ['xl/workbook.xml']],
+      [REL_TYPES.core, ['docProps/core.xml']],
+      [REL_TYPES.extended, ['docProps/app.xml']],
+    ]),
+    workbook: new Map([
+      [REL_TYPES.styles, ['xl/styles.xml']],
+      [REL_TYPES.theme, ['xl/theme/theme1.xml']],
+      [REL_TYPES.worksheet, [...sheetParts]],
+    ]),
+  };
+}
+
+const shortType = (type: string): string => type.slice(type.lastIndexOf('/') + 1);
+
+/**
+ * Problems of the workbook's structure, each naming what it found: sheets (states, names), parts,
+ * content types, relationships, and workbook-level extras. `listed` are the sheets the Evidence
+ * sheet lists (by name); their parts are the expected worksheet parts.
+ */
+export function structureProblems(pkg: PackageInfo, sheets: readonly XlsxSheet[], listed: readonly string[]): string[] {
+  const problems: string[] = [];
+  const names = new Map<string, number>();
+  for (const sheet of sheets) {
+    if (sheet.state !== 'visible') problems.push(`sheet '${sheet.name}' is ${sheet.state} (Attest writes only visible sheets)`);
+    const key = sheet.name.toLowerCase();
+    names.set(key, (names.get(key) ?? 0) + 1);
+    if (names.get(key) === 2) problems.push(`two sheets are named '${sheet.name}'`);
+  }
+  if (pkg.hiddenWindow) problems.push('the workbook window is hidden');
+  for (const extra of pkg.workbookExtras) {
+    problems.push(
+      extra === 'definedNames' || extra === 'definedName'
+        ? 'the workbook has defined names (Attest writes none)'
+        : `the workbook holds <${extra}>`,
+    );
+  }
+  const wanted = new Set(listed);
+  const sheetParts = sheets.filter((s) => wanted.has(s.name) && s.part).map((s) => s.part as string);
+  const expected = expectedParts(sheetParts);
+  const present = new Set(pkg.parts);
+  for (const part of pkg.parts) {
+    if (part.endsWith('/')) continue; // a folder entry holds nothing
+    const type = expected.get(part);
+    if (type === undefined) problems.push(`unexpected part ${part}`);
+    else if (type && pkg.contentType(part) !== type)
+      problems.push(`the part ${part} has the content type ${pkg.contentType(part) ?? 'none'}`);
+  }
+  for (const part of expected.keys()) if (!present.has(part)) problems.push(`missing part ${part}`);
+
+  const allowed = expectedRelationships(sheetParts);
+  const check = (from: string, rels: PackageInfo['rootRels'], rules: Map<string, string[]>): void => {
+    const seen = new Set<string>();
+    for (const rel of rels) {
+      const targets = rules.get(rel.type);
+      const twice = seen.has(`${rel.type} ${rel.target}`);
+      seen.add(`${rel.type} ${rel.target}`);
+      if (rel.external || !targets?.includes(rel.target) || twice) {
+        problems.push(`unexpected relationship in ${from}: ${shortType(rel.type)} to ${rel.external ? 'external ' : ''}${rel.target}`);
+      }
+    }
+  };
+  check('_rels/.rels', pkg.rootRels, allowed.root);
+  check('xl/_rels/workbook.xml.rels', pkg.workbookRels, allowed.workbook);
+  return problems;
+}
