@@ -17,7 +17,8 @@ export function seedFixtureStore(file: string, extraScopes = 0): void {
     storeRun(store, {
       scopes,
       automations: [load('automation'), load('automation-unknown')],
-      campaigns: [load('access-review-wrapper')],
+      // A campaign is kept as its AccessReviewView: the `accessReview` member of the GET wrapper.
+      campaigns: [(load('access-review-wrapper') as { accessReview: unknown }).accessReview],
       templates: [load('access-review-template')],
       'routing-rules': [load('finding-routing-rule')],
       toolsets: [load('mcp-access-profile')],

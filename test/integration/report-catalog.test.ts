@@ -47,23 +47,20 @@ function scope(i: number, state = 'XAA_SCOPE_STATE_ENABLED'): Record<string, unk
 
 const campaign = (i: number): unknown => ({
   accessReview: {
-    accessReview: {
-      id: `camp-${i}`,
-      displayName: `Q${i} review`,
-      state: i === 2 ? 'ACCESS_REVIEW_STATE_SOMETHING_NEW' : 'ACCESS_REVIEW_STATE_STARTED',
-      accessReviewTemplateId: 'tmpl-1',
-      policyId: 'pol-1',
-      ownerIds: ['u-1', 'u-2'],
-      createdAt: iso(i),
-      completionDate: iso(i + 100),
-      notificationConfig: { sendKickoff: true, sendReminders: false },
-      signatureConfig: { requireSignature: true, meaningOfSignature: 'I attest' },
-      scopeV2: { celExpression: { expression: 'user.department == "eng"' }, allGrants: {} },
-    },
-    createdByUserPath: 'users/u-1',
-    policyPath: 'policies/pol-1',
+    id: `camp-${i}`,
+    displayName: `Q${i} review`,
+    state: i === 2 ? 'ACCESS_REVIEW_STATE_SOMETHING_NEW' : 'ACCESS_REVIEW_STATE_STARTED',
+    accessReviewTemplateId: 'tmpl-1',
+    policyId: 'pol-1',
+    ownerIds: ['u-1', 'u-2'],
+    createdAt: iso(i),
+    completionDate: iso(i + 100),
+    notificationConfig: { sendKickoff: true, sendReminders: false },
+    signatureConfig: { requireSignature: true, meaningOfSignature: 'I attest' },
+    scopeV2: { celExpression: { expression: 'user.department == "eng"' }, allGrants: {} },
   },
-  expanded: [],
+  createdByUserPath: 'users/u-1',
+  policyPath: 'policies/pol-1',
 });
 
 const template = {

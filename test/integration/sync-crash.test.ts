@@ -128,7 +128,7 @@ describe('sync crash safety', () => {
     const random = prng(20261122);
     // Kill points spread over the whole sync, templates (fetched last) included: each attempt is
     // killed after a random number of requests, around its share of the requests still to make
-    // (plus room for the page it refetches: a campaign page is 1 list + 100 detail reads), and
+    // (plus room for the page it refetches), and
     // always before the sync could end.
     const d = tenant.data;
     const templates = new Set(
@@ -140,7 +140,6 @@ describe('sync crash safety', () => {
     );
     const total =
       Math.ceil(d.campaigns.size / 100) +
-      d.campaigns.size +
       Math.ceil(d.automations.size / 10) +
       Math.ceil(d.scopes.size / 100) +
       Math.ceil(d.toolsets.size / 100) +
@@ -178,7 +177,7 @@ describe('sync crash safety', () => {
         }
       }
       for (const r of attempt.requests) seen.add(`${r.collection} ${r.page}`);
-      // A by-id page is up to 100 reads (campaign details, templates); a campaign list page and its details are one page.
+      // A by-id page is up to 100 reads (templates).
       refetched.push(Object.fromEntries(Object.entries(again).map(([c, n]) => [c, Math.max(n.list, Math.ceil(n.byId / 100))])));
     }
     // The kills did land mid-page (some page was asked for again), and never more than one per collection.

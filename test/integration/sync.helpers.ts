@@ -29,7 +29,7 @@ export function referencedTemplateIds(data: TenantData): Set<string> {
 
 /**
  * What the store must hold for each collection: id -> the exact JSON text the tenant serves for it
- * (list rows as the page serializes them; a campaign as its GET wrapper; a template as the member
+ * (list rows as the page serializes them, a campaign's AccessReviewView among them; a template as the member
  * of its GET answer). Built from the tenant's own data, independently of the sync's scanner.
  */
 export function expectedRaw(data: TenantData): Record<CollectionId, Map<string, string>> {
@@ -37,7 +37,7 @@ export function expectedRaw(data: TenantData): Record<CollectionId, Map<string, 
     new Map([...items].map((item) => [item.id!, raw(item)]));
   const templates = referencedTemplateIds(data);
   return {
-    campaigns: map(data.campaigns.values(), (c) => JSON.stringify({ accessReview: campaignView(c), expanded: [] })),
+    campaigns: map(data.campaigns.values(), (c) => JSON.stringify(campaignView(c))),
     templates: map(
       [...data.templates.values()].filter((t) => templates.has(t.id!)),
       (t) => JSON.stringify(t),

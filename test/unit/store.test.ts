@@ -125,12 +125,9 @@ describe('store', () => {
     expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 
-  it('reports campaign changes by the fields of the campaign inside its wrapper', () => {
+  it('reports campaign changes by the fields of the campaign inside its view', () => {
     const wrap = (state: string, extra = {}) =>
-      JSON.stringify({
-        accessReview: { accessReview: { id: 'c1', displayName: 'Q1 review', state, ...extra }, createdByUserPath: '/u/1' },
-        expanded: [],
-      });
+      JSON.stringify({ accessReview: { id: 'c1', displayName: 'Q1 review', state, ...extra }, createdByUserPath: '/u/1' });
     const r1 = run('campaigns', [[wrap('ACCESS_REVIEW_STATE_DRAFT')]]);
     const r2 = run('campaigns', [[wrap('ACCESS_REVIEW_STATE_STARTED', { startedAt: '2026-01-01T00:00:00Z' })]]);
     expect(store.diff(r1, r2)).toEqual([

@@ -147,10 +147,10 @@ describe('sync engine', () => {
     expect(store.getObject('scopes', 's7')!.raw).toBe(
       '{"id":"s7", "scopeValue":"v:7", "displayName":"Scope 7", "state":"XAA_SCOPE_STATE_ENABLED"}',
     );
-    // Campaigns are the wrapper their GET returned; templates the member of theirs.
-    expect(store.getObject('campaigns', 'c1')!.raw).toBe(
-      JSON.stringify({ accessReview: { accessReview: api.data.campaigns![0], createdByUserPath: '/u' }, expanded: [] }),
-    );
+    // Campaigns are their list rows (each the AccessReviewView their GET would wrap), never read again
+    // by id; templates the member of their GET answer.
+    expect(store.getObject('campaigns', 'c1')!.raw).toBe(JSON.stringify({ accessReview: api.data.campaigns![0], policyPath: '/p' }));
+    expect(api.log.filter((l) => l.startsWith('/access_review/'))).toEqual([]);
     expect(store.getObject('templates', 'tmpl-1')!.raw).toBe(JSON.stringify(api.data.templates![0]));
     // Templates waited for the walks that name them.
     const firstTemplate = api.log.findIndex((l) => l.startsWith('/access_review_template/'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arrayMemberSlices, checkObject, memberSlice, RawJsonError } from '../../src/main/sync/raw-json';
+import { arrayMemberSlices, checkObject, memberSlice, RawJsonError } from '../../src/main/collections/raw-json';
 
 describe('raw JSON slices', () => {
   it('returns each element of the list byte-exact, whatever its spacing', () => {

@@ -70,5 +70,5 @@ export const int = (name: string, label: string, path = name): ColumnDef => ({ n
 export const enumCol = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'enum', filter: true });
 export const bool = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'bool', filter: true });
 
-/** Prefixes every column path (campaign fields live at `accessReview.accessReview.*` of the wrapper). */
+/** Prefixes every column path (campaign fields live at `accessReview.*` of the view). */
 export const under = (prefix: string, columns: ColumnDef[]): ColumnDef[] => columns.map((c) => ({ ...c, path: `${prefix}.${c.path}` }));

@@ -10,3 +10,4 @@ export { extractColumns } from './columns';
 export { FACET_COLUMNS, facetToken, facetsText } from './facets';
 export { prepareObject, type PreparedObject, type ReceivedObject } from './prepare';
 export { celExpressions, getPath, isRecord, lines, str, targets, type CelExpression } from './extract';
+export { arrayMemberSlices, checkObject, memberSlice, RawJsonError } from './raw-json';

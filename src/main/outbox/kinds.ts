@@ -775,8 +775,9 @@ const createCampaign: KindDescriptor<CreateCampaignInput> = {
   },
   refresh(body) {
     const c = campaignOf(body);
-    // The campaigns collection keeps the whole answer of GET /access_review/{id}: the create's answer is that same wrapper.
-    return c && typeof c.id === 'string' && isPlainObject(body) ? [{ collection: 'campaigns', id: c.id, json: body }] : [];
+    // The campaigns collection keeps each campaign's AccessReviewView: the `accessReview` member of the create's answer.
+    const view = get(body, 'accessReview');
+    return c && typeof c.id === 'string' && isPlainObject(view) ? [{ collection: 'campaigns', id: c.id, json: view }] : [];
   },
   reconcileHow:
     'lists the campaigns: one with the same name (and owners, where shown) created since the first attempt means it was created',

@@ -205,7 +205,8 @@ function total(sources: ReportSources, params: ReportParams, id: CollectionId): 
   return sources.store.countObjects(id, { asOfRun: params.asOfRun, filters: params.filters[id] });
 }
 
-const CAMPAIGN = 'accessReview.accessReview';
+/** Where the campaign sits in its stored AccessReviewView. */
+const CAMPAIGN = 'accessReview';
 const campaignField = (o: StoredObject, path: string): unknown => getPath(o.json, `${CAMPAIGN}.${path}`);
 
 function campaignsSheet(sources: ReportSources, params: ReportParams): ReportSheet {
@@ -231,7 +232,7 @@ function campaignsSheet(sources: ReportSources, params: ReportParams): ReportShe
     col('Signature required', 'bool', (o) => flag(f(o, 'signatureConfig.requireSignature'))),
     col('Meaning of signature', 'text', (o) => cellOf(f(o, 'signatureConfig.meaningOfSignature'))),
     col('Step-up provider', 'text', (o) => cellOf(f(o, 'signatureConfig.stepUpProviderId'))),
-    col('Policy path', 'text', (o) => cellOf(getPath(o.json, 'accessReview.policyPath'))),
+    col('Policy path', 'text', (o) => cellOf(getPath(o.json, 'policyPath'))),
     col('CEL expressions', 'text', (o) => cel(getPath(o.json, CAMPAIGN)), 50),
   ];
   return sheet('Campaigns', columns, objects(sources, params, 'campaigns'), {

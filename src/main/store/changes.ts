@@ -14,9 +14,8 @@ function same(a: unknown, b: unknown): boolean {
 /**
  * The top-level fields whose values differ between two versions of an object (key order does not
  * count). `root` names a wrapper path to look through: for a campaign stored as its
- * `{accessReview: {accessReview: <campaign>, ...}, expanded}` wrapper, the fields of the campaign
- * are reported by name (`state`) and the wrapper's other members by their path (`expanded`,
- * `accessReview.objectPermissions`).
+ * `{accessReview: <campaign>, objectPermissions, ...}` view, the fields of the campaign are reported
+ * by name (`state`) and the view's other members by theirs (`objectPermissions`).
  */
 export function changedFields(before: unknown, after: unknown, root = ''): string[] {
   const out: string[] = [];

@@ -1,8 +1,15 @@
 import type { ApiClient, ApiResponse } from '../api/client';
 import { ApiError, isApiError } from '../api/errors';
 import { paginate } from '../api/paginate';
-import { isRecord, type CollectionDescriptor, type ReceivedObject } from '../collections';
-import { arrayMemberSlices, checkObject, memberSlice, RawJsonError } from './raw-json';
+import {
+  arrayMemberSlices,
+  checkObject,
+  isRecord,
+  memberSlice,
+  RawJsonError,
+  type CollectionDescriptor,
+  type ReceivedObject,
+} from '../collections';
 
 /** One page of a walk: its objects and the checkpoint to resume after it ('' = it was the last). */
 export interface FetchedPage {

@@ -188,8 +188,9 @@ function AutomationView({ raw }: { raw: JsonObject }) {
 
 export function unwrapCampaign(raw: JsonObject): { campaign: JsonObject; wrapper: JsonObject } {
   const outer = obj(raw.accessReview);
+  // The GET wrapper `{accessReview: <view>}`, or the view itself (a list row, as the store keeps it).
   if (isObject(outer.accessReview)) return { campaign: outer.accessReview, wrapper: outer };
-  if (Object.keys(outer).length) return { campaign: outer, wrapper: {} };
+  if (Object.keys(outer).length) return { campaign: outer, wrapper: raw };
   return { campaign: raw, wrapper: {} };
 }
 
