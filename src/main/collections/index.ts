@@ -10,4 +10,13 @@ export { extractColumns } from './columns';
 export { FACET_COLUMNS, facetToken, facetsText } from './facets';
 export { prepareObject, type PreparedObject, type ReceivedObject } from './prepare';
 export { celExpressions, getPath, isRecord, lines, str, targets, type CelExpression } from './extract';
+export {
+  completenessOf,
+  gatheringOf,
+  overallCompleteness,
+  snapshotCompleteness,
+  type Completeness,
+  type Gathering,
+  type WalkState,
+} from './completeness';
 export { arrayMemberSlices, checkObject, memberSlice, RawJsonError } from './raw-json';
