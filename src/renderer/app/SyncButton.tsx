@@ -100,6 +100,7 @@ export function SyncButton() {
                 </div>
                 {live && (
                   <ProgressBar
+                    label={`Sync of ${COLLECTION_LABELS[id]}`}
                     value={
                       live.state === 'done'
                         ? 100

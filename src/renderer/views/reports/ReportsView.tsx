@@ -240,6 +240,7 @@ export function ReportsView() {
               {progress.etaSeconds !== null && ` · ${timeLeft(progress.etaSeconds)}`}
             </div>
             <ProgressBar
+              label="Export progress"
               value={
                 progress.rowsTotal
                   ? Math.min(99, (100 * progress.rowsWritten) / progress.rowsTotal)
