@@ -555,6 +555,13 @@ export const CHANNELS = {
         toRun: z.number().int().nullable().default(null),
         /** Sign with this machine's evidence signing key (in the OS keychain, created on first use). */
         sign: z.boolean().default(false),
+        /** Who prepared the workbook, as its cover names them (null: the OS account's full name). */
+        preparedBy: z
+          .string()
+          .max(200)
+          .refine((name) => ![...name].some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127), 'a name without control characters')
+          .nullable()
+          .default(null),
       })
       .strict(),
     z.object({

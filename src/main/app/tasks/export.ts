@@ -12,6 +12,13 @@ export type ExportTaskOptions = Omit<ExportOptions, 'store' | 'journal' | 'conne
   onProgress?: ((event: ExportProgressEvent) => void) | undefined;
 };
 
+/** The URL the connection talks to: the one it was given, else the one its client id names. */
+function serverUrlOf(connection: Workspace['connection']): string | null {
+  if (connection.serverUrl) return connection.serverUrl;
+  if (connection.apiRoot) return connection.apiRoot.replace(/\/api\/v1\/?$/, '');
+  return null;
+}
+
 const idle = { sheet: null, sheetIndex: 0, sheetCount: 0, rows: 0, total: null, error: null } as const;
 
 export async function runExport(workspace: Workspace, { onProgress, ...options }: ExportTaskOptions): Promise<ExportResult> {
@@ -26,7 +33,7 @@ export async function runExport(workspace: Workspace, { onProgress, ...options }
         name: connection.name,
         tenantHost: connection.hostname,
         clientId: connection.clientId,
-        serverUrl: connection.serverUrl,
+        serverUrl: serverUrlOf(connection),
       },
       onProgress: onProgress
         ? (p) =>

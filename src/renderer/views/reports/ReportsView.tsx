@@ -7,6 +7,7 @@ import { useQuery } from '../../components/useQuery';
 import { count, dateTime } from '../../components/format';
 
 type Exported = ChannelResult<'exportReport'>;
+const PREPARED_BY_KEY = 'attest.preparedBy';
 type Verified = ChannelResult<'verifyWorkbook'>;
 const XLSX = [{ name: 'Excel workbook', extensions: ['xlsx'] }];
 
@@ -93,6 +94,8 @@ export function ReportsView() {
   const [asOf, setAsOf] = useState<number | null>(null);
   const [filters, setFilters] = useState('');
   const [sign, setSign] = useState(false);
+  // Who prepared the workbooks this computer exports: kept between runs; empty means the OS account's full name.
+  const [preparedBy, setPreparedBy] = useState(() => localStorage.getItem(PREPARED_BY_KEY) ?? '');
   const [key, setKey] = useState('');
   const [progress, setProgress] = useState<ExportProgress | null>(null);
   const [running, setRunning] = useState(false);
@@ -119,7 +122,7 @@ export function ReportsView() {
         .split('\n')
         .map((l) => l.trim())
         .filter(Boolean);
-      setExported(await call('exportReport', { kind, path, asOfRun: asOf, filters: lines, sign }));
+      setExported(await call('exportReport', { kind, path, asOfRun: asOf, filters: lines, sign, preparedBy: preparedBy.trim() || null }));
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
@@ -209,6 +212,22 @@ export function ReportsView() {
               </details>
             )}
           </div>
+        </div>
+        <div>
+          <label className="label" htmlFor="prepared-by">
+            Prepared by (named on the cover)
+          </label>
+          <input
+            id="prepared-by"
+            className="field"
+            maxLength={200}
+            value={preparedBy}
+            placeholder="this computer's account name"
+            onChange={(e) => {
+              setPreparedBy(e.target.value);
+              localStorage.setItem(PREPARED_BY_KEY, e.target.value);
+            }}
+          />
         </div>
         <label className="row small" style={{ gap: 6 }}>
           <input type="checkbox" checked={sign} onChange={(e) => setSign(e.target.checked)} />
