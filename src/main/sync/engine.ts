@@ -3,14 +3,16 @@ import type { ApiClient } from '../api/client';
 import {
   collection as descriptorOf,
   COLLECTIONS,
+  hashOf,
   prepareObject,
+  type PreparedObject,
   type CollectionDescriptor,
   type CollectionId,
   type ReceivedObject,
 } from '../collections';
 import { CursorSet, readCheckpoint, UnreadableCheckpoint } from './cursors';
 import { fetchOne, idPages, listPages, mapLimit, type FetchedPage } from './pages';
-import type { RunStatus, SyncStore, WalkRecord } from './target';
+import type { RunStatus, SyncStore, UnchangedObject, WalkRecord } from './target';
 
 export type { SyncProgress };
 
@@ -276,7 +278,7 @@ async function walkCollection(
       let objects = read.page.objects;
       if (checkpoint === '' && descriptor.split)
         objects = objects.concat(await unseenStill(writer, api, runId, descriptor, state.walk, objects, signal));
-      const prepared = objects.map((o) => prepareObject(descriptor, o));
+      const prepared = pageItems(writer, descriptor, objects);
       const result = writer.commitPage(runId, id, state.walk, prepared, checkpoint, new Date().toISOString());
       summary.pages += 1;
       summary.fetched += prepared.length;
@@ -321,4 +323,24 @@ async function unseenStill(
   const ids = writer.unseenIds(runId, descriptor.id, walk).filter((objectId) => !onPage.has(objectId));
   const found = await mapLimit(ids, 8, (objectId) => fetchOne(split.fetchOne, api, objectId, split.member, descriptor.id, signal));
   return found.filter((o): o is ReceivedObject => o !== null);
+}
+
+/**
+ * A page made ready to store: an object whose text hashes as its stored current version's is
+ * only marked seen (nothing of it is extracted again); the others are prepared whole.
+ */
+function pageItems(
+  writer: SyncStore['sync'],
+  descriptor: CollectionDescriptor,
+  objects: readonly ReceivedObject[],
+): (PreparedObject | UnchangedObject)[] {
+  const ids = objects.map((o) => descriptor.idOf(o.json));
+  const stored = writer.currentHashes(descriptor.id, ids);
+  return objects.map((o, i) => {
+    const hash = hashOf(o.raw);
+    const current = ids[i] ? stored.get(ids[i]) : undefined;
+    return current?.hash.equals(hash)
+      ? { id: ids[i]!, unchanged: { oid: current.oid, vid: current.vid } }
+      : prepareObject(descriptor, o, hash);
+  });
 }
