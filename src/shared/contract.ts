@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName, type SubscriberName } from './contract-names';
 import { CSV_IMPORT_MAX_BYTES } from './input-limits';
+import { QUERY_MAX_CHARS } from './search-limits';
 
 export { API_NAMES, CHANNEL_NAMES, EVENT_NAMES, IPC_PREFIX, ipcChannel, ipcEvent, subscriberName } from './contract-names';
 export type { ChannelName, EventName, SubscriberName } from './contract-names';
@@ -424,7 +425,13 @@ export const CHANNELS = {
   search: channel(
     z
       .object({
-        query: z.string().max(500),
+        /** The core refuses more than QUERY_MAX_CHARS characters or QUERY_MAX_WORDS words, with its reason; this bounds the payload. */
+        query: z
+          .string()
+          .max(
+            2 * QUERY_MAX_CHARS,
+            `The search is over ${QUERY_MAX_CHARS} characters long; at most ${QUERY_MAX_CHARS} are searched: shorten it.`,
+          ),
         collection: CollectionId.nullable().default(null),
         filters: Filters,
         limit: z.number().int().min(1).max(500).default(50),
@@ -574,6 +581,7 @@ export const CHANNELS = {
       bytes: z.number().int(),
       complete: z.boolean(),
       generatedAt: IsoTime,
+      /** Wall time from the request to the file being ready at its path. */
       ms: z.number(),
     }),
     'Writes a report workbook with its Evidence sheet; progress comes as exportProgress events.',
@@ -671,6 +679,15 @@ export const SyncProgress = z.object({
   items: z.number().int().nonnegative(),
   ratePerSecond: z.number().nonnegative().nullable(),
   error: z.string().nullable(),
+  /**
+   * Pages and objects this walk is expected to fetch, where that can be known: the ids a walk by
+   * id reads, or what the last completed walk of the same collection fetched (less what a resumed
+   * walk had fetched already). Null: not known (a first sync).
+   */
+  expectedPages: z.number().int().nonnegative().nullable().default(null),
+  expectedItems: z.number().int().nonnegative().nullable().default(null),
+  /** Seconds left at this walk's pace so far against the pages expected; null when not known. */
+  etaSeconds: z.number().nonnegative().nullable().default(null),
 });
 export type SyncProgress = z.infer<typeof SyncProgress>;
 
@@ -696,6 +713,16 @@ export const ExportProgress = z.object({
   rows: z.number().int(),
   total: z.number().int().nullable(),
   error: z.string().nullable(),
+  /**
+   * Rows written so far in the whole workbook, against the rows to export: those of the sheets that
+   * know their size (one per collection) plus what the derived sheets (steps, journal, diff) wrote
+   * so far (null: not known yet).
+   */
+  rowsWritten: z.number().int().nonnegative().default(0),
+  rowsTotal: z.number().int().nonnegative().nullable().default(null),
+  /** Wall time since the export was asked for, and the seconds left at its pace so far (null: not known). */
+  elapsedMs: z.number().nonnegative().default(0),
+  etaSeconds: z.number().nonnegative().nullable().default(null),
 });
 export type ExportProgress = z.infer<typeof ExportProgress>;
 

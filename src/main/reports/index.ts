@@ -89,7 +89,7 @@ export async function exportReport(options: ExportOptions): Promise<ExportResult
   const book = await ReportWorkbook.create(options.out, {
     footer,
     signal: options.signal,
-    onProgress: options.onProgress ? (p) => options.onProgress?.({ ...p, sheetCount }) : undefined,
+    onProgress: options.onProgress ? (p) => options.onProgress?.({ ...p, sheetCount, rowsTotal: knownRowsOf(plan.sheets) }) : undefined,
   });
   const sheets: SheetResult[] = [];
   const preparedBy = options.preparedBy?.trim() || osUserName();
@@ -159,4 +159,9 @@ export async function exportReport(options: ExportOptions): Promise<ExportResult
     generatedAt: generatedAt.toISOString(),
     ms: Math.round(performance.now() - started),
   };
+}
+
+/** The rows of a report's data sheets that say how many they hold (one per collection; derived sheets do not). */
+function knownRowsOf(sheets: readonly { total?: number }[]): number {
+  return sheets.reduce((sum, sheet) => sum + (sheet.total ?? 0), 0);
 }

@@ -53,6 +53,8 @@ export interface ExportProgress {
   sheetIndex: number;
   rows: number;
   total?: number;
+  /** The rows of the report's data sheets that say how many they hold, together (exportReport adds it). */
+  rowsTotal?: number;
 }
 
 export interface WorkbookOptions {
