@@ -84,7 +84,7 @@ export async function exportReport(options: ExportOptions): Promise<ExportResult
   const generatedAt = (options.now ?? (() => new Date()))();
   const collections = collectionEvidence(options.store, plan, params);
 
-  const sheetCount = plan.sheets.length;
+  const sheetCount = plan.sheets.length + 2; // and the Dictionary and the Cover
   const footer = footerLine(plan, params, collections);
   const book = await ReportWorkbook.create(options.out, {
     footer,
