@@ -1,5 +1,5 @@
 import { walks } from '../api/endpoints';
-import { bool, date, enumCol, text, under, type CollectionDescriptor } from './descriptor';
+import { bool, date, enumCol, text, under, valueCol, type CollectionDescriptor } from './descriptor';
 import { asArray, getPath, lines, str } from './extract';
 
 const USER = 'appUser';
@@ -18,8 +18,9 @@ export const appUsers: CollectionDescriptor = {
     text('email', 'Email'),
     text('username', 'Username'),
     text('appId', 'App'),
-    enumCol('appUserType', 'Account type'),
-    enumCol('status', 'Status', 'status.status'),
+    enumCol('appUserType', 'Account type', 'AppUserType'),
+    // STATUS_* of the vendor's AppUserStatus message (not the APP_USER_STATUS_* enumeration).
+    valueCol('status', 'Status', 'status.status'),
     text('identityUserId', 'Identity user'),
     bool('isExternal', 'External'),
     date('createdAt', 'Created'),

@@ -90,6 +90,8 @@ export const enumCol = (name: string, label: string, enumName: EnumName, path = 
   filter: true,
   enumName,
 });
+/** An enum-like filter column whose values belong to no enumeration of src/shared/enums.ts (a type's display name, a oneof kind). */
+export const valueCol = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'enum', filter: true });
 export const bool = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'bool', filter: true });
 
 /** Prefixes every column path (campaign fields live at `accessReview.*` of the view). */

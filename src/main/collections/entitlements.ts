@@ -1,5 +1,5 @@
 import { walks } from '../api/endpoints';
-import { bool, date, enumCol, int, text, under, type CollectionDescriptor, type ColumnValue } from './descriptor';
+import { bool, date, int, text, under, valueCol, type CollectionDescriptor, type ColumnValue } from './descriptor';
 import { getPath, isRecord, lines, str } from './extract';
 
 /** Where the entitlement sits in what is stored: the search row, beside its app resource type. */
@@ -55,10 +55,10 @@ export const entitlements: CollectionDescriptor = {
   diffRoot: ENTITLEMENT,
   columns: [
     ...under(ENTITLEMENT, [text('displayName', 'Name'), text('slug', 'Slug'), text('appId', 'App')]),
-    { ...enumCol('entitlementType', 'Type', `${TYPE}.displayName`) },
+    valueCol('entitlementType', 'Type', `${TYPE}.displayName`),
     { ...bool('membershipsManaged', 'Memberships managed', ''), value: (e) => membershipsManaged(e) ?? false },
     ...under(ENTITLEMENT, [
-      enumCol('purpose', 'Purpose'),
+      valueCol('purpose', 'Purpose'),
       int('grantCount', 'Members'),
       text('appResourceTypeId', 'Resource type'),
       bool('emergencyGrantEnabled', 'Emergency grant'),

@@ -1,5 +1,5 @@
 import { walks } from '../api/endpoints';
-import { date, enumCol, int, text, type CollectionDescriptor, type ColumnValue } from './descriptor';
+import { date, int, text, valueCol, type CollectionDescriptor, type ColumnValue } from './descriptor';
 import { asArray, getPath, lines, str, unique } from './extract';
 
 /** A membership's id: its entitlement and app user (a binding has no id of its own). */
@@ -32,7 +32,7 @@ export const memberships: CollectionDescriptor = {
     text('appUserId', 'App user'),
     text('appEntitlementId', 'Entitlement'),
     text('appId', 'App'),
-    { ...enumCol('grantedHow', 'Granted', ''), value: grantedHow },
+    { ...valueCol('grantedHow', 'Granted', ''), value: grantedHow },
     { ...text('grantSourceIds', 'Granted through', ''), value: (m) => sourceIds(m).join(', ') || null },
     { ...int('grantSourceCount', 'Grant sources', ''), value: (m) => sourceIds(m).length },
     text('originatingTicketId', 'Granting task'),

@@ -1,7 +1,7 @@
 import { TASK_TYPE_KEYS } from '../../shared/api-types/task';
 import { kindOf } from '../../shared/api-types/common';
 import { walks } from '../api/endpoints';
-import { bool, date, enumCol, int, text, under, type CollectionDescriptor, type ColumnDef } from './descriptor';
+import { bool, date, enumCol, int, text, under, valueCol, type CollectionDescriptor, type ColumnDef } from './descriptor';
 import { asArray, getPath, lines, str } from './extract';
 
 const TASK = 'task';
@@ -38,16 +38,16 @@ export const tasks: CollectionDescriptor = {
   idOf: (view) => str(getPath(taskOf(view), 'id')),
   diffRoot: TASK,
   columns: [
-    ...under(TASK, [text('numericId', 'Number'), text('displayName', 'Name'), enumCol('state', 'State')]),
-    { ...enumCol('taskType', 'Type', ''), value: (v) => kindOf(getPath(taskOf(v), 'type'), TASK_TYPE_KEYS) },
-    ...under(TASK, [bool('emergencyAccess', 'Emergency access'), enumCol('origin', 'Origin')]),
+    ...under(TASK, [text('numericId', 'Number'), text('displayName', 'Name'), enumCol('state', 'State', 'TaskState')]),
+    { ...valueCol('taskType', 'Type', ''), value: (v) => kindOf(getPath(taskOf(v), 'type'), TASK_TYPE_KEYS) },
+    ...under(TASK, [bool('emergencyAccess', 'Emergency access'), enumCol('origin', 'Origin', 'TaskOrigin')]),
     { ...bool('escalatable', 'Can escalate', ''), value: canEscalate },
     fromType('appId', 'App'),
     fromType('appEntitlementId', 'Entitlement'),
     fromType('appUserId', 'App user'),
     ...under(TASK, [
       text('currentStepId', 'Current step', 'policy.current.id'),
-      enumCol('currentStepState', 'Step state', 'policy.current.state'),
+      enumCol('currentStepState', 'Step state', 'PolicyStepState', 'policy.current.state'),
       int('commentCount', 'Comments'),
       date('createdAt', 'Created'),
       date('updatedAt', 'Updated'),
