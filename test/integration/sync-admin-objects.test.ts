@@ -5,6 +5,7 @@
  * vendor's OpenAPI document; null and omitted timestamps read, sort and show the same; changes on
  * the tenant (a removal, an escalation) land in the next run as new versions.
  */
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/main/api/client';
@@ -20,6 +21,33 @@ import { differences, expectedRaw, runCli, storedRaw, tempDir } from './sync.hel
 
 const NEW: CollectionId[] = ['apps', 'entitlements', 'app-users', 'memberships', 'tasks'];
 const SEED = 23;
+
+/**
+ * A change sent to the tenant on a connection of its own: a pooled keep-alive socket the tenant
+ * closed while the test was busy would reset the request (and a change must not be sent twice).
+ */
+async function mutateOn(tenant: TestTenant, method: string, path: string, body: unknown): Promise<{ status: number; text: string }> {
+  const token = await tenant.accessToken();
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${tenant.url}${path}`,
+      {
+        method,
+        agent: false,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
 
 /** The number of rows the tenant's own search endpoint lists, page after page. */
 async function countServed(tenant: TestTenant, path: string): Promise<number> {
@@ -41,6 +69,7 @@ describe('sync of the objects admins act on', () => {
   let storeFile: string;
   let api: ApiClient;
   let firstRun = 0;
+  const mutate = (method: string, path: string, body: unknown) => mutateOn(tenant, method, path, body);
 
   beforeAll(async () => {
     tenant = await startTestTenant({ seed: SEED, scale: 2 });
@@ -222,14 +251,14 @@ describe('sync of the objects admins act on', () => {
       const e = d.entitlements.get(x.appEntitlementId)!;
       return e.kind === 'group';
     })!;
-    const removed = await tenant.call('DELETE', `/api/v1/apps/${m.appId}/entitlements/${m.appEntitlementId}/remove-membership`, {
+    const removed = await mutate('DELETE', `/api/v1/apps/${m.appId}/entitlements/${m.appEntitlementId}/remove-membership`, {
       appUserId: m.appUserId,
     });
     expect(removed.status).toBe(200);
     const task = [...d.tasks.values()].find(
       (t) => !t.deletedAt && (t.actions ?? []).includes('TASK_ACTION_TYPE_ESCALATE_TO_EMERGENCY_ACCESS'),
     )!;
-    const escalated = await tenant.call('POST', `/api/v1/tasks/${task.id}/action/escalate`, { comment: 'on call' });
+    const escalated = await mutate('POST', `/api/v1/tasks/${task.id}/action/escalate`, { comment: 'on call' });
     expect(escalated.status).toBe(200);
 
     const summary = await syncTenant({ store, api, only: NEW });
