@@ -15,6 +15,7 @@ import type {
   EscalateTaskResponse,
   GetAccessReviewResponse,
   GetAccessReviewTemplateResponse,
+  GetAutomationResponse,
   GetMcpToolsetResponse,
   GetTaskResponse,
   ListAccessReviewsResponse,
@@ -223,6 +224,11 @@ export async function listAppScopes(
   return api.request({ method: 'GET', path: `/apps/${p(appId, 'app_id')}/xaa/scopes`, query: pageQuery(page), ...signalOf(opts) });
 }
 
+/** `GET /automations/{id}` (vendor document): `{ automation }`, the same Automation a search row is. */
+export async function getAutomation(api: ApiClient, id: string, opts?: CallOptions): Promise<ApiResponse<GetAutomationResponse>> {
+  return api.request({ method: 'GET', path: `/automations/${p(id, 'id')}`, ...signalOf(opts) });
+}
+
 /** `GET /automations`. */
 export async function listAutomations(
   api: ApiClient,
@@ -311,6 +317,15 @@ const pageBody = (req: PageRequest): { pageSize: number; pageToken?: string } =>
 /** The expand path that gives an entitlement's app resource type (its type: Group, Role, Access Profile...). */
 export const ENTITLEMENT_TYPE_EXPAND = 'app_resource_type_id';
 
+/** Pages of `POST /search/automations` under a filter (`{}`: every automation). */
+export function automationsWhere(
+  api: ApiClient,
+  filter: Pick<SearchAutomationsRequest, 'isDraft' | 'statuses'>,
+): (req: PageRequest, signal?: AbortSignal) => Promise<ApiResponse<SearchAutomationsResponse>> {
+  return (req, signal) =>
+    searchAutomations(api, { ...filter, pageSize: req.pageSize, ...(req.pageToken ? { pageToken: req.pageToken } : {}) }, { signal });
+}
+
 /**
  * The walkable collections: `paginate(walks.automations.fetchPage(api), { pageSize: walks.automations.pageSize })`.
  */
@@ -323,8 +338,7 @@ export const walks = {
   automations: {
     pageSize: AUTOMATIONS_PAGE_SIZE,
     listKey: 'list',
-    fetchPage: (api) => (req, signal) =>
-      searchAutomations(api, { pageSize: req.pageSize, ...(req.pageToken ? { pageToken: req.pageToken } : {}) }, { signal }),
+    fetchPage: (api) => automationsWhere(api, {}),
   } satisfies Walkable<SearchAutomationsResponse>,
   listAutomations: {
     pageSize: AUTOMATIONS_PAGE_SIZE,
