@@ -565,7 +565,7 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
   },
 };
 
-function single(kind: CollectionId, title: string, sheets: ReportSheet[]): ReportPlan {
+function single(kind: Extract<ReportKind, CollectionId>, title: string, sheets: ReportSheet[]): ReportPlan {
   return { kind, title, collections: [kind], usesJournal: false, sheets };
 }
 
