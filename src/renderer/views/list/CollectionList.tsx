@@ -39,11 +39,7 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
   const scroller = useRef<HTMLDivElement>(null);
 
   const columns: ColumnInfo[] = useMemo(() => info?.columns ?? [], [info]);
-  const template = useMemo(
-    () =>
-      `28px ${columns.map((c) => (c.kind === 'date' ? '170px' : c.kind === 'bool' ? '90px' : c.kind === 'enum' ? 'minmax(140px, 1fr)' : c.key === 'title' || c.key === 'displayName' ? 'minmax(220px, 2fr)' : 'minmax(120px, 1fr)')).join(' ')}`,
-    [columns],
-  );
+  const template = useMemo(() => `28px ${columns.map(columnWidth).join(' ')}`, [columns]);
 
   const loadPage = useCallback(
     (page: number) => {
@@ -230,4 +226,13 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
       {body}
     </div>
   );
+}
+
+/** A grid track per column: fixed for dates and booleans, wider for the name column. */
+function columnWidth(column: ColumnInfo): string {
+  if (column.kind === 'date') return '170px';
+  if (column.kind === 'bool') return '90px';
+  if (column.kind === 'enum') return 'minmax(140px, 1fr)';
+  if (column.key === 'title' || column.key === 'displayName') return 'minmax(220px, 2fr)';
+  return 'minmax(120px, 1fr)';
 }
