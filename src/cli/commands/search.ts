@@ -7,7 +7,9 @@ const synopsis = 'attest search QUERY [--collection C] [--filter COLUMN=VALUE]..
 const usage = `Usage: ${synopsis} [--connection NAME] [--data-dir DIR] [--store FILE] [--json]
 
 Searches the local store offline: names, descriptions, scope values, conditions and every CEL
-expression. Each word matches as a prefix ("adm" finds "admin"); "quoted words" match as a phrase.
+expression, and states, classifications and trigger types by their labels ("dangerous", "pending
+review", "schedule") or raw names (XAA_SCOPE_CLASSIFICATION_DANGEROUS). Each word matches as a prefix
+("adm" finds "admin"); "quoted words" match as a phrase.
 Best matches first (bm25); for very broad queries, matches in names first, then the newest.
   --collection C      only campaigns, templates, automations, toolsets, routing-rules or scopes
   --filter COL=VALUE  only objects whose column equals the value (repeat for more columns; e.g.

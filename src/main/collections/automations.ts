@@ -20,7 +20,7 @@ export const automations: CollectionDescriptor = {
     text('displayName', 'Name'),
     bool('enabled', 'Enabled'),
     bool('isDraft', 'Draft'),
-    enumCol('primaryTriggerType', 'Trigger type'),
+    enumCol('primaryTriggerType', 'Trigger type', 'TriggerType'),
     {
       name: 'triggerKinds',
       label: 'Triggers',

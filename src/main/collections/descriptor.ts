@@ -7,6 +7,7 @@
 import type { CollectionId } from '../../shared/contract';
 import type { ApiClient, ApiResponse } from '../api/client';
 import type { PageRequest } from '../api/paginate';
+import type { EnumName } from '../../shared/enums';
 
 export type ColumnType = 'text' | 'enum' | 'bool' | 'int' | 'date';
 /** An extracted column value (absent: null). */
@@ -21,6 +22,8 @@ export interface ColumnDef {
   type: ColumnType;
   /** Offered as a filter (the main enum and boolean columns). */
   filter?: boolean;
+  /** For enum columns: the enumeration of src/shared/enums.ts its values come from (labels, search words, filter choices). */
+  enumName?: EnumName;
   /** A computed value instead of the value at `path` (e.g. the kind of a oneof). */
   value?(obj: unknown): ColumnValue;
 }
@@ -67,7 +70,14 @@ export interface CollectionDescriptor {
 export const text = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'text' });
 export const date = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'date' });
 export const int = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'int' });
-export const enumCol = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'enum', filter: true });
+export const enumCol = (name: string, label: string, enumName: EnumName, path = name): ColumnDef => ({
+  name,
+  label,
+  path,
+  type: 'enum',
+  filter: true,
+  enumName,
+});
 export const bool = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'bool', filter: true });
 
 /** Prefixes every column path (campaign fields live at `accessReview.*` of the view). */

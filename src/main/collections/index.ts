@@ -7,7 +7,16 @@ export { COLLECTION_IDS, type CollectionId } from '../../shared/contract';
 export type { CollectionDescriptor, ColumnDef, ColumnType, ColumnValue, References, SearchText } from './descriptor';
 export { COLLECTIONS, collection, isCollectionId, SEARCH_TEXT_REVISION } from './registry';
 export { extractColumns } from './columns';
-export { FACET_COLUMNS, facetToken, facetsText } from './facets';
+export { compactWord, FACET_COLUMNS, facetToken, facetsText, valueWords } from './facets';
 export { prepareObject, type PreparedObject, type ReceivedObject } from './prepare';
 export { celExpressions, getPath, isRecord, lines, str, targets, type CelExpression } from './extract';
+export {
+  completenessOf,
+  gatheringOf,
+  overallCompleteness,
+  snapshotCompleteness,
+  type Completeness,
+  type Gathering,
+  type WalkState,
+} from './completeness';
 export { arrayMemberSlices, checkObject, memberSlice, RawJsonError } from './raw-json';

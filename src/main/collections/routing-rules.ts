@@ -26,7 +26,7 @@ export const routingRules: CollectionDescriptor = {
         return isRecord(action) ? kindOf(action, ROUTING_RULE_ACTION_KEYS) : null;
       },
     },
-    enumCol('findingType', 'Finding type'),
+    enumCol('findingType', 'Finding type', 'FindingType'),
     text('appId', 'App'),
     text('templateId', 'Template'),
     date('createdAt', 'Created'),

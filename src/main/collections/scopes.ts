@@ -12,9 +12,9 @@ export const scopes: CollectionDescriptor = {
   columns: [
     text('scopeValue', 'Scope'),
     text('displayName', 'Name'),
-    enumCol('state', 'State'),
-    enumCol('classification', 'Classification'),
-    enumCol('source', 'Source'),
+    enumCol('state', 'State', 'XaaScopeState'),
+    enumCol('classification', 'Classification', 'XaaScopeClassification'),
+    enumCol('source', 'Source', 'XaaScopeSource'),
     text('appId', 'App'),
     text('xaaResourceServerId', 'Resource server'),
     text('appEntitlementId', 'Entitlement'),
