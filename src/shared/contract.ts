@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName, type SubscriberName } from './contract-names';
+import { CSV_IMPORT_MAX_BYTES } from './input-limits';
 
 export { API_NAMES, CHANNEL_NAMES, EVENT_NAMES, IPC_PREFIX, ipcChannel, ipcEvent, subscriberName } from './contract-names';
 export type { ChannelName, EventName, SubscriberName } from './contract-names';
@@ -242,7 +243,7 @@ export const OutboxJournalEntry = z.object({
 });
 export type OutboxJournalEntry = z.infer<typeof OutboxJournalEntry>;
 
-const CSV_MAX = 8 * 1024 * 1024;
+const CSV_MAX = CSV_IMPORT_MAX_BYTES;
 
 const DialogFilter = z.object({ name: z.string().max(100), extensions: z.array(z.string().max(20)).max(20) });
 
