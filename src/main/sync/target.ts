@@ -27,6 +27,8 @@ export interface SyncTarget {
   /** Starts the walk again from the first page; returns the new walk number. */
   restartWalk(runId: number, collection: CollectionId): number;
   setPlan(runId: number, collection: CollectionId, ids: readonly string[]): void;
+  /** The ids of the current objects of `collection` that walk `walk` of the run has not stored or seen. */
+  unseenIds(runId: number, collection: CollectionId, walk: number): string[];
   /** The ids the current objects of `from` point at in `target`. */
   referencedIds(target: CollectionId, from: readonly CollectionId[]): string[];
   /** Stores one page and its checkpoint in one transaction ('' next: the last page, which completes the walk). */

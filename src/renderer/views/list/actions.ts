@@ -34,7 +34,8 @@ const duplicateCampaigns: ListAction = {
       const bindings = record(campaign.bindings);
       const owners = [bindings?.ownerIds, campaign.ownerIds].find((v) => Array.isArray(v) && v.length > 0) as unknown[] | undefined;
       const ownerIds = (owners ?? [campaign.createdById]).filter((o): o is string => typeof o === 'string' && o !== '');
-      if (ownerIds.length === 0) throw new Error(`“${object.title || id}” names no owner and no creator: queue its copy from the New change form.`);
+      if (ownerIds.length === 0)
+        throw new Error(`“${object.title || id}” names no owner and no creator: queue its copy from the New change form.`);
       inputs.push({ displayName: `${object.title || id} (copy)`, ownerIds, duplicateFrom: id });
     }
     // Every change checked as queuing would check it before any is queued: a refusal queues none.
