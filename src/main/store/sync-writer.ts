@@ -146,6 +146,16 @@ export class SyncWriter {
     this.s.startWalk!.run(now(), runId, collection);
   }
 
+  private lastWalk: Statement | null = null;
+
+  lastCompletedWalk(collection: CollectionId, beforeRun: number): { pages: number; fetched: number } | null {
+    this.lastWalk ??= this.db.prepare(
+      `SELECT c.pages, c.fetched FROM sync_run_collections c JOIN sync_runs r ON r.id = c.run_id
+       WHERE c.collection = ? AND c.status = 'completed' AND c.run_id < ? AND r.origin = 'sync' ORDER BY c.run_id DESC LIMIT 1`,
+    );
+    return (this.lastWalk.get(collection, beforeRun) as { pages: number; fetched: number } | undefined) ?? null;
+  }
+
   walk(runId: number, collection: CollectionId): RunCollection & { plan: string[] | null } {
     const row = this.s.walkRow!.get(runId, collection) as WalkRow | undefined;
     if (!row) throw new Error(`run ${runId} has no walk of ${collection}`);

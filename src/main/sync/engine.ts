@@ -58,6 +58,11 @@ export interface SyncOptions {
 /** Collections walked at the same time: every list collection at once, so the longest walk alone sets the pace. */
 const DEFAULT_CONCURRENCY = 8;
 
+type Estimate = Pick<SyncProgress, 'expectedPages' | 'expectedItems' | 'etaSeconds'>;
+/** A progress event of the engine before its run id is added; without an estimate, none is known. */
+type WalkEvent = Omit<SyncProgress, 'runId' | keyof Estimate> & Partial<Estimate>;
+const NO_ESTIMATE: Estimate = { expectedPages: null, expectedItems: null, etaSeconds: null };
+
 /** How often a walk may start over from the first page after the tenant refused its token. */
 const MAX_RESTARTS = 2;
 
@@ -109,7 +114,7 @@ export async function syncTenant(opts: SyncOptions): Promise<SyncSummary> {
   const order = COLLECTIONS.map((c) => c.id).filter((id) => ids.includes(id));
   const start = store.sync.beginRun(order);
   const { runId } = start;
-  const emit = (event: Omit<SyncProgress, 'runId'>): void => opts.onProgress?.({ runId, ...event });
+  const emit = (event: WalkEvent): void => opts.onProgress?.({ runId, ...NO_ESTIMATE, ...event });
   emit({ phase: 'started', collection: null, state: 'running', pages: 0, items: 0, ratePerSecond: null, error: null });
 
   const limiter = new Limiter(Math.max(1, opts.concurrency ?? DEFAULT_CONCURRENCY));
@@ -165,7 +170,7 @@ function blockedWalk(
   recorded: WalkRecord,
   blockedBy: CollectionId[],
   signal: AbortSignal | undefined,
-  emit: (event: Omit<SyncProgress, 'runId'>) => void,
+  emit: (event: WalkEvent) => void,
 ): CollectionSummary {
   const id = recorded.collection;
   const cancelled = signal?.aborted === true;
@@ -196,7 +201,7 @@ async function walkCollection(
   descriptor: CollectionDescriptor,
   recorded: WalkRecord,
   signal: AbortSignal | undefined,
-  emit: (event: Omit<SyncProgress, 'runId'>) => void,
+  emit: (event: WalkEvent) => void,
 ): Promise<CollectionSummary> {
   const started = performance.now();
   const id = descriptor.id;
@@ -211,8 +216,11 @@ async function walkCollection(
     restarts: 0,
     ms: 0,
   };
+  // What this walk should fetch, once known (see expectationOf): pages against it give the estimate.
+  let expected: { pages: number; items: number } | null = null;
   const progress = (state: SyncProgress['state'], error: string | null = null): void => {
     const seconds = (performance.now() - started) / 1000;
+    const left = expected && state === 'running' && summary.pages > 0 ? expected.pages - summary.pages : 0;
     emit({
       phase: 'collection',
       collection: id,
@@ -221,6 +229,9 @@ async function walkCollection(
       items: summary.fetched,
       ratePerSecond: seconds > 0 ? summary.fetched / seconds : null,
       error,
+      expectedPages: expected?.pages ?? null,
+      expectedItems: expected?.items ?? null,
+      etaSeconds: left > 0 ? (seconds / summary.pages) * left : null,
     });
   };
   if (recorded.status === 'completed') {
@@ -232,12 +243,22 @@ async function walkCollection(
   writer.startWalk(runId, id);
   let state = writer.walk(runId, id);
   summary.resumed = state.checkpoint !== '' || state.pages > 0;
-  progress('running');
+  // A walk by id knows its ids once it has them (below); a list walk, what it fetched last time.
+  if (!descriptor.byIds) {
+    expected = expectationOf(store.sync.lastCompletedWalk(id, runId), state.pages);
+    progress('running');
+  }
 
   let plan: string[] | null = null;
   if (descriptor.byIds) {
     plan = state.plan ?? writer.referencedIds(id, descriptor.byIds.referencedBy);
     if (state.plan === null) writer.setPlan(runId, id, plan);
+    expected = expectationOf(
+      { pages: Math.max(1, Math.ceil(plan.length / descriptor.pageSize)), fetched: plan.length },
+      state.pages,
+      descriptor.pageSize,
+    );
+    progress('running');
   }
   const parts = descriptor.split?.parts ?? [{ key: '', fetchPage: descriptor.fetchPage }];
   const open = (key: string, token: string): AsyncIterator<FetchedPage> =>
@@ -321,4 +342,19 @@ async function unseenStill(
   const ids = writer.unseenIds(runId, descriptor.id, walk).filter((objectId) => !onPage.has(objectId));
   const found = await mapLimit(ids, 8, (objectId) => fetchOne(split.fetchOne, api, objectId, split.member, descriptor.id, signal));
   return found.filter((o): o is ReceivedObject => o !== null);
+}
+
+/**
+ * What a walk should still fetch: the pages and objects of `whole` (the last completed walk of the
+ * collection, or the ids a walk by id reads) less the `donePages` a resumed walk stored already
+ * (objects: as many per page as the last walk had, or `perPage`). Null when nothing is known.
+ */
+function expectationOf(
+  whole: { pages: number; fetched: number } | null,
+  donePages: number,
+  perPage = whole && whole.pages > 0 ? whole.fetched / whole.pages : 0,
+): { pages: number; items: number } | null {
+  if (!whole || whole.pages === 0) return null;
+  const pages = Math.max(0, whole.pages - donePages);
+  return { pages, items: Math.max(0, Math.round(whole.fetched - donePages * perPage)) };
 }

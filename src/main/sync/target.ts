@@ -22,6 +22,8 @@ export interface SyncTarget {
   /** Starts a run, or picks up the last one if it did not complete; the walks of `collections` as recorded. */
   beginRun(collections: readonly CollectionId[]): { runId: number; resumed: boolean; walks: WalkRecord[] };
   startWalk(runId: number, collection: CollectionId): void;
+  /** The last completed walk of `collection` in a sync run before `beforeRun`: what it fetched (for estimates), or null. */
+  lastCompletedWalk(collection: CollectionId, beforeRun: number): { pages: number; fetched: number } | null;
   /** A walk as recorded now, with the ids a by-id walk fetches (fixed by setPlan, kept across resumes). */
   walk(runId: number, collection: CollectionId): WalkRecord & { plan: string[] | null };
   /** Starts the walk again from the first page; returns the new walk number. */
