@@ -216,27 +216,10 @@ async function walkCollection(
     restarts: 0,
     ms: 0,
   };
-  // What this walk should fetch, once known (see expectationOf): pages against it give the estimate.
-  let expected: { pages: number; items: number } | null = null;
-  const progress = (state: SyncProgress['state'], error: string | null = null): void => {
-    const seconds = (performance.now() - started) / 1000;
-    const left = expected && state === 'running' && summary.pages > 0 ? expected.pages - summary.pages : 0;
-    emit({
-      phase: 'collection',
-      collection: id,
-      state,
-      pages: summary.pages,
-      items: summary.fetched,
-      ratePerSecond: seconds > 0 ? summary.fetched / seconds : null,
-      error,
-      expectedPages: expected?.pages ?? null,
-      expectedItems: expected?.items ?? null,
-      etaSeconds: left > 0 ? (seconds / summary.pages) * left : null,
-    });
-  };
+  const progress = walkProgress(id, summary, started, emit);
   if (recorded.status === 'completed') {
     summary.complete = true;
-    progress('done');
+    progress.report('done');
     return summary;
   }
   const writer = store.sync;
@@ -245,20 +228,20 @@ async function walkCollection(
   summary.resumed = state.checkpoint !== '' || state.pages > 0;
   // A walk by id knows its ids once it has them (below); a list walk, what it fetched last time.
   if (!descriptor.byIds) {
-    expected = expectationOf(store.sync.lastCompletedWalk(id, runId), state.pages);
-    progress('running');
+    progress.expected = expectationOf(store.sync.lastCompletedWalk(id, runId), state.pages);
+    progress.report('running');
   }
 
   let plan: string[] | null = null;
   if (descriptor.byIds) {
     plan = state.plan ?? writer.referencedIds(id, descriptor.byIds.referencedBy);
     if (state.plan === null) writer.setPlan(runId, id, plan);
-    expected = expectationOf(
+    progress.expected = expectationOf(
       { pages: Math.max(1, Math.ceil(plan.length / descriptor.pageSize)), fetched: plan.length },
       state.pages,
       descriptor.pageSize,
     );
-    progress('running');
+    progress.report('running');
   }
   const parts = descriptor.split?.parts ?? [{ key: '', fetchPage: descriptor.fetchPage }];
   const open = (key: string, token: string): AsyncIterator<FetchedPage> =>
@@ -304,11 +287,11 @@ async function walkCollection(
       summary.upserted += result.upserted;
       summary.deleted += result.deleted;
       if (result.completed) break;
-      progress('running');
+      progress.report('running');
     }
     summary.complete = true;
     summary.ms = Math.round(performance.now() - started);
-    progress('done');
+    progress.report('done');
     return summary;
   } catch (error) {
     const cancelled = signal?.aborted === true || errorKind(error) === 'cancelled';
@@ -316,9 +299,37 @@ async function walkCollection(
     summary.errorKind = cancelled ? 'cancelled' : errorKind(error);
     summary.ms = Math.round(performance.now() - started);
     writer.stopWalk(runId, id, cancelled ? 'cancelled' : 'failed', summary.error);
-    progress(cancelled ? 'cancelled' : 'failed', summary.error);
+    progress.report(cancelled ? 'cancelled' : 'failed', summary.error);
     return summary;
   }
+}
+
+/**
+ * A walk's progress events: pages and items so far, the rate, and, once what the walk should fetch
+ * is known (see expectationOf), the expected totals and an estimate of the time left.
+ */
+function walkProgress(id: CollectionDescriptor['id'], summary: CollectionSummary, started: number, emit: (event: WalkEvent) => void) {
+  const reporter = {
+    expected: null as { pages: number; items: number } | null,
+    report(state: SyncProgress['state'], error: string | null = null): void {
+      const expected = reporter.expected;
+      const seconds = (performance.now() - started) / 1000;
+      const left = expected && state === 'running' && summary.pages > 0 ? expected.pages - summary.pages : 0;
+      emit({
+        phase: 'collection',
+        collection: id,
+        state,
+        pages: summary.pages,
+        items: summary.fetched,
+        ratePerSecond: seconds > 0 ? summary.fetched / seconds : null,
+        error,
+        expectedPages: expected?.pages ?? null,
+        expectedItems: expected?.items ?? null,
+        etaSeconds: left > 0 ? (seconds / summary.pages) * left : null,
+      });
+    },
+  };
+  return reporter;
 }
 
 const keysOf = (parts: readonly { key: string }[]): string[] => parts.map((p) => p.key);
