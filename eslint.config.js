@@ -8,9 +8,8 @@ import { builtinModules } from 'node:module';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 // The core under src/main: every layer but the fronts (rpc, shell, browser-host) and the entry.
 const CORE_LAYERS = ['api', 'collections', 'store', 'sync', 'outbox', 'reports', 'jobs', 'app'];
-// The three outbox files whose split into kinds/, a scheduler and a committer is under way; the
-// exemption goes with the split.
-const OUTBOX_BEING_SPLIT = ['src/main/outbox/kinds.ts', 'src/main/outbox/sender.ts', 'src/main/outbox/csv-import.ts'];
+// The outbox's CSV import, whose split into small steps is under way; the exemption goes with the split.
+const OUTBOX_BEING_SPLIT = ['src/main/outbox/csv-import.ts'];
 const layer = (name) => [`**/${name}`, `**/${name}/**`, `@/${name}/**`];
 
 const restrict = (message, groups, paths = []) => ({
