@@ -52,7 +52,7 @@ export function collectionArg(value: string, flag = 'collection'): CollectionId 
 
 export function positiveInt(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a whole number above 0`);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} must be a whole number above 0`);
   return n;
 }
 

@@ -1,8 +1,19 @@
-import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS } from '../../shared/api-types/automation';
+import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS, TRIGGER_TYPE_OF } from '../../shared/api-types/automation';
 import { kindOf } from '../../shared/api-types/common';
 import { walks } from '../api/endpoints';
-import { bool, date, enumCol, text, type CollectionDescriptor } from './descriptor';
+import { appCol, bool, date, enumCol, enumList, text, type CollectionDescriptor } from './descriptor';
 import { asArray, celText, getPath, lines, str, unique } from './extract';
+
+/**
+ * Every trigger type of an automation, as the search filter `triggerTypes` matches them: its
+ * primary type and the type of each of its triggers, live and draft (an unknown trigger member
+ * adds nothing; a form-started automation has only its primary type).
+ */
+function triggerTypes(a: unknown): string[] {
+  const triggers = [...asArray(getPath(a, 'triggers')), ...asArray(getPath(a, 'draftTriggers'))];
+  const kinds = triggers.map((t) => kindOf(t, AUTOMATION_TRIGGER_KEYS)).filter((k) => k !== 'unknown');
+  return [str(getPath(a, 'primaryTriggerType')), ...kinds.map((k) => TRIGGER_TYPE_OF[k])];
+}
 
 /** Live and draft steps together (both are searched, and both may name templates). */
 function automationSteps(obj: unknown): unknown[] {
@@ -21,6 +32,16 @@ export const automations: CollectionDescriptor = {
     bool('enabled', 'Enabled'),
     bool('isDraft', 'Draft'),
     enumCol('primaryTriggerType', 'Trigger type'),
+    enumList('triggerType', 'Trigger types', 'triggers', triggerTypes),
+    {
+      // The search filter `statuses`: ON for an enabled automation, OFF otherwise.
+      name: 'status',
+      label: 'Status',
+      path: 'enabled',
+      type: 'enum',
+      filter: true,
+      value: (a) => (getPath(a, 'enabled') === true ? 'AUTOMATION_STATUS_FILTER_ON' : 'AUTOMATION_STATUS_FILTER_OFF'),
+    },
     {
       name: 'triggerKinds',
       label: 'Triggers',
@@ -45,7 +66,7 @@ export const automations: CollectionDescriptor = {
       type: 'int',
       value: (a) => asArray(getPath(a, 'automationSteps')).length,
     },
-    text('appId', 'App'),
+    appCol(),
     date('createdAt', 'Created'),
     date('lastExecutedAt', 'Last run'),
   ],

@@ -23,6 +23,21 @@ export interface ColumnDef {
   filter?: boolean;
   /** A computed value instead of the value at `path` (e.g. the kind of a oneof). */
   value?(obj: unknown): ColumnValue;
+  /**
+   * The value is a list (each value once, joined by MULTI_SEPARATOR): a filter matches an object
+   * when any of its values is one of the filter's, and each value is a facet of its own.
+   */
+  multi?: boolean;
+}
+
+/** Between the values of a `multi` column. */
+export const MULTI_SEPARATOR = ', ';
+
+/** The values of a column value (a `multi` column's list; one value otherwise; none when absent). */
+export function columnValues(column: Pick<ColumnDef, 'multi'>, value: ColumnValue | undefined): (string | number | boolean)[] {
+  if (value === null || value === undefined || value === '') return [];
+  if (column.multi && typeof value === 'string') return value.split(MULTI_SEPARATOR).filter((v) => v !== '');
+  return [value];
 }
 
 export interface SearchText {
@@ -68,6 +83,21 @@ export const text = (name: string, label: string, path = name): ColumnDef => ({ 
 export const date = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'date' });
 export const int = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'int' });
 export const enumCol = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'enum', filter: true });
+/** A list of enum values (see `multi`), computed by `values`: a filter on it matches any of them. */
+export const enumList = (name: string, label: string, path: string, values: (obj: unknown) => string[]): ColumnDef => ({
+  name,
+  label,
+  path,
+  type: 'enum',
+  filter: true,
+  multi: true,
+  value: (obj) => {
+    const list = [...new Set(values(obj).filter((v) => v !== ''))];
+    return list.length > 0 ? list.join(MULTI_SEPARATOR) : null;
+  },
+});
+/** The app an object belongs to: an id, offered as a filter (the search filters `appId`/`appIds`). */
+export const appCol = (path = 'appId'): ColumnDef => ({ name: 'appId', label: 'App', path, type: 'text', filter: true });
 export const bool = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'bool', filter: true });
 
 /** Prefixes every column path (campaign fields live at `accessReview.*` of the view). */

@@ -5,7 +5,7 @@
  * so no word or prefix a person types can match them; search filters on them as index lookups.
  */
 import type { CollectionId } from '../../shared/contract';
-import type { ColumnValue } from './descriptor';
+import { columnValues, type ColumnValue } from './descriptor';
 import { collection as descriptorOf, COLLECTIONS } from './registry';
 
 const FACET_MARK = '\uE000';
@@ -22,9 +22,6 @@ export const FACET_COLUMNS: ReadonlySet<string> = new Set(COLLECTIONS.flatMap((d
 export function facetsText(collection: CollectionId, columns: Record<string, ColumnValue>): string {
   const d = descriptorOf(collection);
   const tokens = [facetToken('collection', collection)];
-  for (const c of d.columns) {
-    const value = columns[c.name];
-    if (c.filter && value !== null && value !== undefined && value !== '') tokens.push(facetToken(c.name, value));
-  }
+  for (const c of d.columns) if (c.filter) for (const value of columnValues(c, columns[c.name])) tokens.push(facetToken(c.name, value));
   return tokens.join(' ');
 }

@@ -1,5 +1,5 @@
 import { walks } from '../api/endpoints';
-import { date, enumCol, text, type CollectionDescriptor } from './descriptor';
+import { appCol, date, enumCol, text, type CollectionDescriptor } from './descriptor';
 import { getPath, lines, str } from './extract';
 
 export const scopes: CollectionDescriptor = {
@@ -15,7 +15,7 @@ export const scopes: CollectionDescriptor = {
     enumCol('state', 'State'),
     enumCol('classification', 'Classification'),
     enumCol('source', 'Source'),
-    text('appId', 'App'),
+    appCol(),
     text('xaaResourceServerId', 'Resource server'),
     text('appEntitlementId', 'Entitlement'),
     date('createdAt', 'Created'),
