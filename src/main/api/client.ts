@@ -19,6 +19,8 @@ import {
   backoffDelay,
   decodeUtf8,
   isJsonContentType,
+  MAX_RESPONSE_BYTES_ENV,
+  responseLimit,
   parseRetryAfter,
   sendOnce,
   snippet,
@@ -79,6 +81,11 @@ export interface ApiClientOptions {
   retryAfterCapMs?: number | undefined;
   /** First backoff delay; doubles per retry, with jitter. Default 250 ms. */
   backoffBaseMs?: number | undefined;
+  /**
+   * The longest response body read, in bytes (default: ATTEST_MAX_RESPONSE_BYTES, else 64 MiB).
+   * Reading stops at the limit: the request fails (`bad_response`, or `uncertain` for a mutation).
+   */
+  maxResponseBytes?: number | undefined;
   limiter?: RateLimiter | undefined;
   fetch?: typeof fetch | undefined;
   onEvent?: ((event: ApiEvent) => void) | undefined;
@@ -129,6 +136,7 @@ class HttpApiClient implements ApiClient {
   readonly #maxRetries: number;
   readonly #retryAfterCapMs: number;
   readonly #backoffBaseMs: number;
+  readonly #maxResponseBytes: number;
   readonly #limiter: RateLimiter;
   readonly #onEvent: ((event: ApiEvent) => void) | undefined;
   readonly #now: () => number;
@@ -142,6 +150,7 @@ class HttpApiClient implements ApiClient {
     this.#maxRetries = Math.max(0, options.maxRetries ?? 4);
     this.#retryAfterCapMs = options.retryAfterCapMs ?? 60_000;
     this.#backoffBaseMs = options.backoffBaseMs ?? 250;
+    this.#maxResponseBytes = responseLimit(options.maxResponseBytes);
     this.#limiter = options.limiter ?? new RateLimiter();
     this.#onEvent = options.onEvent;
     this.#now = options.now ?? Date.now;
@@ -224,6 +233,7 @@ class HttpApiClient implements ApiClient {
         timeoutMs: this.#timeoutMs,
         signal,
         fetch: this.#fetch,
+        maxBytes: this.#maxResponseBytes,
         ...(body === undefined ? {} : { body }),
       });
       return { raw, token, started };
@@ -245,6 +255,11 @@ class HttpApiClient implements ApiClient {
         state.fail('uncertain', `${label} was cancelled after it was sent: it may have been applied`, { status: f.status });
       }
       state.fail('cancelled', `${label} was cancelled`, { notSent: !f.maybeSent });
+    }
+    if (f.kind === 'too_large') {
+      const why = `${label} failed: ${f.message} (${MAX_RESPONSE_BYTES_ENV} sets another limit, in bytes)`;
+      if (state.mutation) state.fail('uncertain', `${why}. The change may have been applied; it was not resent`, withStatus(f.status));
+      state.fail('bad_response', why, withStatus(f.status));
     }
     if (state.mutation) {
       if (f.kind === 'connect') state.fail('network', `${label} was not sent: ${f.message}`, { notSent: true });

@@ -15,7 +15,9 @@ export type TransportFailureKind =
   /** The connection failed after the request may have been written (reset, closed, hang-up). */
   | 'dropped'
   /** The status line arrived but the body did not arrive whole (closed early, length mismatch). */
-  | 'body';
+  | 'body'
+  /** The body is longer than the caller allows: reading stopped at the limit (not retried). */
+  | 'too_large';
 
 export class TransportFailure extends Error {
   override name = 'TransportFailure';
@@ -44,6 +46,71 @@ export interface SendOptions {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
   fetch: typeof fetch;
+  /** The longest body read (bytes); a longer one fails with `too_large` once the limit is passed, never buffered whole. */
+  maxBytes: number;
+}
+
+/** The default limit of one response body: far above the largest real page (a few MiB at most). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** The environment variable that sets another limit for one response body, in bytes (e.g. `268435456`). */
+export const MAX_RESPONSE_BYTES_ENV = 'ATTEST_MAX_RESPONSE_BYTES';
+
+/** The body limit: the option, else a valid ATTEST_MAX_RESPONSE_BYTES, else the default. */
+export function responseLimit(option: number | undefined, env: NodeJS.ProcessEnv = process.env): number {
+  if (option !== undefined) {
+    if (!Number.isSafeInteger(option) || option < 1)
+      throw new RangeError(`maxResponseBytes must be a positive whole number, not ${option}`);
+    return option;
+  }
+  const text = env[MAX_RESPONSE_BYTES_ENV]?.trim();
+  if (!text) return DEFAULT_MAX_RESPONSE_BYTES;
+  const value = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
+  if (!(value >= 1)) throw new RangeError(`${MAX_RESPONSE_BYTES_ENV} must be a positive whole number of bytes, not '${snippet(text, 40)}'`);
+  return value;
+}
+
+/** A size for messages: `64 MiB`, `1.5 KiB`, `900 bytes`. */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${bytes} bytes` : `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** The body, read chunk by chunk up to `maxBytes`: past it, the rest is not read (the stream is cancelled). */
+async function readBounded(response: Response, maxBytes: number): Promise<Uint8Array> {
+  const tooLarge = (what: string): TransportFailure =>
+    new TransportFailure(
+      'too_large',
+      true,
+      undefined,
+      `the answer is ${what} the ${formatBytes(maxBytes)} allowed for one response`,
+      response.status,
+    );
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge(`${formatBytes(declared)} (Content-Length), more than`);
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge('longer than');
+    }
+    chunks.push(value);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
 }
 
 // Errors that happen before a single byte of the request can have reached the server.
@@ -134,9 +201,10 @@ export async function sendOnce(url: string, options: SendOptions): Promise<RawRe
       throw new TransportFailure('dropped', true, code, `${describe(code)} before an answer arrived`);
     }
     try {
-      const bytes = new Uint8Array(await response.arrayBuffer());
+      const bytes = await readBounded(response, options.maxBytes);
       return { status: response.status, headers: response.headers, bytes };
     } catch (error) {
+      if (error instanceof TransportFailure) throw error;
       const status = response.status;
       if (options.signal?.aborted) throw new TransportFailure('aborted', true, undefined, 'cancelled while reading the answer', status);
       if (timeout.signal.aborted) {

@@ -18,6 +18,8 @@ import type { ApiEvent } from './events';
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 /** Seconds either side of now for `nbf` and `exp` of an assertion. */
 export const ASSERTION_SKEW_SECONDS = 120;
+/** The longest token endpoint answer read: a token response is a few kB. */
+export const MAX_TOKEN_RESPONSE_BYTES = 1024 * 1024;
 /** Re-mint this long before a token expires. */
 export const REFRESH_MARGIN_SECONDS = 60;
 
@@ -157,12 +159,21 @@ export class TokenSource {
           body,
           timeoutMs: o.timeoutMs,
           fetch: o.fetch,
+          maxBytes: MAX_TOKEN_RESPONSE_BYTES,
         });
         status = response.status;
         text = decodeUtf8(response.bytes);
         retryAfter = response.headers.get('retry-after');
       } catch (error) {
         if (error instanceof ApiError || !(error instanceof TransportFailure)) throw error;
+        if (error.kind === 'too_large') {
+          throw new ApiError('bad_response', `The token endpoint ${o.id.tokenUrl} failed: ${error.message}`, {
+            method: 'POST',
+            path: '/auth/v1/token',
+            notSent: true,
+            attempts: retries + 1,
+          });
+        }
         // Minting is safe to repeat: retry network trouble like any read.
         if (retries < o.maxRetries) {
           retries += 1;
