@@ -12,6 +12,7 @@ import { syncTenant } from '../../src/main/sync/engine';
 import { XAA_SCOPE_CLASSIFICATION_VALUES, XAA_SCOPE_SOURCE_VALUES, XAA_SCOPE_STATE_VALUES } from '../../src/shared/enums';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { openpyxlDump, SYSTEM_PYTHON } from '../helpers/openpyxl';
+import { runCli } from './sync.helpers';
 
 /** The evidence workbook of a real sync of the reference tenant, read back by exceljs and openpyxl. */
 const dir = mkdtempSync(join(tmpdir(), 'attest-report-tenant-'));
@@ -77,7 +78,9 @@ describe('evidence workbook of a synced reference tenant', () => {
       expect(py.sheets.find((s) => s.name === sheet)!.rows, sheet).toBe(inStore);
       expect(py.sheets.find((s) => s.name === sheet)!.header).toEqual((wb.getWorksheet(sheet)!.getRow(1).values as unknown[]).slice(1));
       const evidence = result.collections.find((c) => c.collection === collection)!;
-      expect(evidence).toMatchObject({ complete: true, rowsInStore: inStore, objectsInStore: inStore });
+      // Templates have no list on the API: they are only ever the referenced ones, so never complete.
+      const complete = collection !== 'templates';
+      expect(evidence, collection).toMatchObject({ complete, rowsInStore: inStore, objectsInStore: inStore });
     }
     // one row per trigger and per step of every automation
     let parts = 0;
@@ -91,6 +94,48 @@ describe('evidence workbook of a synced reference tenant', () => {
     }
     expect(py.sheets.find((s) => s.name === 'Automation steps')!.rows).toBe(parts);
     expect((await verifyWorkbook(file)).status).toBe('intact');
+  });
+
+  it('says how each collection was gathered: templates are partial (referenced only), the others full walks that ended', async () => {
+    // The tenant holds a template no campaign or automation names: the store cannot have it.
+    expect(store.countObjects('templates')).toBeLessThan(tenant.data.templates.size);
+    expect(result.complete).toBe(false);
+
+    const rows = openpyxlDump(file, true).sheets[0]!.data!;
+    const header = rows.find((r) => r[1] === 'Collection')!;
+    const at = (name: string): number => header.indexOf(name);
+    const line = (title: string): unknown[] => rows.find((r) => r[1] === title)!;
+    const templates = line('Access review templates');
+    expect(templates[at('Gathered')]).toBe(
+      'referenced only: the API has no list of templates; those named by access review campaigns and automations are fetched one by one',
+    );
+    expect(templates[at('Complete')]).toBe('NO');
+    expect(templates[at('Note')]).toMatch(/^partial: referenced only: the API has no list of templates \(as of run \d+\)$/);
+    for (const title of ['Access review campaigns', 'Automations', 'Cross-app scopes']) {
+      expect(line(title)[at('Gathered')], title).toBe('full walk of the list');
+      expect(line(title)[at('Complete')], title).toBe('yes');
+      expect(line(title)[at('Note')], title).toMatch(/^complete as of run \d+$/);
+    }
+    const overall = String(rows.find((r) => r[1] === 'All collections complete')![2]);
+    expect(overall).toMatch(
+      /^NO: Access review templates \(partial: referenced only: the API has no list of templates \(as of run \d+\)\)$/,
+    );
+
+    // `attest runs` says it in the same words.
+    const runs = await runCli(['runs', '--store', store.file]);
+    expect(runs.code).toBe(0);
+    const templatesLine = runs.out.split('\n').find((l) => l.startsWith('templates '))!;
+    expect(templatesLine).toContain('referenced only');
+    expect(templatesLine).toContain(String(templates[at('Note')]));
+    expect(runs.out).toContain(`templates: ${String(templates[at('Gathered')])}`);
+    expect(runs.out.split('\n').find((l) => l.startsWith('scopes '))).toMatch(/full walk +complete as of run \d+$/);
+    const json = JSON.parse((await runCli(['runs', '--store', store.file, '--json'])).out) as {
+      collections: { collection: string; completeness: { complete: boolean; gathered: string } }[];
+    };
+    expect(json.collections.find((c) => c.collection === 'templates')!.completeness).toMatchObject({
+      complete: false,
+      gathered: templates[at('Gathered')],
+    });
   });
 
   it('writes real UTC date cells equal to the API text, and unknown enum values as written', async () => {

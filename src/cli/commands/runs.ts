@@ -1,3 +1,4 @@
+import { completenessOf } from '../../main/collections';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, type CommandModule } from '../io';
 import { openForReading, STORE_OPTIONS, STORE_USAGE, table } from './store-option';
@@ -6,8 +7,10 @@ const usage = `Usage: attest runs [--connection NAME] [--data-dir DIR] [--store 
 
 Lists the runs of a connection's local store, newest first (FROM: \`sync\`, a walk of the tenant;
 \`outbox\`, the objects that sent changes returned, stored until the next sync), then the state of each
-collection: its last completed run ("data as of"), whether the data is a complete snapshot,
-whether a later walk was interrupted (the next \`attest sync\` resumes it), and its object count.
+collection: its last completed run ("data as of"), how it is gathered (a full walk of the API's list,
+or "referenced only" where the API has no list: then it is partial by nature), whether the data is a
+complete snapshot, whether a later walk was interrupted (the next \`attest sync\` resumes it), and its
+object count; in the words of the Evidence sheet of an export.
 ${STORE_USAGE}
   --json              print {runs, collections} as JSON on stdout`;
 
@@ -20,7 +23,7 @@ const command: CommandModule = {
     const { store } = workspace;
     try {
       const runs = store.runs();
-      const collections = store.collectionStatus();
+      const collections = store.collectionStatus().map((c) => ({ ...c, completeness: completenessOf(c.collection, c) }));
       if (values.json) {
         io.out(JSON.stringify({ runs, collections }, null, 2));
         return EXIT.ok;
@@ -36,16 +39,19 @@ const command: CommandModule = {
       io.out('');
       io.out(
         table([
-          ['COLLECTION', 'OBJECTS', 'AS OF RUN', 'DATA AS OF', 'STATE'],
+          ['COLLECTION', 'OBJECTS', 'AS OF RUN', 'DATA AS OF', 'GATHERED', 'STATE'],
           ...collections.map((c) => [
             c.collection,
             String(c.objectCount),
             c.lastCompletedRunId === null ? '-' : String(c.lastCompletedRunId),
             c.dataAsOf ?? 'never synced',
-            c.error ? `failed: ${c.error}` : c.interrupted ? 'interrupted (resumable)' : c.complete ? 'complete' : 'incomplete',
+            c.completeness.gathering,
+            c.error && !c.interrupted ? `failed: ${c.error}` : c.completeness.note,
           ]),
         ]),
       );
+      for (const c of collections.filter((x) => x.completeness.gathering !== 'full walk'))
+        io.out(`${c.collection}: ${c.completeness.gathered}`);
       return EXIT.ok;
     } finally {
       workspace.close();

@@ -11,4 +11,13 @@ export { columnValues, MULTI_SEPARATOR } from './descriptor';
 export { FACET_COLUMNS, facetToken, facetsText } from './facets';
 export { prepareObject, type PreparedObject, type ReceivedObject } from './prepare';
 export { celExpressions, getPath, isRecord, lines, str, targets, type CelExpression } from './extract';
+export {
+  completenessOf,
+  gatheringOf,
+  overallCompleteness,
+  snapshotCompleteness,
+  type Completeness,
+  type Gathering,
+  type WalkState,
+} from './completeness';
 export { arrayMemberSlices, checkObject, memberSlice, RawJsonError } from './raw-json';

@@ -5,7 +5,7 @@
  * by name, host and client id only.
  */
 import type { CollectionStatus, SyncRun } from '../store/types';
-import { collection as descriptorOf, type CollectionId } from '../collections';
+import { collection as descriptorOf, completenessOf, overallCompleteness, snapshotCompleteness, type CollectionId } from '../collections';
 import type { CellValue } from './canonical';
 import { InvalidInputError } from './errors';
 import type { ReportParams, ReportPlan, ReportStore } from './catalog';
@@ -25,6 +25,9 @@ export interface CollectionEvidence {
   sheet: string | null;
   dataAsOf: string | null;
   runId: number | null;
+  /** How the collection was gathered: a full walk of the list, or only the objects others name. */
+  gathered: string;
+  /** A full walk that ended (never true for a collection gathered by reference). */
   complete: boolean;
   note: string;
   rowsInSheet: number | null;
@@ -48,39 +51,20 @@ export function collectionEvidence(store: ReportStore, plan: ReportPlan, params:
     const counted = plan.kind !== 'diff';
     const rowsInStore = counted ? store.countObjects(id, { asOfRun: params.asOfRun, filters: params.filters[id] }) : null;
     const objectsInStore = counted ? store.countObjects(id, { asOfRun: params.asOfRun }) : null;
+    const base = { collection: id, sheet, rowsInSheet: null, rowsInStore, objectsInStore };
     if (asOf) {
       const walked = asOf.collections.length === 0 || asOf.collections.includes(id);
-      return {
-        collection: id,
-        sheet,
-        dataAsOf: asOf.finishedAt,
-        runId: asOf.id,
-        complete: walked,
-        note: walked ? `snapshot of completed run ${asOf.id}` : `run ${asOf.id} did not sync this collection`,
-        rowsInSheet: null,
-        rowsInStore,
-        objectsInStore,
-      };
+      const c = snapshotCompleteness(id, asOf.id, walked);
+      return { ...base, dataAsOf: asOf.finishedAt, runId: asOf.id, gathered: c.gathered, complete: c.complete, note: c.note };
     }
-    const never = !status || status.lastCompletedRunId === null;
-    const complete = !never && status.complete && !status.interrupted;
-    const note = never
-      ? 'never fully synced'
-      : status.interrupted
-        ? `a later sync stopped half-way${status.error ? ` (${status.error})` : ''}; data from run ${status.lastCompletedRunId}`
-        : !status.complete
-          ? `not complete${status.error ? ` (${status.error})` : ''}`
-          : `complete as of run ${status.lastCompletedRunId}`;
+    const c = completenessOf(id, status);
     return {
-      collection: id,
-      sheet,
+      ...base,
       dataAsOf: status?.dataAsOf ?? null,
       runId: status?.lastCompletedRunId ?? null,
-      complete,
-      note,
-      rowsInSheet: null,
-      rowsInStore,
-      objectsInStore,
+      gathered: c.gathered,
+      complete: c.complete,
+      note: c.note,
     };
   });
 }
@@ -102,12 +86,12 @@ export interface ManifestInput {
 export const NOT_SIGNED = 'not signed: the hashes show the cells are unchanged since export, not who exported them';
 
 const yes = (b: boolean): string => (b ? 'yes' : 'NO');
+const titleOf = (id: CollectionEvidence['collection']): string => (id === 'outbox journal' ? id : descriptorOf(id).title);
 
 /** The manifest rows of the Evidence sheet (the hash table follows, written by the workbook). */
 export function manifestRows(input: ManifestInput): CellValue[][] {
   const { plan, params, connection } = input;
   const filters = Object.entries(params.filters).filter(([, f]) => f && Object.keys(f).length > 0);
-  const incomplete = input.collections.filter((c) => !c.complete).map((c) => c.collection);
   const rows: CellValue[][] = [
     ['Attest evidence workbook', plan.title],
     ['Format', EVIDENCE_FORMAT],
@@ -141,7 +125,7 @@ export function manifestRows(input: ManifestInput): CellValue[][] {
         diff: plan.diffRuns ?? null,
       }),
     ],
-    ['All collections complete', incomplete.length === 0 ? 'yes' : `NO: ${incomplete.join(', ')}`],
+    ['All collections complete', overallCompleteness(input.collections.map((c) => ({ ...c, title: titleOf(c.collection) })))],
     [],
     [
       'Collection',
@@ -149,6 +133,7 @@ export function manifestRows(input: ManifestInput): CellValue[][] {
       'Data as of (UTC)',
       'Data as of (ISO)',
       'Sync run',
+      'Gathered',
       'Complete',
       'Note',
       'Rows in sheet',
@@ -159,11 +144,12 @@ export function manifestRows(input: ManifestInput): CellValue[][] {
   for (const c of input.collections) {
     const inSheet = c.sheet ? (input.sheets.find((s) => s.name === c.sheet)?.rows ?? null) : c.rowsInSheet;
     rows.push([
-      c.collection === 'outbox journal' ? c.collection : descriptorOf(c.collection).title,
+      titleOf(c.collection),
       c.sheet,
       isoDate(c.dataAsOf),
       c.dataAsOf,
       c.runId,
+      c.gathered,
       yes(c.complete),
       c.note,
       inSheet,

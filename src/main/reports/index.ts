@@ -110,6 +110,7 @@ export async function exportReport(options: ExportOptions): Promise<ExportResult
       sheet: journalSheet?.name ?? null,
       dataAsOf: generatedAt.toISOString(),
       runId: null,
+      gathered: 'the local outbox journal, read whole',
       complete: Boolean(options.journal),
       note: options.journal ? 'local outbox journal, every attempt up to the time of export' : 'no outbox journal in this workspace',
       rowsInSheet: null,

@@ -462,7 +462,7 @@ export class ReportWorkbook {
     try {
       this.checkCancel();
       const sheet = this.workbook.addWorksheet(EVIDENCE_SHEET) as SheetWriter;
-      sheet.columns = [34, 68, 22, 22, 12, 12, 40, 14, 14, 14].map((width, i) => ({ key: `c${i}`, width }));
+      sheet.columns = [34, 68, 22, 22, 12, 40, 12, 40, 14, 14, 14].map((width, i) => ({ key: `c${i}`, width }));
       const evidence = evidenceSheet(manifest, this.sheets, signer);
       for (const line of evidence.rows) {
         const row = sheet.addRow(line?.values ?? []);
