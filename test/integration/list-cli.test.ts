@@ -137,7 +137,7 @@ describe('attest list', () => {
 
   it('finds them in a store synced before the column existed (columns extracted again on open)', async () => {
     const db = new Database(file);
-    db.prepare("UPDATE object_versions SET cols = json_remove(cols, '$.triggerType', '$.status')").run();
+    db.prepare("UPDATE object_versions SET cols = json_remove(cols, '$.triggerType')").run();
     db.prepare("DELETE FROM store_meta WHERE key = 'columns_revision'").run();
     db.close();
     const listed = await attest([
@@ -216,6 +216,10 @@ describe('attest list', () => {
       [['list', 'automations', '--filter', 'triggerType'], /--filter 'triggerType' is not KEY=VALUE/],
       [['list', 'automations', '--filter', 'zzz=1'], /unknown column 'zzz' in automations/],
       [['list', 'automations', '--filter', 'enabled=maybe'], /filter 'enabled' takes true or false/],
+      [
+        ['list', 'automations', '--filter', 'statuses=SOMETIMES'],
+        /--filter statuses takes AUTOMATION_STATUS_FILTER_ON or AUTOMATION_STATUS_FILTER_OFF, not 'SOMETIMES'/,
+      ],
       [['list', 'automations', '--sort', 'nope:desc'], /--sort: automations has no column 'nope'/],
       [['list', 'automations', '--sort', 'displayName:sideways'], /is not FIELD, FIELD:asc or FIELD:desc/],
       [['list', 'automations', '-o', 'xml'], /-o must be one of table, json, csv/],

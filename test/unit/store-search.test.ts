@@ -154,7 +154,8 @@ describe('store search', () => {
       scope('s2', 'Beta', 'two', { classification: 'XAA_SCOPE_CLASSIFICATION_DANGEROUS' }),
       ['toolsets', { id: 't1', displayName: 'Alpha tools' }],
     ]);
-    for (const q of ['collection', 'scopes', 'xaa', 'classification', 'enabled', 'collectionscopes'])
+    // The facet tokens themselves (the values are searched by their words: see the next test).
+    for (const q of ['collection', 'scopes', 'classification', 'collectionscopes', 'classificationxaascopeclassificationdangerous'])
       expect(store.search(q).total, q).toBe(0);
     expect(store.search('alpha').total).toBe(2);
     expect(store.search('alpha', { collection: 'toolsets' }).hits.map((h) => h.id)).toEqual(['t1']);
@@ -162,6 +163,45 @@ describe('store search', () => {
       's2',
     ]);
     expect(store.search('alpha', { filters: { classification: 'XAA_SCOPE_CLASSIFICATION_DANGEROUS' } }).total).toBe(0);
+  });
+
+  it('finds enum values by their labels and raw names, and true booleans by their column label', () => {
+    put([
+      scope('s1', 'Alpha', 'one'),
+      scope('s2', 'Beta', 'two', { classification: 'XAA_SCOPE_CLASSIFICATION_DANGEROUS', state: 'XAA_SCOPE_STATE_PENDING_REVIEW' }),
+      scope('s3', 'Gamma', 'three', { classification: 'XAA_SCOPE_CLASSIFICATION_RADIOACTIVE', state: 'SOMETHING_ELSE' }),
+      ['automations', { id: 'a1', displayName: 'Nightly', enabled: true, primaryTriggerType: 'TRIGGER_TYPE_SCHEDULE_APP_USER' }],
+      ['automations', { id: 'a2', displayName: 'Hourly', enabled: false, primaryTriggerType: 'TRIGGER_TYPE_SCHEDULE' }],
+      ['automations', { id: 'a3', displayName: 'On grant', primaryTriggerType: 'TRIGGER_TYPE_GRANT_FOUND', isDraft: true }],
+      ['routing-rules', { id: 'r1', displayName: 'Quiet', action: { acceptRisk: {} } }],
+      ['toolsets', { id: 't1', displayName: 'Dangerous tools' }],
+    ]);
+    const ids = (q: string, opts = {}) =>
+      store
+        .search(q, opts)
+        .hits.map((h) => h.id)
+        .sort();
+    expect(ids('dangerous', { collection: 'scopes' })).toEqual(['s2']);
+    expect(ids('Pending review')).toEqual(['s2']);
+    expect(ids('XAA_SCOPE_CLASSIFICATION_DANGEROUS')).toEqual(['s2']);
+    expect(ids('xaa_scope_state_pending')).toEqual(['s2']); // a raw name's beginning, as it is typed
+    expect(ids('XAA_SCOPE_STATE_ENABLED')).toEqual(['s1']);
+    // Scopes whose state is Enabled, and the automation that is enabled (not the one that is not).
+    expect(ids('enabled')).toEqual(['a1', 's1']);
+    expect(ids('schedule')).toEqual(['a1', 'a2']);
+    expect(ids('TRIGGER_TYPE_SCHEDULE')).toEqual(['a1', 'a2']); // a prefix, like every typed word
+    expect(ids('"schedule app user"')).toEqual(['a1']);
+    expect(ids('draft')).toEqual(['a3']);
+    expect(ids('grant found')).toEqual(['a3']);
+    expect(ids('accept risk')).toEqual(['r1']);
+    expect(ids('acceptRisk')).toEqual(['r1']);
+    // Unknown values: by their name past the enumeration's prefix, and as written.
+    expect(ids('radioactive')).toEqual(['s3']);
+    expect(ids('SOMETHING_ELSE')).toEqual(['s3']);
+    // Filters and words together; a name match ranks above a match in a value alone.
+    expect(ids('enabled', { collection: 'scopes' })).toEqual(['s1']);
+    expect(ids('schedule', { filters: { enabled: true } })).toEqual(['a1']);
+    expect(store.search('dangerous').hits.map((h) => h.id)).toEqual(['t1', 's2']);
   });
 
   it('ranks by bm25 when the words are selective, names first', () => {

@@ -1,4 +1,4 @@
-import { collection as descriptorOf, type CollectionDescriptor } from '../../main/collections';
+import { collection as descriptorOf, resolveFilter, type CollectionDescriptor } from '../../main/collections';
 import type { Filters, StoredObject } from '../../main/store/db';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
@@ -13,8 +13,8 @@ templates, automations, toolsets, routing-rules or scopes.
   --filter KEY=VALUE  only objects whose column KEY is VALUE; repeat a key for any of several values,
                       different keys must all match. Any column of the collection (and id, title), e.g.
                         automations:  triggerType=TRIGGER_TYPE_SCHEDULE (any trigger, live or draft;
-                                      the search filter triggerTypes), status=AUTOMATION_STATUS_FILTER_ON
-                                      (statuses), isDraft=true, enabled=false, appId=APP (appIds)
+                                      the spec's triggerTypes), statuses=AUTOMATION_STATUS_FILTER_ON
+                                      (enabled=true), isDraft=true, appId=APP (appIds)
                         scopes:       state=XAA_SCOPE_STATE_ENABLED, classification=…, appId=APP
                         routing-rules, toolsets: appId=APP; routing-rules: actionKind=suppress
   --sort FIELD[:desc] order by a column (default: the collection's own order, e.g. by name)
@@ -26,17 +26,22 @@ ${OUTPUT_USAGE}
                       (json: {collection, total, rows: [the stored record: id, title, columns, raw, …]})
 ${STORE_USAGE}`;
 
-/** The spec's search-filter names for the columns that stand for them. */
-const FILTER_ALIASES: Record<string, string> = { statuses: 'status', triggerTypes: 'triggerType', appIds: 'appId' };
-
-export function parseFilters(given: string[]): Filters {
+/**
+ * `--filter KEY=VALUE` options as store filters: the spec's names of filters (`triggerTypes`,
+ * `statuses`, `appIds`) resolved by the descriptors of `collections` (the first that knows the key).
+ */
+export function parseFilters(given: string[], collections: readonly CollectionDescriptor[]): Filters {
   const filters: Record<string, string[]> = {};
   for (const f of given) {
     const eq = f.indexOf('=');
     if (eq <= 0) throw new UsageError(`--filter '${f}' is not KEY=VALUE`);
-    const key = f.slice(0, eq);
-    const column = Object.hasOwn(FILTER_ALIASES, key) ? FILTER_ALIASES[key]! : key;
-    (filters[column] ??= []).push(f.slice(eq + 1));
+    const [key, given] = [f.slice(0, eq), f.slice(eq + 1)];
+    const owner = collections.find((d) => d.filterAliases && Object.hasOwn(d.filterAliases, key));
+    const known = owner?.filterAliases?.[key]?.values;
+    if (known && !Object.hasOwn(known, given))
+      throw new UsageError(`--filter ${key} takes ${Object.keys(known).join(' or ')}, not '${given}'`);
+    const { column, value } = owner ? resolveFilter(owner, key, given) : { column: key, value: given };
+    (filters[column] ??= []).push(value);
   }
   return filters;
 }
@@ -93,7 +98,7 @@ const command: CommandModule = {
     if (positionals.length !== 1) throw new UsageError('give one COLLECTION');
     const format = outputFormat(values);
     const d = descriptorOf(collectionArg(positionals[0]!, 'COLLECTION'));
-    const filters = parseFilters(values.filter ?? []);
+    const filters = parseFilters(values.filter ?? [], [d]);
     const sort = values.sort ? sortArg(values.sort, d) : undefined;
     const columns = chosenColumns(values.columns, d);
     const limit = values.limit ? positiveInt(values.limit, '--limit') : undefined;

@@ -1,3 +1,4 @@
+import { COLLECTIONS, collection as descriptorOf } from '../../main/collections';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 import { MARK_CLOSE, MARK_OPEN, OUTPUT_OPTIONS, OUTPUT_USAGE, outputFormat, print } from '../output';
@@ -8,7 +9,9 @@ const synopsis = 'attest search QUERY [--collection C] [--filter COLUMN=VALUE]..
 const usage = `Usage: ${synopsis} [-o table|json|csv] [--connection NAME] [--data-dir DIR] [--store FILE]
 
 Searches the local store offline: names, descriptions, scope values, conditions and every CEL
-expression. Each word matches as a prefix ("adm" finds "admin"); "quoted words" match as a phrase.
+expression, and states, classifications and trigger types by their labels ("dangerous", "pending
+review", "schedule") or raw names (XAA_SCOPE_CLASSIFICATION_DANGEROUS). Each word matches as a prefix
+("adm" finds "admin"); "quoted words" match as a phrase.
 Best matches first (bm25); for very broad queries, matches in names first, then the newest.
   --collection C      only campaigns, templates, automations, toolsets, routing-rules or scopes
   --filter COL=VALUE  only objects whose column equals the value (repeat for more columns; e.g.
@@ -40,13 +43,14 @@ const command: CommandModule = {
     const format = outputFormat(values);
     const query = positionals.join(' ').trim();
     if (!query) throw new UsageError('give something to search for');
-    const filters = parseFilters(values.filter ?? []);
+    const only = values.collection ? collectionArg(values.collection, '--collection') : undefined;
+    const filters = parseFilters(values.filter ?? [], only ? [descriptorOf(only)] : COLLECTIONS);
     const workspace = await openForReading(values, io);
     const { store } = workspace;
     try {
       const started = performance.now();
       const result = store.search(query, {
-        ...(values.collection ? { collection: collectionArg(values.collection, '--collection') } : {}),
+        ...(only ? { collection: only } : {}),
         filters,
         limit: values.limit ? positiveInt(values.limit, '--limit') : 20,
         offset: values.offset ? Number(values.offset) || 0 : 0,

@@ -31,17 +31,8 @@ export const automations: CollectionDescriptor = {
     text('displayName', 'Name'),
     bool('enabled', 'Enabled'),
     bool('isDraft', 'Draft'),
-    enumCol('primaryTriggerType', 'Trigger type'),
-    enumList('triggerType', 'Trigger types', 'triggers', triggerTypes),
-    {
-      // The search filter `statuses`: ON for an enabled automation, OFF otherwise.
-      name: 'status',
-      label: 'Status',
-      path: 'enabled',
-      type: 'enum',
-      filter: true,
-      value: (a) => (getPath(a, 'enabled') === true ? 'AUTOMATION_STATUS_FILTER_ON' : 'AUTOMATION_STATUS_FILTER_OFF'),
-    },
+    enumCol('primaryTriggerType', 'Trigger type', 'TriggerType'),
+    enumList('triggerType', 'All triggers', 'TriggerType', 'triggers', triggerTypes),
     {
       name: 'triggerKinds',
       label: 'Triggers',
@@ -71,6 +62,12 @@ export const automations: CollectionDescriptor = {
     date('lastExecutedAt', 'Last run'),
   ],
   defaultSort: { column: 'displayName', dir: 'asc' },
+  filterAliases: {
+    triggerTypes: { column: 'triggerType' },
+    // Enabled is ON; "empty or both ON and OFF applies no status filter", as any of true and false does.
+    statuses: { column: 'enabled', values: { AUTOMATION_STATUS_FILTER_ON: 'true', AUTOMATION_STATUS_FILTER_OFF: 'false' } },
+    appIds: { column: 'appId' },
+  },
   searchText: (a) => ({
     title: str(getPath(a, 'displayName')),
     body: lines(

@@ -21,9 +21,9 @@ export const campaigns: CollectionDescriptor = {
   diffRoot: CAMPAIGN,
   columns: under(CAMPAIGN, [
     text('displayName', 'Name'),
-    enumCol('state', 'State'),
-    enumCol('errorState', 'Error state'),
-    enumCol('scopeType', 'Scope type'),
+    enumCol('state', 'State', 'AccessReviewState'),
+    enumCol('errorState', 'Error state', 'AccessReviewErrorState'),
+    enumCol('scopeType', 'Scope type', 'AccessReviewScopeType'),
     text('accessReviewTemplateId', 'Template'),
     text('policyId', 'Policy'),
     int('expectedTicketCount', 'Expected tickets'),

@@ -7,6 +7,7 @@
 import type { CollectionId } from '../../shared/contract';
 import type { ApiClient, ApiResponse } from '../api/client';
 import type { PageRequest } from '../api/paginate';
+import type { EnumName } from '../../shared/enums';
 
 export type ColumnType = 'text' | 'enum' | 'bool' | 'int' | 'date';
 /** An extracted column value (absent: null). */
@@ -21,6 +22,8 @@ export interface ColumnDef {
   type: ColumnType;
   /** Offered as a filter (the main enum and boolean columns). */
   filter?: boolean;
+  /** For enum columns: the enumeration of src/shared/enums.ts its values come from (labels, search words, filter choices). */
+  enumName?: EnumName;
   /** A computed value instead of the value at `path` (e.g. the kind of a oneof). */
   value?(obj: unknown): ColumnValue;
   /**
@@ -38,6 +41,22 @@ export function columnValues(column: Pick<ColumnDef, 'multi'>, value: ColumnValu
   if (value === null || value === undefined || value === '') return [];
   if (column.multi && typeof value === 'string') return value.split(MULTI_SEPARATOR).filter((v) => v !== '');
   return [value];
+}
+
+export interface FilterAlias {
+  column: string;
+  values?: Record<string, string>;
+}
+
+/** A filter given as `key=value` in a collection's terms: its aliases resolved (the key and value as given otherwise). */
+export function resolveFilter(
+  d: Pick<CollectionDescriptor, 'filterAliases'>,
+  key: string,
+  value: string,
+): { column: string; value: string } {
+  const alias = d.filterAliases && Object.hasOwn(d.filterAliases, key) ? d.filterAliases[key] : undefined;
+  if (!alias) return { column: key, value };
+  return { column: alias.column, value: alias.values && Object.hasOwn(alias.values, value) ? alias.values[value]! : value };
 }
 
 export interface SearchText {
@@ -75,6 +94,12 @@ export interface CollectionDescriptor {
   diffRoot?: string;
   columns: ColumnDef[];
   defaultSort: { column: string; dir: 'asc' | 'desc' };
+  /**
+   * The names of the spec's search filters that columns of this collection stand for, offline
+   * (`triggerTypes` -> triggerType), with the filter's values in the column's terms where they differ
+   * (`statuses` ON/OFF -> enabled true/false).
+   */
+  filterAliases?: Record<string, FilterAlias>;
   searchText(obj: unknown): SearchText;
   references?(obj: unknown): References;
 }
@@ -82,14 +107,22 @@ export interface CollectionDescriptor {
 export const text = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'text' });
 export const date = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'date' });
 export const int = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'int' });
-export const enumCol = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'enum', filter: true });
-/** A list of enum values (see `multi`), computed by `values`: a filter on it matches any of them. */
-export const enumList = (name: string, label: string, path: string, values: (obj: unknown) => string[]): ColumnDef => ({
+export const enumCol = (name: string, label: string, enumName: EnumName, path = name): ColumnDef => ({
   name,
   label,
   path,
   type: 'enum',
   filter: true,
+  enumName,
+});
+/** A list of enum values (see `multi`), computed by `values`: a filter on it matches any of them. */
+export const enumList = (name: string, label: string, enumName: EnumName, path: string, values: (obj: unknown) => string[]): ColumnDef => ({
+  name,
+  label,
+  path,
+  type: 'enum',
+  filter: true,
+  enumName,
   multi: true,
   value: (obj) => {
     const list = [...new Set(values(obj).filter((v) => v !== ''))];

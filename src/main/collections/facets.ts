@@ -3,9 +3,16 @@
  * in the descriptors: states, classifications, trigger types, action kinds, enabled) and one for
  * the collection. Facet tokens start with a private-use character that typed queries never carry,
  * so no word or prefix a person types can match them; search filters on them as index lookups.
+ *
+ * The same text then holds the words a person searches those values by: an enum value's label
+ * ('Dangerous', 'Pending review', 'Schedule app user'), its raw name as one word
+ * ('xaascopeclassificationdangerous', what `XAA_SCOPE_CLASSIFICATION_DANGEROUS` is searched as),
+ * and a true boolean's column label ('Enabled', 'Draft'). The column weighs nothing in the ranking,
+ * so names and descriptions that match come first.
  */
 import type { CollectionId } from '../../shared/contract';
-import { columnValues, type ColumnValue } from './descriptor';
+import { ENUMS, enumLabel, enumPrefix } from '../../shared/enums';
+import { columnValues, type ColumnDef, type ColumnValue } from './descriptor';
 import { collection as descriptorOf, COLLECTIONS } from './registry';
 
 const FACET_MARK = '\uE000';
@@ -18,10 +25,46 @@ export function facetToken(name: string, value: string | number | boolean): stri
 /** The names of the columns that have facet tokens (filterable in some collection). */
 export const FACET_COLUMNS: ReadonlySet<string> = new Set(COLLECTIONS.flatMap((d) => d.columns.filter((c) => c.filter).map((c) => c.name)));
 
-/** The `facets` text of an object: its collection and the values of its filterable columns. */
+/** A raw enum name as one searchable word: letters and digits only, lowercased ('XAA_SCOPE_STATE_ENABLED' -> 'xaascopestateenabled'). */
+export function compactWord(value: string): string {
+  return value
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/**
+ * The words an enum or boolean value is searched by: an enum value's label and its raw name as one
+ * word (an unknown value: its name past the enumeration's prefix, and its raw name); a oneof kind
+ * with no enumeration ('acceptRisk'): its words and itself; a true boolean: the column's label.
+ */
+export function valueWords(column: ColumnDef, value: ColumnValue): string[] {
+  if (value === null || value === '') return [];
+  if (column.type === 'bool') return value === true || value === 1 || value === 'true' ? [column.label] : [];
+  if (column.type !== 'enum') return [];
+  const raw = String(value);
+  if (column.enumName) {
+    const values = ENUMS[column.enumName];
+    const { label, known } = enumLabel(values, raw);
+    const prefix = enumPrefix(values);
+    const words = known ? label : raw.startsWith(prefix) ? raw.slice(prefix.length).replace(/_/g, ' ') : raw.replace(/_/g, ' ');
+    return [words, compactWord(raw)];
+  }
+  return [raw.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/_/g, ' '), compactWord(raw)];
+}
+
+/** The `facets` text of an object: its collection and the values of its filterable columns, then the words those values are searched by. */
 export function facetsText(collection: CollectionId, columns: Record<string, ColumnValue>): string {
   const d = descriptorOf(collection);
   const tokens = [facetToken('collection', collection)];
-  for (const c of d.columns) if (c.filter) for (const value of columnValues(c, columns[c.name])) tokens.push(facetToken(c.name, value));
-  return tokens.join(' ');
+  const words: string[] = [];
+  for (const c of d.columns) {
+    if (!c.filter) continue;
+    for (const value of columnValues(c, columns[c.name])) {
+      tokens.push(facetToken(c.name, value));
+      words.push(...valueWords(c, value));
+    }
+  }
+  return [...tokens, ...words].join(' ');
 }

@@ -26,13 +26,14 @@ export const routingRules: CollectionDescriptor = {
         return isRecord(action) ? kindOf(action, ROUTING_RULE_ACTION_KEYS) : null;
       },
     },
-    enumCol('findingType', 'Finding type'),
+    enumCol('findingType', 'Finding type', 'FindingType'),
     appCol(),
     text('templateId', 'Template'),
     date('createdAt', 'Created'),
     date('updatedAt', 'Updated'),
   ],
   defaultSort: { column: 'priority', dir: 'asc' },
+  filterAliases: { appIds: { column: 'appId' } },
   searchText: (r) => ({
     title: str(getPath(r, 'displayName')),
     body: lines(

@@ -12,9 +12,9 @@ export const scopes: CollectionDescriptor = {
   columns: [
     text('scopeValue', 'Scope'),
     text('displayName', 'Name'),
-    enumCol('state', 'State'),
-    enumCol('classification', 'Classification'),
-    enumCol('source', 'Source'),
+    enumCol('state', 'State', 'XaaScopeState'),
+    enumCol('classification', 'Classification', 'XaaScopeClassification'),
+    enumCol('source', 'Source', 'XaaScopeSource'),
     appCol(),
     text('xaaResourceServerId', 'Resource server'),
     text('appEntitlementId', 'Entitlement'),
@@ -23,6 +23,7 @@ export const scopes: CollectionDescriptor = {
     date('lastDiscoveredAt', 'Last discovered'),
   ],
   defaultSort: { column: 'scopeValue', dir: 'asc' },
+  filterAliases: { appIds: { column: 'appId' } },
   searchText: (s) => ({
     title: str(getPath(s, 'displayName')) || str(getPath(s, 'scopeValue')),
     body: lines(str(getPath(s, 'scopeValue')), str(getPath(s, 'description')), str(getPath(s, 'id'))),

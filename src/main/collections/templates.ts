@@ -16,7 +16,7 @@ export const templates: CollectionDescriptor = {
   idOf: (t) => str(getPath(t, 'id')),
   columns: [
     text('displayName', 'Name'),
-    enumCol('scopeType', 'Scope type'),
+    enumCol('scopeType', 'Scope type', 'AccessReviewScopeType'),
     text('accessReviewDuration', 'Duration'),
     bool('isCampaignScheduleEnabled', 'Scheduled'),
     bool('autoStartCampaign', 'Auto-start'),

@@ -20,6 +20,7 @@ export const toolsets: CollectionDescriptor = {
     date('updatedAt', 'Updated'),
   ],
   defaultSort: { column: 'displayName', dir: 'asc' },
+  filterAliases: { appIds: { column: 'appId' } },
   searchText: (t) => ({
     title: str(getPath(t, 'displayName')),
     body: lines(str(getPath(t, 'description')), str(getPath(t, 'id')), str(getPath(t, 'appEntitlementId'))),

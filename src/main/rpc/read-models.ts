@@ -31,7 +31,7 @@ export function columnsOf(id: CollectionId): ColumnInfo[] {
     key: column.name,
     label: column.label,
     kind: /Id$/.test(column.name) && column.type === 'text' ? 'id' : KIND[column.type],
-    enumName: null,
+    enumName: column.enumName ?? null,
     sortable: true,
     filterable: column.filter === true,
   }));

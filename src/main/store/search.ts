@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import {
   COLLECTIONS,
   collection as descriptorOf,
+  compactWord,
   extractColumns,
   FACET_COLUMNS,
   facetToken,
@@ -99,7 +100,8 @@ export interface WordsQuery {
 
 /**
  * Turns what a person types into an FTS5 query: every word also matches as a prefix (`adm` finds
- * `admin`), all words must match, "quoted words" match as a phrase. Operators, column filters and
+ * `admin`), all words must match, "quoted words" match as a phrase, a raw enum name
+ * (`XAA_SCOPE_STATE_ENABLED`) matches the value it names. Operators, column filters and
  * facet tokens are never passed through, so no input can make the query invalid. With `terms`,
  * prefixes are expanded into the words they start; without, FTS5 prefix queries are used and the
  * posting count is unknown (Infinity). Null when there is nothing to search.
@@ -115,36 +117,51 @@ export function wordsQuery(input: string, terms?: TermLookup): WordsQuery | null
       postings += terms ? words.reduce((sum, w) => sum + terms.docs(fold(w)), 0) : Infinity;
       continue;
     }
-    for (const w of words) {
-      const folded = fold(w);
-      const expansion = terms?.expand(folded) ?? null;
-      const known = expansion?.reduce((sum, t) => sum + t.docs, 0) ?? Infinity;
-      const length = [...folded].length;
-      const split = terms && expansion === null && length < INDEXED_PREFIX_MIN ? terms.split(folded) : null;
-      if (split !== null && split.length > 0) {
-        // One letter, no prefix index for it, and too many words to list: the letter as a word,
-        // or any of its two-letter prefixes (each streams from the prefix index), where FTS5's
-        // own prefix query would first merge the posting lists of every word it starts.
-        parts.push(`("${w}" OR ${split.map((b) => `"${b}"*`).join(' OR ')})`);
-        postings += known;
-      } else if (
-        expansion === null ||
-        expansion.length === 0 ||
-        (length >= INDEXED_PREFIX_MIN && length <= INDEXED_PREFIX_MAX && expansion.length > 1)
-      ) {
-        // Many words start with it (FTS5's prefix index streams short prefixes), or none is known
-        // yet (the list of words is refreshed after each sync): FTS5's own prefix query.
-        parts.push(`"${w}"*`);
-        postings += known;
-      } else {
-        // The word itself, or any indexed word it starts.
-        const others = expansion.filter((t) => t.term !== folded);
-        parts.push(others.length === 0 ? `"${w}"` : `("${w}" OR ${others.map((t) => `"${t.term}"`).join(' OR ')})`);
-        postings += known;
-      }
+    const each = words.map((w) => wordPart(w, terms));
+    if (words.length > 1 && RAW_NAME.test(m[2]!)) {
+      // A raw enum name (XAA_SCOPE_STATE_ENABLED, or the start of one): the index holds it as one
+      // word (see collections/facets.ts); or its words, wherever they are.
+      const whole = wordPart(compactWord(m[2]!), terms);
+      parts.push(`(${whole.part} OR (${each.map((e) => e.part).join(' AND ')}))`);
+      postings += whole.postings + each.reduce((sum, e) => sum + e.postings, 0);
+      continue;
+    }
+    for (const e of each) {
+      parts.push(e.part);
+      postings += e.postings;
     }
   }
   return parts.length === 0 ? null : { match: parts.join(' AND '), postings };
+}
+
+/** Words joined by underscores, as enum values are written. */
+const RAW_NAME = /^[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+_?$/u;
+
+/** The FTS5 expression of one typed word (it matches as a prefix), and the posting entries it reads. */
+function wordPart(w: string, terms: TermLookup | undefined): { part: string; postings: number } {
+  const folded = fold(w);
+  const expansion = terms?.expand(folded) ?? null;
+  const postings = expansion?.reduce((sum, t) => sum + t.docs, 0) ?? Infinity;
+  const length = [...folded].length;
+  const split = terms && expansion === null && length < INDEXED_PREFIX_MIN ? terms.split(folded) : null;
+  if (split !== null && split.length > 0) {
+    // One letter, no prefix index for it, and too many words to list: the letter as a word,
+    // or any of its two-letter prefixes (each streams from the prefix index), where FTS5's
+    // own prefix query would first merge the posting lists of every word it starts.
+    return { part: `("${w}" OR ${split.map((b) => `"${b}"*`).join(' OR ')})`, postings };
+  }
+  if (
+    expansion === null ||
+    expansion.length === 0 ||
+    (length >= INDEXED_PREFIX_MIN && length <= INDEXED_PREFIX_MAX && expansion.length > 1)
+  ) {
+    // Many words start with it (FTS5's prefix index streams short prefixes), or none is known
+    // yet (the list of words is refreshed after each sync): FTS5's own prefix query.
+    return { part: `"${w}"*`, postings };
+  }
+  // The word itself, or any indexed word it starts.
+  const others = expansion.filter((t) => t.term !== folded);
+  return { part: others.length === 0 ? `"${w}"` : `("${w}" OR ${others.map((t) => `"${t.term}"`).join(' OR ')})`, postings };
 }
 
 /** The FTS5 expression of typed words (prefix queries; for callers that count or group matches themselves). */

@@ -8,30 +8,42 @@ import { SearchHitRow } from '../../components/SearchHitRow';
 import { useDebounced, useQuery } from '../../components/useQuery';
 import { matchCount } from '../../components/format';
 import { SEARCH_COUNT_CAP } from '../../../shared/search-limits';
+import { activeFilterCount, FieldFilters, type FieldFilterValues } from '../../components/FieldFilters';
 
 const PAGE = 50;
 
-/** Global offline search: as you type, across collections, with facets per collection. */
+/**
+ * Global offline search: as you type, across collections, with facets per collection and, once a
+ * collection is picked, its field filters (the CLI's `--filter`: states, classifications, trigger
+ * types, action kinds, enabled). Enum values are searched by their labels and raw names too.
+ */
 export function SearchView({ initialQuery }: { initialQuery: string }) {
   const navigate = useApp((s) => s.navigate);
   const dataVersion = useApp((s) => s.dataVersion);
   const [query, setQuery] = useState(initialQuery);
-  const [collection, setCollection] = useState<CollectionId | null>(null);
+  const [collection, setCollectionState] = useState<CollectionId | null>(null);
+  const [filters, setFilters] = useState<FieldFilterValues>({});
+  const info = useApp((s) => (collection ? s.collections.find((c) => c.id === collection) : undefined));
+  // Field filters belong to one collection: picking another clears them.
+  const setCollection = (id: CollectionId | null) => {
+    setCollectionState(id);
+    setFilters({});
+  };
   const [limit, setLimit] = useState(PAGE);
   // Every keystroke asks at once (no debounce): the core drops the calls a newer keystroke
   // replaced before they started, and useQuery ignores answers older than the latest call.
   const typed = query;
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
-  useEffect(() => setLimit(PAGE), [typed, collection]);
+  useEffect(() => setLimit(PAGE), [typed, collection, filters]);
 
   const result = useQuery(
     // Each answer carries the query it answers, so the screen says which one it shows.
     () =>
       typed.trim()
-        ? call('search', { query: typed, collection, limit, latest: 'search-view' }).then((r) => ({ ...r, query: typed }))
+        ? call('search', { query: typed, collection, filters, limit, latest: 'search-view' }).then((r) => ({ ...r, query: typed }))
         : Promise.resolve(null),
-    [typed, collection, limit, dataVersion],
+    [typed, collection, filters, limit, dataVersion],
   );
   // Facets count every collection, whichever one is selected: asked for after the hits, so the
   // hits are on screen first.
@@ -92,20 +104,34 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
             </button>
           ))}
         </div>
+        {info && (
+          <>
+            <h3 style={{ marginBottom: 0 }}>Fields</h3>
+            <FieldFilters info={info} filters={filters} onChange={setFilters} layout="column" />
+            {activeFilterCount(filters) > 0 && (
+              <button className="btn small" onClick={() => setFilters({})}>
+                Clear filters
+              </button>
+            )}
+          </>
+        )}
       </aside>
       <section className="stack" style={{ minWidth: 0 }}>
         <input
           ref={input}
           className="field"
           style={{ fontSize: 16, padding: '10px 12px' }}
-          placeholder="Search names, descriptions, scope values, conditions and CEL expressions"
+          placeholder="Search names, descriptions, scope values, states, conditions and CEL expressions"
           value={query}
           onChange={(event) => setQuery(event.target.value)}
           aria-label="Search"
         />
         {!typed.trim() ? (
           <Empty title="Search the local copy">
-            <p>Type to search every synced collection, offline. Prefixes match: “esc” finds “escalate”.</p>
+            <p>
+              Type to search every synced collection, offline. Prefixes match: “esc” finds “escalate”. States and classifications match by
+              name: “dangerous”, “enabled”, “schedule”.
+            </p>
           </Empty>
         ) : result.error && !data ? (
           <ErrorState title={result.offline ? 'Offline' : 'Search failed'} message={result.error} onRetry={result.reload} />
@@ -114,7 +140,9 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
         ) : data.hits.length === 0 ? (
           <div data-results-for={data.query}>
             <Empty title="No match">
-              <p>Nothing in the local copy matches “{data.query}”.</p>
+              <p>
+                Nothing in the local copy matches “{data.query}”{activeFilterCount(filters) > 0 ? ' with these filters' : ''}.
+              </p>
             </Empty>
           </div>
         ) : (
