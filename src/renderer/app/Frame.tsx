@@ -1,10 +1,11 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { useApp, type Route } from '../stores/app';
 import { count } from '../components/format';
 import { COLLECTION_LABELS, COLLECTION_ORDER } from '../components/collections';
 import { SecretPrompt } from './SecretPrompt';
 import { SyncButton } from './SyncButton';
 import { TenantSwitcher } from './TenantSwitcher';
+import { Announcer } from './Announcer';
 
 function NavItem({ route, label, badge }: { route: Route; label: string; badge?: ReactNode }) {
   const current = useApp((s) => s.route);
@@ -33,8 +34,21 @@ export function Frame({ children }: { children: ReactNode }) {
   const setPalette = useApp((s) => s.setPalette);
   const recheck = useApp((s) => s.recheckConnection);
   const mac = navigator.platform.toLowerCase().includes('mac');
+  const main = useRef<HTMLElement>(null);
   return (
     <div className="frame">
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(event) => {
+          // Focus moves to the content without touching the address (its fragment is the host's).
+          event.preventDefault();
+          main.current?.focus();
+        }}
+      >
+        Skip to content
+      </a>
+      <Announcer />
       <nav className="sidebar" aria-label="Main">
         <div className="brand">
           Attest<span>.</span>
@@ -82,16 +96,22 @@ export function Frame({ children }: { children: ReactNode }) {
           {connection.online ? 'Online' : 'Offline'}
         </button>
         <div className="grow" />
-        <button className="search-trigger" onClick={() => setPalette(true)} aria-label="Search everything">
+        <button
+          className="search-trigger"
+          onClick={() => setPalette(true)}
+          aria-keyshortcuts={mac ? 'Meta+K' : 'Control+K'}
+          title="Search everything"
+        >
           <span className="grow" style={{ textAlign: 'left' }}>
             Search…
           </span>
-          <kbd>{mac ? '⌘' : 'Ctrl'}</kbd>
-          <kbd>K</kbd>
+          <span aria-hidden="true">
+            <kbd>{mac ? '⌘' : 'Ctrl'}</kbd> <kbd>K</kbd>
+          </span>
         </button>
         <SyncButton />
       </header>
-      <main className="content flush" style={{ minHeight: 0 }}>
+      <main className="content flush" style={{ minHeight: 0 }} id="main" ref={main} tabIndex={-1}>
         {connection.needsSecret && <SecretPrompt />}
         {!connection.online && !connection.needsSecret && connection.connection && (
           <div className="banner offline" role="status" data-testid="offline-banner">

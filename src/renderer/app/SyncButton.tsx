@@ -100,7 +100,13 @@ export function SyncButton() {
                     </span>
                   )}
                 </div>
-                {live && <ProgressBar value={live.state === 'done' ? 100 : live.state === 'queued' ? 0 : null} state={live.state} />}
+                {live && (
+                  <ProgressBar
+                    label={`Sync of ${COLLECTION_LABELS[id]}`}
+                    value={live.state === 'done' ? 100 : live.state === 'queued' ? 0 : null}
+                    state={live.state}
+                  />
+                )}
                 {live?.error && <div className="field-error">{live.error}</div>}
               </div>
             );

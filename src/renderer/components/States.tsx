@@ -56,10 +56,19 @@ export function Badge({
   );
 }
 
-export function ProgressBar({ value, state }: { value: number | null; state?: string }) {
+/** A named progress bar; `value` null while the total is not known (indeterminate). */
+export function ProgressBar({ value, state, label }: { value: number | null; state?: string; label: string }) {
   const cls = state === 'done' ? 'done' : state === 'failed' ? 'failed' : value === null ? 'indeterminate' : '';
   return (
-    <div className={`progress ${cls}`} role="progressbar" aria-valuenow={value ?? undefined} aria-valuemin={0} aria-valuemax={100}>
+    <div
+      className={`progress ${cls}`}
+      role="progressbar"
+      aria-label={label}
+      aria-valuenow={value === null ? undefined : Math.round(value)}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuetext={state === 'failed' ? 'failed' : state === 'done' ? 'done' : undefined}
+    >
       <div style={value === null ? undefined : { width: `${Math.max(2, Math.min(100, value))}%` }} />
     </div>
   );

@@ -129,9 +129,9 @@ export function Section({ title, children, actions }: { title: string; children:
   return (
     <section className="card stack" style={{ gap: 10 }}>
       <div className="row">
-        <h3 className="grow" style={{ margin: 0 }}>
+        <h2 className="grow section-title" style={{ margin: 0 }}>
           {title}
-        </h3>
+        </h2>
         {actions}
       </div>
       {children}

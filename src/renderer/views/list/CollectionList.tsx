@@ -167,26 +167,43 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
     );
   else
     body = (
-      <div ref={scroller} style={{ overflow: 'auto', flex: 1, minHeight: 0 }} data-testid="virtual-scroller">
-        <div className="table-head" style={{ gridTemplateColumns: template, minWidth: columns.length * 130 }} role="row">
-          <div />
-          {columns.map((column) => (
-            <div
-              key={column.key}
-              className={column.sortable ? 'sortable' : ''}
-              role="columnheader"
-              aria-sort={sort?.key === column.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
-              onClick={() =>
-                column.sortable &&
-                setSort((s) =>
-                  s?.key === column.key ? (s.dir === 'asc' ? { key: column.key, dir: 'desc' } : null) : { key: column.key, dir: 'asc' },
-                )
-              }
-            >
-              {column.label}
-              {sort?.key === column.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+      <div
+        ref={scroller}
+        style={{ overflow: 'auto', flex: 1, minHeight: 0 }}
+        data-testid="virtual-scroller"
+        role="grid"
+        aria-label={COLLECTION_LABELS[collection]}
+        aria-rowcount={total + 1}
+        aria-colcount={columns.length + 1}
+      >
+        <div className="table-head-group" role="rowgroup">
+          <div
+            className="table-head"
+            style={{ gridTemplateColumns: template, minWidth: columns.length * 130 }}
+            role="row"
+            aria-rowindex={1}
+          >
+            <div role="columnheader">
+              <span className="sr-only">Pending change</span>
             </div>
-          ))}
+            {columns.map((column) => (
+              <div
+                key={column.key}
+                className={column.sortable ? 'sortable' : ''}
+                role="columnheader"
+                aria-sort={sort?.key === column.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+                onClick={() =>
+                  column.sortable &&
+                  setSort((s) =>
+                    s?.key === column.key ? (s.dir === 'asc' ? { key: column.key, dir: 'desc' } : null) : { key: column.key, dir: 'asc' },
+                  )
+                }
+              >
+                {column.label}
+                {sort?.key === column.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+              </div>
+            ))}
+          </div>
         </div>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: columns.length * 130 }} role="rowgroup">
           {items.map((item) => {
@@ -197,6 +214,7 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
                 className={`table-row ${row?.deleted ? 'deleted' : ''}`}
                 style={{ gridTemplateColumns: template, height: item.size, transform: `translateY(${item.start}px)` }}
                 role="row"
+                aria-rowindex={item.index + 2}
                 tabIndex={0}
                 data-testid="list-row"
                 data-index={item.index}
@@ -204,11 +222,16 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
                 onClick={() => row && navigate({ view: 'detail', collection, id: row.id })}
                 onKeyDown={(event) => event.key === 'Enter' && row && navigate({ view: 'detail', collection, id: row.id })}
               >
-                <div title={row?.pending ? 'A change to this object is waiting in the outbox' : undefined}>
-                  {row?.pending ? <span className="dot" style={{ background: 'var(--pending)' }} /> : null}
+                <div role="gridcell" title={row?.pending ? 'A change to this object is waiting in the outbox' : undefined}>
+                  {row?.pending ? (
+                    <>
+                      <span className="dot" style={{ background: 'var(--pending)' }} aria-hidden="true" />
+                      <span className="sr-only">Change pending</span>
+                    </>
+                  ) : null}
                 </div>
                 {columns.map((column) => (
-                  <div key={column.key}>
+                  <div key={column.key} role="gridcell">
                     {row ? (
                       <Cell column={column} value={column.key === 'title' ? row.title : row.cells[column.key]} />
                     ) : (

@@ -172,6 +172,7 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
             <Badge tone={progress.uncertain ? 'warn' : undefined}>{progress.uncertain} uncertain</Badge>
           </div>
           <ProgressBar
+            label="Send progress"
             value={progress.total ? (100 * progress.done) / progress.total : sending ? null : 100}
             state={sending ? undefined : 'done'}
           />
@@ -248,13 +249,17 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
               <table style={{ width: '100%', borderCollapse: 'collapse', fontSize: 13 }} data-testid="outbox-items">
                 <thead>
                   <tr className="muted" style={{ textAlign: 'left' }}>
-                    <th style={{ padding: 8, width: 28 }} />
+                    <th style={{ padding: 8, width: 28 }}>
+                      <span className="sr-only">Select</span>
+                    </th>
                     <th>State</th>
                     <th>Change</th>
                     <th>Reason</th>
                     <th>Tries</th>
                     <th>Updated</th>
-                    <th />
+                    <th>
+                      <span className="sr-only">Actions</span>
+                    </th>
                   </tr>
                 </thead>
                 <tbody>

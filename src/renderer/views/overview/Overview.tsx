@@ -23,7 +23,7 @@ function Chart({
   const rows = data.map((d) => ({ ...d, label: d.key ? enumText(enumName, d.key).label : '(none)' }));
   return (
     <section className="card" style={{ minHeight: 260 }} aria-label={title}>
-      <h3>{title}</h3>
+      <h2 className="section-title">{title}</h2>
       {rows.length === 0 ? (
         <div className="muted small">No data yet.</div>
       ) : (
@@ -156,7 +156,7 @@ export function Overview() {
         <Chart title="Scopes by state" data={charts.scopesByState} enumName="XaaScopeState" kind="pie" />
       </div>
       <section className="card">
-        <h3>Sync history</h3>
+        <h2 className="section-title">Sync history</h2>
         {runs.length === 0 ? (
           <div className="muted small">No sync yet.</div>
         ) : (

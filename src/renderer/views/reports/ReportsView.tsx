@@ -231,7 +231,7 @@ export function ReportsView() {
                 ? `Sheet ${progress.sheetIndex + 1} of ${progress.sheetCount}: ${progress.sheet} · ${count(progress.rows)} rows`
                 : 'Starting…'}
             </div>
-            <ProgressBar value={progress.sheetCount ? (100 * progress.sheetIndex) / progress.sheetCount : null} />
+            <ProgressBar label="Export progress" value={progress.sheetCount ? (100 * progress.sheetIndex) / progress.sheetCount : null} />
           </div>
         )}
         {error && (

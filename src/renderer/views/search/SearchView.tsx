@@ -78,8 +78,11 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
       data-screen="search"
       style={{ display: 'grid', gridTemplateColumns: '200px 1fr', gap: 20, alignItems: 'start' }}
     >
+      <h1 className="sr-only">Search</h1>
       <aside className="stack" aria-label="Facets">
-        <h3 style={{ marginTop: 48 }}>Collections</h3>
+        <h2 className="section-title" style={{ marginTop: 48 }}>
+          Collections
+        </h2>
         <div>
           <button className={`facet ${collection === null ? 'active' : ''}`} onClick={() => setCollection(null)}>
             <span>All</span>
