@@ -5,7 +5,7 @@
  */
 import { readApiError, type OutboxApi } from './api-shape';
 import { descriptorOf, type ReconcileVerdict } from './kinds';
-import { rowToItem, type OutboxDb } from './queue';
+import { rowToItem, type OutboxDb } from './items';
 import type { OutboxItem, PauseInfo, ReconcileSummary } from './types';
 
 export async function reconcileItems(
@@ -13,8 +13,7 @@ export async function reconcileItems(
   api: OutboxApi,
   opts: { concurrency?: number; signal?: AbortSignal } = {},
 ): Promise<ReconcileSummary> {
-  const rows = o.db.prepare(`SELECT * FROM outbox_items WHERE state = 'uncertain' ORDER BY seq`).all() as Parameters<typeof rowToItem>[0][];
-  const items = rows.map(rowToItem);
+  const items = o.rowsInState('uncertain').map(rowToItem);
   const summary: ReconcileSummary = { examined: 0, applied: 0, requeued: 0, unknown: 0, details: [], paused: null };
   const concurrency = Math.max(1, Math.min(32, opts.concurrency ?? 8));
   // Only the earliest uncertain item of each object is checked now; later ones wait for it.
@@ -44,21 +43,10 @@ export async function reconcileItems(
       if (!current || current.state !== 'uncertain') return; // changed meanwhile (the user decided)
       const attempt = resent ? current.attempts + 1 : current.attempts;
       if (verdict.outcome === 'applied') {
-        o.db
-          .prepare(
-            `UPDATE outbox_items SET state = 'succeeded', attempts = ?, updated_at = ?, last_error = NULL, result_json = ?, note = ? WHERE id = ?`,
-          )
-          .run(attempt, now, JSON.stringify(verdict.result), verdict.note, item.id);
-        o.stmt.deleteOverlays.run(item.id);
-      } else if (verdict.outcome === 'not-applied') {
-        o.db
-          .prepare(`UPDATE outbox_items SET state = 'queued', attempts = ?, updated_at = ?, note = ? WHERE id = ?`)
-          .run(attempt, now, verdict.note, item.id);
-      } else {
-        o.db
-          .prepare(`UPDATE outbox_items SET attempts = ?, updated_at = ?, note = ? WHERE id = ?`)
-          .run(attempt, now, verdict.note, item.id);
-      }
+        o.reconciledApplied(item.id, attempt, now, verdict.result, verdict.note);
+        o.deleteOverlays(item.id);
+      } else if (verdict.outcome === 'not-applied') o.reconciledRequeued(item.id, attempt, now, verdict.note);
+      else o.reconciledUnknown(item.id, attempt, now, verdict.note);
       o.journal.append({
         itemId: item.id,
         kind: item.kind,

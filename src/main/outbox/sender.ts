@@ -12,8 +12,7 @@
  */
 import { readApiError, type OutboxApi, type ReadError } from './api-shape';
 import { descriptorOf, type RefreshedObject } from './kinds';
-import type { OutboxDb } from './queue';
-import { rowToItem } from './queue';
+import { rowToItem, type OutboxDb } from './items';
 import type { MutationKind, OutboxItem, OutboxState, PauseInfo, SendProgress, SendSummary } from './types';
 
 export interface SendOptions {
@@ -88,26 +87,17 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
     const flush = commits > 0 ? commitMs / commits : 1;
     return urgent ? Math.min(20, Math.max(2, flush)) : Math.min(100, Math.max(4, 20 * flush));
   };
-  const db = o.db;
 
   // Candidates: queued items in queue order (optionally only some).
   const idFilter = opts.ids && opts.ids.length > 0 ? new Set(opts.ids) : null;
-  const queuedRows = db.prepare(`SELECT * FROM outbox_items WHERE state = 'queued' ORDER BY seq`).all() as Parameters<
-    typeof rowToItem
-  >[0][];
   const candidates: OutboxItem[] = [];
   const earliestOutside = new Map<string, number>(); // target -> lowest seq of a queued item not in this run
-  for (const r of queuedRows) {
+  for (const r of o.rowsInState('queued')) {
     if (!idFilter || idFilter.has(r.id)) candidates.push(rowToItem(r));
     else if (!earliestOutside.has(r.target)) earliestOutside.set(r.target, r.seq);
   }
   // Targets held by an unsettled item (in flight elsewhere, or uncertain): later items wait.
-  const unsettled = new Map<string, number>();
-  for (const r of db
-    .prepare(`SELECT target, min(seq) AS seq FROM outbox_items WHERE state IN ('sending','uncertain') GROUP BY target`)
-    .all() as { target: string; seq: number }[]) {
-    unsettled.set(r.target, r.seq);
-  }
+  const unsettled = o.unsettledTargets();
 
   const total = candidates.length;
   const summary: SendSummary = {
@@ -234,10 +224,9 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
     if (settledNow.length === 0 && returned.length === 0 && picked.length === 0) return { claimed };
     const commitStarted = performance.now();
     const now = new Date().toISOString();
-    const attemptsOf = db.prepare('SELECT attempts FROM outbox_items WHERE id = ?').pluck();
     o.durable(() => {
       for (const out of settledNow) {
-        o.stmt.settle.run({
+        o.settle({
           id: out.item.id,
           attempt: out.attempt,
           state: out.state,
@@ -246,7 +235,7 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
           lastError: out.error,
           result: out.result ? JSON.stringify(out.result) : null,
         });
-        if (out.state === 'succeeded') o.stmt.deleteOverlays.run(out.item.id);
+        if (out.state === 'succeeded') o.deleteOverlays(out.item.id);
         o.journal.append({
           itemId: out.item.id,
           kind: out.item.kind,
@@ -264,9 +253,7 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
       }
       for (const r of returned) {
         // Never handled by the server: back to queued, the attempt recorded.
-        db.prepare(
-          `UPDATE outbox_items SET state = 'queued', updated_at = ?, last_status = ?, last_error = ? WHERE id = ? AND attempts = ? AND state = 'sending'`,
-        ).run(now, r.error.status, r.error.message, r.item.id, r.attempt);
+        o.returnToQueue(r.item.id, r.attempt, now, r.error.status, r.error.message);
         o.journal.append({
           itemId: r.item.id,
           kind: r.item.kind,
@@ -283,8 +270,7 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
         });
       }
       for (const item of picked) {
-        const changed = o.stmt.claim.run({ id: item.id, now }).changes;
-        if (changed === 1) claimed.push({ item, attempt: attemptsOf.get(item.id) as number });
+        if (o.claim(item.id, now)) claimed.push({ item, attempt: o.attempts(item.id) });
         else inFlightTargets.delete(item.target); // someone else took it (another sender): skip
       }
     });
