@@ -21,17 +21,22 @@ export const OUTPUT_OPTIONS = {
   json: { type: 'boolean', default: false },
 } as const;
 
-export const OUTPUT_USAGE = `  -o, --output F      table (default: aligned columns, cut to the terminal's width on a terminal),
+export const OUTPUT_USAGE = `  -o, --output F      table (default: aligned columns, cut to the terminal's width on a terminal; COLUMNS),
                       json (exact, for scripts) or csv (every value, RFC 4180)
   --json              the same as -o json`;
 
-/** The format asked for: `-o F`, or `--json`; a table by default. */
-export function outputFormat(values: { output?: string | undefined; json?: boolean | undefined }): OutputFormat {
+/** The format asked for with `-o F` or `--json`, if any. */
+export function askedFormat(values: { output?: string | undefined; json?: boolean | undefined }): OutputFormat | undefined {
   const asked = values.output;
   if (asked !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(asked))
     throw new UsageError(`-o must be one of ${OUTPUT_FORMATS.join(', ')}, not '${escapeControls(asked)}'`);
   if (values.json && asked !== undefined && asked !== 'json') throw new UsageError(`--json and -o ${asked} ask for two formats: give one`);
-  return values.json ? 'json' : ((asked as OutputFormat | undefined) ?? 'table');
+  return values.json ? 'json' : (asked as OutputFormat | undefined);
+}
+
+/** The format asked for: `-o F`, or `--json`; a table by default. */
+export function outputFormat(values: { output?: string | undefined; json?: boolean | undefined }): OutputFormat {
+  return askedFormat(values) ?? 'table';
 }
 
 // Matching control characters is the point here.
@@ -83,13 +88,19 @@ export interface TableOptions {
   width?: number | undefined;
   /** Matched words bold (a terminal) rather than in brackets. */
   bold?: boolean;
+  /** Told the headers of the columns left out to fit `width`. */
+  onLeftOut?(headers: string[]): void;
 }
 
-/** The width a table may take: the terminal's when stdout is one, else COLUMNS when set, else unlimited. */
+/**
+ * The width a table may take: on a terminal, COLUMNS when set, else the terminal's width. Not on a
+ * terminal (a pipe, a file), tables are never cut.
+ */
 export function tableWidth(io: CliIO): number | undefined {
-  if (io.stdoutIsTTY && io.columns && io.columns > 0) return io.columns;
+  if (!io.stdoutIsTTY) return undefined;
   const env = Number(io.env.COLUMNS);
-  return Number.isInteger(env) && env > 0 ? env : undefined;
+  if (Number.isInteger(env) && env > 0) return env;
+  return io.columns && io.columns > 0 ? io.columns : undefined;
 }
 
 /**
@@ -124,18 +135,39 @@ function fit(text: string, width: number): string {
   return cut.lastIndexOf(BOLD) > cut.lastIndexOf(NORMAL) ? `${cut}${NORMAL}` : cut;
 }
 
+/** Below this width a cut column says too little: columns are left out rather than cut further. */
+const MIN_COLUMN = 10;
+
+/**
+ * How many of the columns (of natural widths `natural`, in order) to keep in `width`: all when they
+ * fit with every column at least MIN_COLUMN wide (or whole), else fewer from the right, never less
+ * than two.
+ */
+export function columnsThatFit(natural: number[], width: number | undefined, gap = 2): number {
+  if (width === undefined) return natural.length;
+  let keep = natural.length;
+  const needed = (n: number) => natural.slice(0, n).reduce((sum, w) => sum + Math.min(w, MIN_COLUMN), 0) + gap * (n - 1);
+  while (keep > 2 && needed(keep) > width) keep -= 1;
+  return keep;
+}
+
 /**
  * Rows in aligned columns under upper-case headers, every cell escaped, cut with an ellipsis so
  * that each line fits `width` (the widest columns are cut first; the last column is not padded).
+ * Where even that leaves columns too narrow to read, the columns on the right are left out and
+ * `onLeftOut` gets their headers.
  */
 export function renderTable(headers: string[], rows: Cell[][], opts: TableOptions = {}): string {
   const bold = opts.bold === true;
-  const lines = [
+  const all = [
     headers.map((h) => escapeControls(h).toUpperCase()),
     ...rows.map((r) => headers.map((_, i) => marked(escapeControls(cellText(r[i])), bold))),
   ];
-  const natural = headers.map((_, i) => Math.max(...lines.map((l) => stringWidth(l[i]!))));
-  const widths = fitWidths(natural, opts.width);
+  const allNatural = headers.map((_, i) => Math.max(...all.map((l) => stringWidth(l[i]!))));
+  const keep = columnsThatFit(allNatural, opts.width);
+  if (keep < headers.length) opts.onLeftOut?.(all[0]!.slice(keep));
+  const lines = all.map((cells) => cells.slice(0, keep));
+  const widths = fitWidths(allNatural.slice(0, keep), opts.width);
   return lines
     .map((cells) =>
       cells
@@ -178,7 +210,11 @@ export interface Printable {
 export function print(io: CliIO, format: OutputFormat, data: Printable): void {
   if (format === 'json') io.out(JSON.stringify(data.json(), null, 2));
   else if (format === 'csv') io.out(renderCsv(data.csvHeaders ?? data.headers, data.rows));
-  else if (data.rows.length > 0) io.out(renderTable(data.headers, data.rows, { width: tableWidth(io), bold: io.stdoutIsTTY === true }));
+  else if (data.rows.length > 0) {
+    let leftOut: string[] = [];
+    io.out(renderTable(data.headers, data.rows, { width: tableWidth(io), bold: io.stdoutIsTTY === true, onLeftOut: (h) => (leftOut = h) }));
+    if (leftOut.length > 0) io.err(`(left out to fit the terminal: ${leftOut.join(', ')}; -o csv or -o json shows every column)`);
+  }
 }
 
 /** A line of text for a person, with tenant text in it escaped. */

@@ -4,7 +4,7 @@
  * automation filters, sorting and limits, CSV and JSON, and tenant text with terminal escapes.
  */
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
@@ -47,7 +47,8 @@ async function attest(args: string[]): Promise<{ code: number; stdout: string; s
 
 const OSC52 = '\u001b]52;c;ZXZpbA==\u0007';
 const CLEAR = '\u001b[2J\u001b[3J\u001b[H';
-const EVIL_NAME = `Quokka ${OSC52}${CLEAR}payroll`;
+// An OSC 52 clipboard write, clear-screen, and a C1 CSI (which JSON may carry raw).
+const EVIL_NAME = `Quokka ${OSC52}${CLEAR}payroll\u009b2J`;
 
 let tenant: ReferenceTenant;
 let tmp: ReturnType<typeof tempDir>;
@@ -83,6 +84,7 @@ beforeAll(async () => {
   draftOnly.draftTriggers = [...(draftOnly.triggers ?? []), structuredClone(scheduleBody)];
   evil = plain.find((a) => a !== secondTrigger && a !== draftOnly)!;
   evil.displayName = EVIL_NAME;
+  evil.description = `Quokka description ${CLEAR}end`;
 
   tmp = tempDir('attest-list-cli-');
   file = join(tmp.dir, 'store.sqlite');
@@ -258,8 +260,100 @@ describe('tenant text with terminal escapes', () => {
     expect(table.stdout).toContain('\\x1b]52;c;');
     const csv = await attest([...args, '-o', 'csv']);
     expect(raw.test(csv.stdout)).toBe(false);
-    expect((parse(csv.stdout) as string[][])[1]![1]).toBe('Quokka \\x1b]52;c;ZXZpbA==\\x07\\x1b[2J\\x1b[3J\\x1b[Hpayroll');
+    expect((parse(csv.stdout) as string[][])[1]![1]).toBe('Quokka \\x1b]52;c;ZXZpbA==\\x07\\x1b[2J\\x1b[3J\\x1b[Hpayroll\\x9b2J');
     const json = await attest([...args, '-o', 'json']);
     expect((JSON.parse(json.stdout) as { rows: { title: string }[] }).rows[0]!.title).toBe(EVIL_NAME);
+  });
+});
+
+describe('-o on show, runs, queue list and journal', () => {
+  it('show: the raw JSON as the same value with raw C1 controls escaped; -o json exact; -o table and csv of its columns', async () => {
+    const raw = JSON.stringify(tenant.data.automations.get(evil.id!));
+    expect(raw).toContain('\u009b');
+    const shown = await attest(['show', 'automations', evil.id!, '--store', file]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).not.toContain('\u009b');
+    expect(shown.stdout).toContain('payroll\\u009b2J');
+    expect(JSON.parse(shown.stdout)).toEqual(JSON.parse(raw));
+    const json = await attest(['show', 'automations', evil.id!, '-o', 'json', '--store', file]);
+    expect((JSON.parse(json.stdout) as { raw: string }).raw).toBe(raw);
+    const table = await attest(['show', 'automations', evil.id!, '-o', 'table', '--store', file]);
+    expect(table.stdout.split('\n')[0]).toMatch(/^FIELD +VALUE$/);
+    expect(table.stdout).toMatch(/\ntriggerType +\S/);
+    expect(table.stdout).toContain('Quokka \\x1b]52;c;');
+    const csv = parse((await attest(['show', 'automations', evil.id!, '-o', 'csv', '--store', file])).stdout) as string[][];
+    expect(csv).toHaveLength(2);
+    expect(csv[1]![csv[0]!.indexOf('id')]).toBe(evil.id);
+    const history = parse(
+      (await attest(['show', 'automations', evil.id!, '--history', '-o', 'csv', '--store', file])).stdout,
+    ) as string[][];
+    expect(history).toEqual([
+      ['run', 'at', 'change', 'fields'],
+      ['1', expect.any(String), 'added', ''],
+    ]);
+  });
+
+  it('runs -o csv: a row per collection with its object count; -o table as before', async () => {
+    const csv = await attest(['runs', '-o', 'csv', '--store', file]);
+    expect(csv.code, csv.stderr).toBe(0);
+    const [header, ...rows] = parse(csv.stdout) as string[][];
+    expect(header).toEqual(['collection', 'objects', 'asOfRun', 'dataAsOf', 'gathered', 'state']);
+    expect(rows.find((r) => r[0] === 'automations')![1]).toBe(String(tenant.data.automations.size));
+    expect(rows.find((r) => r[0] === 'scopes')![1]).toBe(String(tenant.data.scopes.size));
+    const table = await attest(['runs', '--store', file]);
+    expect(table.stdout).toMatch(/^RUN +FROM +STATUS/);
+    expect(table.stdout.split('\n').find((l) => l.startsWith('scopes '))).toMatch(/full walk +complete as of run 1$/);
+  });
+
+  it('queue list and journal: table, csv (whole ids and digests), json; -o csv elsewhere in queue is refused', async () => {
+    const scope = [...tenant.data.scopes.values()][0]!;
+    const add = ['queue', 'add', 'create-scope', '--app', scope.appId!, '--resource-server', scope.xaaResourceServerId!];
+    const added = await attest([...add, '--scope-value', 'files:listed', '-o', 'json', '--store', file]);
+    expect(added.code, added.stderr).toBe(0);
+    const id = (JSON.parse(added.stdout) as { id: string }).id;
+    const table = await attest(['queue', 'list', '--store', file]);
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID +STATE +KIND +CHANGE/);
+    expect(table.stdout).toContain(`${id.slice(0, 8)}  queued`);
+    const csv = parse((await attest(['queue', 'list', '-o', 'csv', '--store', file])).stdout) as string[][];
+    expect(csv[1]!.slice(0, 3)).toEqual([id, 'queued', 'create-scope']);
+    const journal = parse((await attest(['journal', '-o', 'csv', '--store', file])).stdout) as string[][];
+    expect(journal[0]).toEqual(['at', 'itemId', 'kind', 'event', 'outcome', 'httpStatus', 'requestDigest', 'target', 'answer']);
+    expect(journal.slice(1).map((r) => r[1])).toContain(id);
+    expect(journal[1]![6]).toMatch(/^[0-9a-f]{64}$/);
+    const jsonJournal = await attest(['journal', '--json', '--store', file]);
+    expect((JSON.parse(jsonJournal.stdout) as { itemId: string }[]).map((e) => e.itemId)).toContain(id);
+    const refused = await attest([...add, '--scope-value', 'files:other', '-o', 'csv', '--store', file]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('-o csv is for queue list');
+  });
+});
+
+describe('on a terminal', () => {
+  /** Runs bin/attest.mjs on a pseudo-terminal of `cols` columns (util-linux script) and returns what the terminal got. */
+  function onTerminal(args: string[], cols: number): string {
+    const command = `stty cols ${cols} rows 50; exec "${process.execPath}" bin/attest.mjs ${args.map((a) => `'${a}'`).join(' ')}`;
+    const run = spawnSync('script', ['-qec', command, '/dev/null'], {
+      cwd: root,
+      env: { ...process.env, NODE_OPTIONS: '', COLUMNS: '' },
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    return run.stdout;
+  }
+
+  it('prints a table cut to the terminal width with an ellipsis, tenant escapes shown escaped, matches bold', () => {
+    const listed = onTerminal(['list', 'automations', '--store', file], 72);
+    const lines = listed.split('\r\n').filter((l) => l !== '' && !l.startsWith('(') && !/^\d+ automations/.test(l));
+    expect(listed).toContain('(left out to fit the terminal: ');
+    expect(lines.length).toBe(tenant.data.automations.size + 1);
+    // eslint-disable-next-line no-control-regex -- the SGR bold of matches is the only escape allowed
+    const width = (l: string) => [...l.replace(/\u001b\[(1|22)m/g, '')].length;
+    for (const line of lines) expect(width(line)).toBeLessThanOrEqual(72);
+    expect(lines.some((l) => l.includes('…'))).toBe(true);
+
+    const found = onTerminal(['search', 'Quokka', '--store', file], 200);
+    expect(found).toContain('\\x1b]52;c;ZXZpbA==\\x07');
+    expect(found).toContain('\u001b[1mQuokka\u001b[22m description \\x1b[2J\\x1b[3J\\x1b[Hend');
+    for (const raw of ['\u001b]', '\u0007', '\u001b[2J', '\u001b[H', '\u009b']) expect(found).not.toContain(raw);
   });
 });

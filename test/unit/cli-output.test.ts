@@ -3,6 +3,8 @@ import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import type { CliIO } from '../../src/cli/io';
 import {
+  askedFormat,
+  columnsThatFit,
   csvCell,
   escapeControls,
   escapeJsonText,
@@ -106,6 +108,18 @@ describe('tables', () => {
     expect(lines[2]).toContain('Short');
   });
 
+  it('leaves out the columns on the right that would be cut below readability, and says which', () => {
+    const headers = ['id', 'name', 'a', 'b', 'c', 'd'];
+    const row = ['id-0000000001', 'Payroll admin access', 'aaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbb', 'ccccccccccccccc', 'ddddddddddddddd'];
+    let leftOut: string[] = [];
+    const table = renderTable(headers, [row], { width: 50, onLeftOut: (h) => (leftOut = h) });
+    expect(leftOut).toEqual(['C', 'D']);
+    expect(table.split('\n')[0]).toMatch(/^ID +NAME +A +B$/);
+    for (const line of table.split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(50);
+    expect(columnsThatFit([20, 20, 20], undefined)).toBe(3);
+    expect(columnsThatFit([20, 20, 20], 5)).toBe(2);
+  });
+
   it('measures wide characters by the columns they take', () => {
     const table = renderTable(
       ['a', 'b'],
@@ -144,10 +158,11 @@ describe('tables', () => {
     expect(w.reduce((a, b) => a + b, 0) + 2 * 3).toBeLessThanOrEqual(60);
   });
 
-  it('takes the terminal width on a terminal, else COLUMNS, else none', () => {
+  it('cuts to the terminal width (or COLUMNS) on a terminal only, never in a pipe', () => {
     expect(tableWidth(fakeIO({ stdoutIsTTY: true, columns: 90 }))).toBe(90);
-    expect(tableWidth(fakeIO({ stdoutIsTTY: false, columns: 90, env: { COLUMNS: '70' } }))).toBe(70);
-    expect(tableWidth(fakeIO({ env: { COLUMNS: 'wide' } }))).toBeUndefined();
+    expect(tableWidth(fakeIO({ stdoutIsTTY: true, columns: 90, env: { COLUMNS: '70' } }))).toBe(70);
+    expect(tableWidth(fakeIO({ stdoutIsTTY: true, columns: 90, env: { COLUMNS: 'wide' } }))).toBe(90);
+    expect(tableWidth(fakeIO({ stdoutIsTTY: false, columns: 90, env: { COLUMNS: '70' } }))).toBeUndefined();
     expect(tableWidth(fakeIO())).toBeUndefined();
   });
 });
@@ -189,6 +204,7 @@ describe('output format and printing', () => {
     expect(outputFormat({ json: true })).toBe('json');
     expect(outputFormat({ output: 'csv' })).toBe('csv');
     expect(outputFormat({ output: 'json', json: true })).toBe('json');
+    expect(askedFormat({})).toBeUndefined();
     expect(() => outputFormat({ output: 'xml' })).toThrow(/-o must be one of table, json, csv, not 'xml'/);
     expect(() => outputFormat({ output: 'csv', json: true })).toThrow(/two formats/);
     expect(() => outputFormat({ output: `\u001b[2J` })).toThrow(/not '\\x1b\[2J'/);

@@ -55,17 +55,3 @@ export function positiveInt(value: string, flag: string): number {
   if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} must be a whole number above 0`);
   return n;
 }
-
-/** Lays rows out in columns (the last column is not padded). */
-export function table(rows: string[][]): string {
-  if (rows.length === 0) return '';
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows
-    .map((r) =>
-      r
-        .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!)))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}

@@ -3,7 +3,8 @@ import type { CollectionId } from '../../main/collections';
 import type { SyncProgress, SyncSummary } from '../../main/sync/engine';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
-import { collectionArg, openWorkspaceFor, positiveInt, table } from './store-option';
+import { print } from '../output';
+import { collectionArg, openWorkspaceFor, positiveInt } from './store-option';
 
 const usage = `Usage: attest sync [--connection NAME] [--only LIST] [--concurrency N] [--data-dir DIR] [--json]
 
@@ -70,21 +71,20 @@ function exitCodeOf(summary: SyncSummary): ExitCode {
 }
 
 function printSummary(io: CliIO, summary: SyncSummary): void {
-  io.out(
-    table([
-      ['COLLECTION', 'FETCHED', 'PAGES', 'UPSERTED', 'DELETED', 'COMPLETE', 'MS', 'ERROR'],
-      ...summary.collections.map((c) => [
-        c.collection,
-        String(c.fetched),
-        String(c.pages),
-        String(c.upserted),
-        String(c.deleted),
-        c.complete ? 'yes' : 'no',
-        String(c.ms),
-        c.error ?? '',
-      ]),
+  print(io, 'table', {
+    headers: ['Collection', 'Fetched', 'Pages', 'Upserted', 'Deleted', 'Complete', 'ms', 'Error'],
+    rows: summary.collections.map((c) => [
+      c.collection,
+      c.fetched,
+      c.pages,
+      c.upserted,
+      c.deleted,
+      c.complete ? 'yes' : 'no',
+      c.ms,
+      c.error,
     ]),
-  );
+    json: () => summary,
+  });
   io.err(`run ${summary.runId}${summary.resumed ? ' (resumed)' : ''}: ${summary.status} in ${(summary.ms / 1000).toFixed(1)} s`);
 }
 
