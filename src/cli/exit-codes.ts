@@ -23,6 +23,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   switch (name) {
     case 'UsageError':
     case 'InvalidInputError':
+    case 'InputFileError':
     case 'StoreQueryError':
       return EXIT.usage;
     case 'CredentialError':

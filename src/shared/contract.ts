@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName, type SubscriberName } from './contract-names';
+import { CSV_IMPORT_MAX_BYTES } from './input-limits';
 
 export { API_NAMES, CHANNEL_NAMES, EVENT_NAMES, IPC_PREFIX, ipcChannel, ipcEvent, subscriberName } from './contract-names';
 export type { ChannelName, EventName, SubscriberName } from './contract-names';
@@ -242,7 +243,7 @@ export const OutboxJournalEntry = z.object({
 });
 export type OutboxJournalEntry = z.infer<typeof OutboxJournalEntry>;
 
-const CSV_MAX = 8 * 1024 * 1024;
+const CSV_MAX = CSV_IMPORT_MAX_BYTES;
 
 const DialogFilter = z.object({ name: z.string().max(100), extensions: z.array(z.string().max(20)).max(20) });
 
@@ -554,6 +555,13 @@ export const CHANNELS = {
         toRun: z.number().int().nullable().default(null),
         /** Sign with this machine's evidence signing key (in the OS keychain, created on first use). */
         sign: z.boolean().default(false),
+        /** Who prepared the workbook, as its cover names them (null: the OS account's full name). */
+        preparedBy: z
+          .string()
+          .max(200)
+          .refine((name) => ![...name].some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127), 'a name without control characters')
+          .nullable()
+          .default(null),
       })
       .strict(),
     z.object({
@@ -566,6 +574,7 @@ export const CHANNELS = {
       bytes: z.number().int(),
       complete: z.boolean(),
       generatedAt: IsoTime,
+      /** Wall time from the request to the file being ready at its path. */
       ms: z.number(),
     }),
     'Writes a report workbook with its Evidence sheet; progress comes as exportProgress events.',
@@ -663,6 +672,15 @@ export const SyncProgress = z.object({
   items: z.number().int().nonnegative(),
   ratePerSecond: z.number().nonnegative().nullable(),
   error: z.string().nullable(),
+  /**
+   * Pages and objects this walk is expected to fetch, where that can be known: the ids a walk by
+   * id reads, or what the last completed walk of the same collection fetched (less what a resumed
+   * walk had fetched already). Null: not known (a first sync).
+   */
+  expectedPages: z.number().int().nonnegative().nullable().default(null),
+  expectedItems: z.number().int().nonnegative().nullable().default(null),
+  /** Seconds left at this walk's pace so far against the pages expected; null when not known. */
+  etaSeconds: z.number().nonnegative().nullable().default(null),
 });
 export type SyncProgress = z.infer<typeof SyncProgress>;
 
@@ -688,6 +706,16 @@ export const ExportProgress = z.object({
   rows: z.number().int(),
   total: z.number().int().nullable(),
   error: z.string().nullable(),
+  /**
+   * Rows written so far in the whole workbook, against the rows to export: those of the sheets that
+   * know their size (one per collection) plus what the derived sheets (steps, journal, diff) wrote
+   * so far (null: not known yet).
+   */
+  rowsWritten: z.number().int().nonnegative().default(0),
+  rowsTotal: z.number().int().nonnegative().nullable().default(null),
+  /** Wall time since the export was asked for, and the seconds left at its pace so far (null: not known). */
+  elapsedMs: z.number().nonnegative().default(0),
+  etaSeconds: z.number().nonnegative().nullable().default(null),
 });
 export type ExportProgress = z.infer<typeof ExportProgress>;
 

@@ -104,17 +104,16 @@ function generator(seed: number) {
           ],
         };
       case 'campaigns':
+        // A list row: the AccessReviewView, the campaign under `accessReview`.
         return {
           accessReview: {
-            accessReview: {
-              id: key,
-              displayName: `${title()} review`,
-              description: words(10),
-              state: state('ACCESS_REVIEW_STATE_', ['DRAFT', 'STARTED', 'CLOSED']),
-              scopeV2: { celExpression: { expression: cel() } },
-            },
+            id: key,
+            displayName: `${title()} review`,
+            description: words(10),
+            state: state('ACCESS_REVIEW_STATE_', ['DRAFT', 'STARTED', 'CLOSED']),
+            scopeV2: { celExpression: { expression: cel() } },
           },
-          expanded: [],
+          policyPath: `/policies/${n % 13}`,
         };
       case 'templates':
         return { id: key, displayName: `${title()} template`, description: words(10), reviewInstructions: words(6) };

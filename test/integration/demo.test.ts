@@ -33,6 +33,7 @@ describe('attest demo', () => {
     expect(demo.err).toContain('verify: intact');
     const py = openpyxlDump(file);
     expect(py.sheets.map((s) => s.name)).toEqual([
+      'Cover',
       'Evidence',
       'Campaigns',
       'Templates',
@@ -43,6 +44,7 @@ describe('attest demo', () => {
       'Scopes',
       'Outbox journal',
       'Diff',
+      'Dictionary',
     ]);
     expect(py.sheets.find((s) => s.name === 'Scopes')!.rows).toBeGreaterThan(0);
     const verify = attest(['verify', file]);

@@ -188,10 +188,13 @@ const sheetCollection: Record<string, CollectionId> = {
   Scopes: 'scopes',
 };
 
+/** Excel's letter of a 0-based column index (A..Z, AA..). */
+const letter = (i: number): string => (i < 26 ? '' : String.fromCharCode(64 + Math.floor(i / 26))) + String.fromCharCode(65 + (i % 26));
+
 describe('report catalog', () => {
   it.each(REPORT_KINDS.map((k) => [k]))('%s: read back by exceljs and openpyxl, counts equal to the store, verify passes', async (kind) => {
     const file = await exportKind(kind);
-    const names = ['Evidence', ...expectedSheets[kind]];
+    const names = ['Cover', 'Evidence', ...expectedSheets[kind], 'Dictionary'];
 
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(file);
@@ -235,8 +238,25 @@ describe('report catalog', () => {
         }
       });
     }
+    // The Dictionary names every column of every data sheet, in order, with its letter and a type.
+    const dictionary = py.sheets.find((s) => s.name === 'Dictionary')!;
+    expect(dictionary.header).toEqual(['Sheet', 'Column', 'Header', 'Type', 'Meaning', 'API member']);
+    const named = dictionary.data!.slice(1).map((r) => `${String(r[1])}!${String(r[2])} ${String(r[3])}`);
+    const expected = expectedSheets[kind].flatMap((name) =>
+      py.sheets.find((s) => s.name === name)!.header!.map((h, i) => `${name}!${letter(i)} ${String(h)}`),
+    );
+    expect(named).toEqual(expected);
+    for (const r of dictionary.data!.slice(1)) expect(r[4], `${String(r[1])} ${String(r[3])} type`).toMatch(/\w/);
+
+    // The Cover lists the Evidence sheet, each data sheet with its row count, and the Dictionary.
+    const cover = py.sheets.find((s) => s.name === 'Cover')!;
+    const listed = cover.data!.slice(cover.data!.findIndex((r) => r[1] === 'Sheet') + 1);
+    expect(listed.map((r) => r[1])).toEqual(['Evidence', ...expectedSheets[kind], 'Dictionary']);
+    for (const r of listed.slice(1)) expect(r[3], String(r[1])).toBe(py.sheets.find((s) => s.name === r[1])!.rows);
+
     const result = await verifyWorkbook(file);
     expect(result.status).toBe('intact');
+    expect(result.sheets.map((s) => s.name)).toEqual(['Evidence', 'Cover', ...expectedSheets[kind], 'Dictionary']);
     expect(result.manifest.Report).toBe(kind);
     expect(result.manifest['App version']).toBe('9.9.9');
   });
@@ -278,14 +298,14 @@ describe('report catalog', () => {
     const filtered = openpyxlDump(await exportKind('scopes', { filters: ['state=XAA_SCOPE_STATE_PENDING_REVIEW', 'app=app-1'] }));
     const expected = store.countObjects('scopes', { filters: { state: 'XAA_SCOPE_STATE_PENDING_REVIEW', appId: 'app-1' } });
     expect(expected).toBeGreaterThan(0);
-    expect(filtered.sheets[1]!.rows).toBe(expected);
+    expect(filtered.sheets.find((s) => s.name === 'Scopes')!.rows).toBe(expected);
 
     const asOfFile = await exportKind('scopes', { asOfRun: run1 });
     const asOf = openpyxlDump(asOfFile, true);
-    expect(asOf.sheets[1]!.rows).toBe(store.countObjects('scopes', { asOfRun: run1 }));
-    expect(JSON.stringify(asOf.sheets[1]!.data)).toContain('scope-019');
-    expect(JSON.stringify(asOf.sheets[1]!.data)).not.toContain('scope-020');
-    const evidence = JSON.stringify(asOf.sheets[0]!.data);
+    expect(asOf.sheets.find((s) => s.name === 'Scopes')!.rows).toBe(store.countObjects('scopes', { asOfRun: run1 }));
+    expect(JSON.stringify(asOf.sheets.find((s) => s.name === 'Scopes')!.data)).toContain('scope-019');
+    expect(JSON.stringify(asOf.sheets.find((s) => s.name === 'Scopes')!.data)).not.toContain('scope-020');
+    const evidence = JSON.stringify(asOf.sheets.find((s) => s.name === 'Evidence')!.data);
     expect(evidence).toContain(`snapshot of completed run ${run1}`);
     expect((await verifyWorkbook(asOfFile)).manifest['As of sync run']).toBe(String(run1));
   });
@@ -316,7 +336,7 @@ describe('report catalog', () => {
       const out = join(dir, 'partial.xlsx');
       const result = await exportReport({ kind: 'evidence', out, store: other, connection, appVersion: '9.9.9' });
       expect(result.complete).toBe(false);
-      const rows = openpyxlDump(out, true).sheets[0]!.data!;
+      const rows = openpyxlDump(out, true).sheets.find((s) => s.name === 'Evidence')!.data!;
       const line = (title: string) => rows.find((r) => r[1] === title)!;
       expect(line('Cross-app scopes')).toContain('NO');
       expect(line('Cross-app scopes').join(' ')).toContain('HTTP 503');

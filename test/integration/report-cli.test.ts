@@ -1,6 +1,6 @@
 /** `attest export` and `attest verify` in process: exit codes and messages as the README states them. */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportCommand } from '../../src/cli/commands/export';
@@ -10,7 +10,9 @@ import type { CliIO } from '../../src/cli/io';
 import { prepareConnection, saveConnection } from '../../src/main/connections';
 import { keychainAvailable, osKeychain } from '../../src/main/keychain';
 import { fingerprintFromKeyText, NOTICE_UNSIGNED, SIGNING_KEY_ACCOUNT } from '../../src/main/reports';
+import { osUserName } from '../../src/main/os-user';
 import { seedFixtureStore } from '../e2e/seed-store';
+import { openpyxlDump } from '../helpers/openpyxl';
 
 const dir = mkdtempSync(join(tmpdir(), 'attest-report-cli-'));
 const dataDir = join(dir, 'data');
@@ -78,6 +80,49 @@ describe('attest export / verify exit codes', () => {
     const missing = await attest('verify', join(dir, 'nowhere.xlsx'));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`attest verify: no file ${join(dir, 'nowhere.xlsx')}`);
+  });
+
+  it('the cover names who prepared it (--prepared-by, else the OS account), the server, the version of package.json, how to verify', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(pkg.version).not.toBe('0.0.0');
+    const out = join(dir, 'cover.xlsx');
+    const exported = await attest(
+      'export',
+      'scopes',
+      '--out',
+      out,
+      '--prepared-by',
+      'Jane Q. Auditor',
+      '--filter',
+      'state=XAA_SCOPE_STATE_ENABLED',
+    );
+    expect(exported.code, exported.stderr).toBe(0);
+    const py = openpyxlDump(out, true);
+    expect(py.sheets[0]!.name).toBe('Cover');
+    const cover = Object.fromEntries(py.sheets[0]!.data!.map((r) => [r[1], r[2]]));
+    expect(cover['Prepared by']).toBe('Jane Q. Auditor');
+    expect(cover['Prepared with']).toBe(`Attest ${pkg.version}`);
+    expect(cover['Server URL']).toBe('https://acme.example.test');
+    expect(cover.Tenant).toBe('acme.example.test');
+    expect(cover.Report).toBe('Cross-app scopes (attest export scopes)');
+    expect(cover.Filters).toBe('Cross-app scopes: state = XAA_SCOPE_STATE_ENABLED');
+    expect(String(cover['As of'])).toMatch(/^the latest synced data of each collection, as of \d{4}-/);
+    expect(String(cover['How to verify'])).toContain('attest verify FILE.xlsx');
+    expect(String(cover.Purpose)).toContain('acme.example.test');
+    const verified = await attest('verify', out, '--json');
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ manifest: { 'Prepared by': 'Jane Q. Auditor', 'App version': pkg.version } });
+
+    // Without --prepared-by: the OS account (its full name where the system has one, with the login name).
+    const plain = join(dir, 'cover-os.xlsx');
+    expect((await attest('export', 'scopes', '--out', plain)).code).toBe(0);
+    const byOs = Object.fromEntries(openpyxlDump(plain, true).sheets[0]!.data!.map((r) => [r[1], r[2]]));
+    expect(byOs['Prepared by']).toBe(osUserName());
+    expect(String(byOs['Prepared by'])).toContain(userInfo().username);
+
+    const bad = await attest('export', 'scopes', '--out', join(dir, 'bad.xlsx'), '--prepared-by', ' ');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--prepared-by takes a name');
   });
 
   it('key: created in the keychain on first use, the same afterwards; export --sign, then verify --key', async () => {

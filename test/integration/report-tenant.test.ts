@@ -58,6 +58,7 @@ describe('evidence workbook of a synced reference tenant', () => {
     await wb.xlsx.readFile(file);
     const py = openpyxlDump(file);
     const names = [
+      'Cover',
       'Evidence',
       'Campaigns',
       'Templates',
@@ -68,6 +69,7 @@ describe('evidence workbook of a synced reference tenant', () => {
       'Scopes',
       'Outbox journal',
       'Diff',
+      'Dictionary',
     ];
     expect(wb.worksheets.map((w) => w.name)).toEqual(names);
     expect(py.sheets.map((s) => s.name)).toEqual(names);
@@ -101,7 +103,7 @@ describe('evidence workbook of a synced reference tenant', () => {
     expect(store.countObjects('templates')).toBeLessThan(tenant.data.templates.size);
     expect(result.complete).toBe(false);
 
-    const rows = openpyxlDump(file, true).sheets[0]!.data!;
+    const rows = openpyxlDump(file, true).sheets.find((s) => s.name === 'Evidence')!.data!;
     const header = rows.find((r) => r[1] === 'Collection')!;
     const at = (name: string): number => header.indexOf(name);
     const line = (title: string): unknown[] => rows.find((r) => r[1] === title)!;

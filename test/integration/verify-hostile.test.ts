@@ -468,6 +468,26 @@ describe('hostile files never crash verify', () => {
   });
 });
 
+describe('an export of an earlier Attest (attest-canonical/2, before the cover, dictionary and page setup)', () => {
+  const fixture = fileURLToPath(new URL('../fixtures/evidence-attest-canonical-2.xlsx', import.meta.url));
+
+  it('still verifies, intact, with no warning', async () => {
+    const result = await verify(fixture);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.json).toMatchObject({ status: 'intact', form: 'attest-canonical/2', problems: [], warnings: [] });
+  });
+
+  it('is still refused once a cell is edited', async () => {
+    const file = join(dir, 'canonical-2-edited.xlsx');
+    await editWorkbook(fixture, file, (p) =>
+      replaceIn(p, sheetPart(p, 'Scopes'), /<c r="B2" t="str"><v>[^<]*</, '<c r="B2" t="str"><v>Edited<'),
+    );
+    const result = await verify(file);
+    expect(result.code).toBe(1);
+    expect(result.json.sheets.find((s) => s.name === 'Scopes')).toMatchObject({ status: 'altered' });
+  });
+});
+
 describe('an export of an earlier Attest (attest-canonical/1)', () => {
   const fixture = fileURLToPath(new URL('../fixtures/evidence-attest-canonical-1.xlsx', import.meta.url));
 

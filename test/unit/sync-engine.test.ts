@@ -41,6 +41,22 @@ class FakeApi implements ApiClient {
     return { body: { [key]: items, nextPageToken: next }, token };
   }
 
+  /** The automations a search asks for: `isDraft` tri-state, `statuses` ON/OFF by `enabled` (both or none: no filter). */
+  private automations(body: unknown): object[] {
+    const { isDraft, statuses } = (body ?? {}) as { isDraft?: boolean | null; statuses?: string[] };
+    const on = statuses?.includes('AUTOMATION_STATUS_FILTER_ON') ?? false;
+    const off = statuses?.includes('AUTOMATION_STATUS_FILTER_OFF') ?? false;
+    return this.data.automations!.filter((a) => {
+      const { id, isDraft: draft, enabled } = a as { id: string; isDraft?: boolean; enabled?: boolean };
+      if (this.hiddenFromSearch.has(id)) return false;
+      if (isDraft !== undefined && isDraft !== null && Boolean(draft) !== isDraft) return false;
+      return on === off || (enabled ? on : off);
+    });
+  }
+
+  /** Automations no search answer shows (one moving between filters while the walks run). */
+  hiddenFromSearch = new Set<string>();
+
   /** Milliseconds each answer takes, by path. */
   delay: (path: string) => number = () => 1;
 
@@ -56,7 +72,9 @@ class FakeApi implements ApiClient {
       return { body: wrap(found), token: '' };
     };
     if (path === '/search/xaa/scopes') out = this.page(this.data.scopes!, 'list', req, 100);
-    else if (path === '/search/automations') out = this.page(this.data.automations!, 'list', req, 10);
+    else if (path === '/search/automations') out = this.page(this.automations(req.body), 'list', req, 10);
+    else if (path.startsWith('/automations/'))
+      out = byId(this.data.automations!, decodeURIComponent(path.slice('/automations/'.length)), (a) => ({ automation: a }));
     else if (path === '/mcp_toolsets/search') out = this.page(this.data.toolsets!, 'profiles', req, 100);
     else if (path === '/findings/routing-rules') out = this.page(this.data.rules!, 'list', req, 100);
     else if (path === '/access_reviews') {
@@ -102,9 +120,11 @@ beforeEach(() => {
   store = openStore(join(dir, 'store.sqlite'));
   api = new FakeApi();
   api.data.scopes = scopes(250);
+  // Drafts (a0, a5, ...), published and on (odd), published and off (even): 5, 10 and 10.
   api.data.automations = Array.from({ length: 25 }, (_, i) => ({
     id: `a${i}`,
     displayName: `Automation ${i}`,
+    ...(i % 5 === 0 ? { isDraft: true } : i % 2 === 1 ? { enabled: true } : {}),
     automationSteps: i === 3 ? [{ stepName: 'review', createAccessReview: { accessReviewTemplateId: 'tmpl-auto' } }] : [],
   }));
   api.data.campaigns = [
@@ -169,17 +189,17 @@ describe('sync engine', () => {
     };
     const request = api.request.bind(api);
     api.request = (req) => {
-      if (req.path === '/search/automations') order.push(`fetch ${(req.body as { pageToken?: string }).pageToken ?? 'first'}`);
+      if (req.path === '/search/xaa/scopes') order.push(`fetch ${(req.body as { pageToken?: string }).pageToken ?? 'first'}`);
       return request(req);
     };
-    await syncTenant({ store, api, only: ['automations'] });
+    await syncTenant({ store, api, only: ['scopes'] });
     expect(order).toEqual([
       'fetch first',
-      'fetch e1:10',
-      'commit automations e1:10',
-      'fetch e1:20',
-      'commit automations e1:20',
-      'commit automations end',
+      'fetch e1:100',
+      'commit scopes e1:100',
+      'fetch e1:200',
+      'commit scopes e1:200',
+      'commit scopes end',
     ]);
   });
 
@@ -264,20 +284,74 @@ describe('sync engine', () => {
     const summary = await syncTenant({
       store,
       api,
-      only: ['automations'],
+      only: ['scopes'],
       signal: controller.signal,
       onProgress: (e) => {
         events.push(e);
-        if (e.collection === 'automations' && e.state === 'running' && e.pages > 0 && ++pages === 1) controller.abort();
+        if (e.collection === 'scopes' && e.state === 'running' && e.pages > 0 && ++pages === 1) controller.abort();
       },
     });
     expect(summary.status).toBe('cancelled');
     expect(summary.collections[0]).toMatchObject({ complete: false, error: 'cancelled', errorKind: 'cancelled', pages: 1 });
     expect(events.at(-1)).toMatchObject({ phase: 'finished', state: 'cancelled' });
-    expect(store.countObjects('automations')).toBe(10);
-    const resumed = await syncTenant({ store, api, only: ['automations'] });
+    expect(store.countObjects('scopes')).toBe(100);
+    const resumed = await syncTenant({ store, api, only: ['scopes'] });
     expect(resumed).toMatchObject({ runId: summary.runId, resumed: true, status: 'completed' });
-    expect(resumed.collections[0]).toMatchObject({ pages: 2, fetched: 15 });
+    expect(resumed.collections[0]).toMatchObject({ pages: 2, fetched: 150 });
     expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
+  });
+
+  it('walks a split collection as its parts at once, each resumed from its own position', async () => {
+    api.data.automations = Array.from({ length: 65 }, (_, i) => ({
+      id: `a${i}`,
+      displayName: `Automation ${i}`,
+      ...(i % 5 === 0 ? { isDraft: true } : i % 2 === 1 ? { enabled: true } : {}),
+    }));
+    // 13 drafts, 26 on, 26 off: 2, 3 and 3 pages. The on walk stops at its third page.
+    const asked = (req: ApiRequest) => {
+      const body = req.body as { isDraft?: boolean; statuses?: string[]; pageToken?: string };
+      const part = body.isDraft ? 'drafts' : body.statuses?.includes('AUTOMATION_STATUS_FILTER_ON') ? 'on' : 'off';
+      return `${part} ${body.pageToken ?? ''}`.trim();
+    };
+    api.fail = (req) => (req.path === '/search/automations' && asked(req) === 'on e1:20' ? new ApiError('network', 'offline') : null);
+    const first = await syncTenant({ store, api, only: ['automations'] });
+    expect(first.collections[0]).toMatchObject({ complete: false, errorKind: 'network' });
+    const walk = store.db.prepare("SELECT checkpoint FROM sync_run_collections WHERE collection = 'automations'").pluck().get() as string;
+    // Each part's position: the drafts ended; on and off each at a page they had not stored.
+    const positions = JSON.parse(walk) as Record<string, string | null>;
+    expect(positions.drafts).toBeNull();
+    expect(positions.on).toBe('e1:20');
+    expect(['e1:10', 'e1:20', null]).toContain(positions.off);
+    const stored = store.countObjects('automations');
+
+    api.fail = null;
+    const requests: string[] = [];
+    const request = api.request.bind(api);
+    api.request = (req) => {
+      if (req.path === '/search/automations') requests.push(asked(req));
+      return request(req);
+    };
+    const second = await syncTenant({ store, api, only: ['automations'] });
+    expect(second).toMatchObject({ runId: first.runId, resumed: true, status: 'completed' });
+    // Only what was not stored is asked again: nothing of the drafts, the on walk from its third page.
+    expect(requests.filter((r) => r.startsWith('drafts'))).toEqual([]);
+    expect(requests.filter((r) => r.startsWith('on'))).toEqual(['on e1:20']);
+    expect(requests.filter((r) => r.startsWith('off'))).toEqual(positions.off === null ? [] : [`off ${positions.off}`]);
+    expect(second.collections[0]!.fetched).toBe(65 - stored);
+    expect(ids('automations')).toEqual(api.data.automations.map((a) => (a as { id: string }).id).sort());
+  });
+
+  it('reads by id what no part of a split walk returned, and deletes only what is gone', async () => {
+    await syncTenant({ store, api, only: ['automations'] });
+    // a2 moved between filters while the parts were walked (no part shows it); a4 is gone.
+    api.hiddenFromSearch.add('a2');
+    api.data.automations = api.data.automations!.filter((a) => (a as { id: string }).id !== 'a4');
+    api.log = [];
+    const summary = await syncTenant({ store, api, only: ['automations'] });
+    expect(summary.collections[0]).toMatchObject({ complete: true, deleted: 1 });
+    expect(api.log.filter((l) => l.startsWith('/automations/')).sort()).toEqual(['/automations/a2', '/automations/a4']);
+    expect(store.getObject('automations', 'a2')).toMatchObject({ deleted: false });
+    expect(store.getObject('automations', 'a4')).toMatchObject({ deleted: true });
+    expect(store.countObjects('automations')).toBe(24);
   });
 });

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { appVersion } from '../../main/app-version';
 import { runExport } from '../../main/app/tasks/export';
 import { openWorkspace, StoreMissingError, type Workspace } from '../../main/app/workspace';
 import { defaultDataDir } from '../../main/data-dir';
@@ -9,12 +9,13 @@ import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
 
 const usage = `Usage: attest export REPORT --out FILE.xlsx [--as-of RUN] [--filter KEY=VALUE ...]
-                     [--from RUN --to RUN] [--sign] [--connection NAME] [--data-dir DIR] [--json]
+                     [--from RUN --to RUN] [--sign] [--prepared-by NAME] [--connection NAME] [--data-dir DIR] [--json]
 
-Writes an Excel workbook from the local store (offline). Every workbook opens with an Evidence
-sheet: tenant, connection, when and by whom it was generated, app version, report and parameters,
-per collection the data-as-of time, completeness and row counts (sheet and store), and a SHA-256
-of each sheet's canonical content; \`attest verify FILE\` recomputes them.
+Writes an Excel workbook from the local store (offline). Every workbook opens with a Cover sheet
+(what it is for, report, filters, as of when, who prepared it, tenant, server, app version, how
+to verify it), then the Evidence sheet: per collection how it was gathered, the data-as-of time,
+completeness and row counts (sheet and store), and a SHA-256 of each sheet's canonical content
+(\`attest verify FILE\` recomputes them); the data sheets; and a Dictionary of every column.
 
 Reports:
 ${REPORT_KINDS.map((k) => `  ${k.padEnd(14)} ${REPORTS[k].title}`).join('\n')}
@@ -24,6 +25,8 @@ ${REPORT_KINDS.map((k) => `  ${k.padEnd(14)} ${REPORTS[k].title}`).join('\n')}
                        repeat a key for any of several values; COLLECTION.KEY=VALUE aims at one
                        collection of the evidence report
   --from/--to RUN      the runs a diff compares (default: the last two completed)
+  --prepared-by NAME   who prepared the workbook, as the cover names them (default: the OS
+                       account's full name where the system knows it, with the login name)
   --sign               sign the workbook with this machine's signing key (Ed25519, kept in the
                        OS keychain, created on first use; \`attest key\` prints its fingerprint),
                        so \`attest verify --key FINGERPRINT\` can tell who exported it. Unsigned,
@@ -32,17 +35,22 @@ ${REPORT_KINDS.map((k) => `  ${k.padEnd(14)} ${REPORTS[k].title}`).join('\n')}
 Exit 0: written. Exit 1: not written (the cause and the path are named; nothing is left behind).
 Exit 2: a bad command line or report parameters (a filter, a run). Exit 3: --sign without a keychain.`;
 
-/** The app version (package.json), stated on every Evidence sheet. */
-export function appVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
-  return pkg.version ?? 'unknown';
-}
+export { appVersion };
 
 const runArg = (value: string | undefined, flag: string): number | undefined => {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} takes a sync run id, not '${value}'`);
   return n;
+};
+
+const preparedByArg = (value: string | undefined): string | undefined => {
+  if (value === undefined) return undefined;
+  const name = value.trim();
+  // eslint-disable-next-line no-control-regex
+  if (!name || name.length > 200 || /[\x00-\x1f\x7f]/.test(name))
+    throw new UsageError('--prepared-by takes a name of 1 to 200 characters, without control characters');
+  return name;
 };
 
 /** Prints the one-screen summary of an export on stderr. */
@@ -82,6 +90,7 @@ export function exportCommand(deps: ExportDeps = {}): CommandModule {
           connection: { type: 'string' },
           'data-dir': { type: 'string' },
           sign: { type: 'boolean', default: false },
+          'prepared-by': { type: 'string' },
           json: { type: 'boolean', default: false },
         },
         true,
@@ -117,6 +126,7 @@ export function exportCommand(deps: ExportDeps = {}): CommandModule {
           fromRun: runArg(values.from, '--from'),
           toRun: runArg(values.to, '--to'),
           filters: values.filter ?? [],
+          preparedBy: preparedByArg(values['prepared-by']),
           signer,
           signal: controller.signal,
           onProgress: (p) => {

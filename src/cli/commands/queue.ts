@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RateLimiter, type ApiClient } from '../../main/api/client';
 import { runSend } from '../../main/app/tasks/send';
@@ -14,6 +13,8 @@ import {
   type OutboxState,
   type SendSummary,
 } from '../../main/outbox/queue';
+import { readInputFile } from '../../main/input-file';
+import { CSV_IMPORT_MAX_BYTES, JSON_INPUT_MAX_BYTES } from '../../shared/input-limits';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
 import { escapeControls, OUTPUT_OPTIONS, outputFormat, print } from '../output';
@@ -125,11 +126,27 @@ function positiveInt(text: string, flag: string): number {
   return n;
 }
 
+/** A JSON file given with --file: a regular file within the limit, UTF-8, valid JSON; errors name where, never what. */
 function readJsonFile(file: string): unknown {
+  const path = resolve(file);
+  const bytes = readInputFile(path, 'the JSON file', JSON_INPUT_MAX_BYTES);
+  let text: string;
   try {
-    return JSON.parse(readFileSync(resolve(file), 'utf8')) as unknown;
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`the JSON file ${path} is not UTF-8 text`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new UsageError(`cannot read ${file} as JSON: ${(error as Error).message}`);
+    // The parser's message may quote the file: keep only where it stopped.
+    const at = /\(line (\d+) column (\d+)\)/.exec((error as Error).message);
+    const where = at
+      ? ` (line ${at[1]}, column ${at[2]})`
+      : /end of JSON input/.test((error as Error).message)
+        ? ' (it ends too early)'
+        : '';
+    throw new UsageError(`the JSON file ${path} is not valid JSON${where}`);
   }
 }
 
@@ -303,7 +320,7 @@ function importCsv({ rest, values, io, outbox }: ActionCall): ExitCode {
   if (kind !== 'remove-membership' && kind !== 'create-scope')
     throw new UsageError('import needs --kind remove-membership or --kind create-scope');
   const file = resolve(rest[0]!);
-  const bytes = readFileSync(file);
+  const bytes = readInputFile(file, 'the CSV file', CSV_IMPORT_MAX_BYTES);
   const result = outbox.importCsv(bytes, kind, { dryRun: values['dry-run'], source: `csv:${file}` });
   if (values.json) io.out(JSON.stringify({ ...result, valid: result.valid.length }, null, 2));
   for (const e of result.errors.slice(0, 200))

@@ -1,3 +1,4 @@
+import { appVersion } from '../../main/app-version';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +38,7 @@ const command: CommandModule = {
       rendererRoot,
       dataDir,
       port,
-      version: io.env.npm_package_version,
+      version: appVersion(),
       storeFile: values.store ? resolve(values.store) : undefined,
       dialogDir: values['dialog-dir'] ? resolve(values['dialog-dir']) : undefined,
       // "Open demo tenant" runs `attest tenant` with this same Node.

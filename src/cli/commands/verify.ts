@@ -1,7 +1,15 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { changedSheets, fingerprintFromKeyText, normaliseFingerprint, verifyWorkbook, type VerifyResult } from '../../main/reports';
+import { checkInputFile } from '../../main/input-file';
+import {
+  changedSheets,
+  fingerprintFromKeyText,
+  normaliseFingerprint,
+  READ_LIMITS,
+  verifyWorkbook,
+  type VerifyResult,
+} from '../../main/reports';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 
@@ -83,6 +91,8 @@ const command: CommandModule = {
       io.err(`attest verify: no file ${file}`);
       return EXIT.usage;
     }
+    // A folder, a device, a FIFO or a file over the limit: exit 2 before anything is read.
+    checkInputFile(file, 'the workbook', READ_LIMITS.fileBytes);
     const result = await verifyWorkbook(file, { key });
     if (values.json) io.out(JSON.stringify(result, null, 2));
     if (result.status === 'not-attest') {

@@ -15,6 +15,7 @@ import type {
   EscalateTaskResponse,
   GetAccessReviewResponse,
   GetAccessReviewTemplateResponse,
+  GetAutomationResponse,
   GetMcpToolsetResponse,
   GetTaskResponse,
   ListAccessReviewsResponse,
@@ -214,6 +215,11 @@ export async function listAppScopes(
   return api.request({ method: 'GET', path: `/apps/${p(appId, 'app_id')}/xaa/scopes`, query: pageQuery(page), ...signalOf(opts) });
 }
 
+/** `GET /automations/{id}` (vendor document): `{ automation }`, the same Automation a search row is. */
+export async function getAutomation(api: ApiClient, id: string, opts?: CallOptions): Promise<ApiResponse<GetAutomationResponse>> {
+  return api.request({ method: 'GET', path: `/automations/${p(id, 'id')}`, ...signalOf(opts) });
+}
+
 /** `GET /automations`. */
 export async function listAutomations(
   api: ApiClient,
@@ -246,6 +252,15 @@ export interface Walkable<P extends PageLike> {
 
 const page = (req: PageRequest): PageParams => ({ pageSize: req.pageSize, pageToken: req.pageToken });
 
+/** Pages of `POST /search/automations` under a filter (`{}`: every automation). */
+export function automationsWhere(
+  api: ApiClient,
+  filter: Pick<SearchAutomationsRequest, 'isDraft' | 'statuses'>,
+): (req: PageRequest, signal?: AbortSignal) => Promise<ApiResponse<SearchAutomationsResponse>> {
+  return (req, signal) =>
+    searchAutomations(api, { ...filter, pageSize: req.pageSize, ...(req.pageToken ? { pageToken: req.pageToken } : {}) }, { signal });
+}
+
 /**
  * The walkable collections: `paginate(walks.automations.fetchPage(api), { pageSize: walks.automations.pageSize })`.
  */
@@ -258,8 +273,7 @@ export const walks = {
   automations: {
     pageSize: AUTOMATIONS_PAGE_SIZE,
     listKey: 'list',
-    fetchPage: (api) => (req, signal) =>
-      searchAutomations(api, { pageSize: req.pageSize, ...(req.pageToken ? { pageToken: req.pageToken } : {}) }, { signal }),
+    fetchPage: (api) => automationsWhere(api, {}),
   } satisfies Walkable<SearchAutomationsResponse>,
   listAutomations: {
     pageSize: AUTOMATIONS_PAGE_SIZE,

@@ -3,6 +3,7 @@
  * transport failure that says how far the request got. Whether a failed request may have reached
  * the server decides whether a mutation is "uncertain" or simply not sent.
  */
+import { sizeText } from '../../shared/sizes';
 
 /** How a request failed before a complete response arrived. */
 export type TransportFailureKind =
@@ -69,18 +70,6 @@ export function responseLimit(option: number | undefined, env: NodeJS.ProcessEnv
   return value;
 }
 
-/** A size for messages: `64 MiB`, `1.5 KiB`, `900 bytes`. */
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${bytes} bytes` : `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
-}
-
 /** The body, read chunk by chunk up to `maxBytes`: past it, the rest is not read (the stream is cancelled). */
 async function readBounded(response: Response, maxBytes: number): Promise<Uint8Array> {
   const tooLarge = (what: string): TransportFailure =>
@@ -88,13 +77,13 @@ async function readBounded(response: Response, maxBytes: number): Promise<Uint8A
       'too_large',
       true,
       undefined,
-      `the answer is ${what} the ${formatBytes(maxBytes)} allowed for one response`,
+      `the answer is ${what} the ${sizeText(maxBytes)} allowed for one response`,
       response.status,
     );
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
-    throw tooLarge(`${formatBytes(declared)} (Content-Length), more than`);
+    throw tooLarge(`${sizeText(declared)} (Content-Length), more than`);
   }
   if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();

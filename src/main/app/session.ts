@@ -109,6 +109,8 @@ export interface ExportArgs {
   toRun: number | null;
   /** Sign with this machine's evidence signing key (from the keychain, created on first use). */
   sign?: boolean;
+  /** Who prepared the workbook, as its cover names them (null or absent: the OS account's full name). */
+  preparedBy?: string | null;
 }
 
 export class Session {
@@ -348,7 +350,7 @@ export class Session {
   }
 
   /** Writes a report where a save dialog said; progress comes as exportProgress events. */
-  async exportReport({ kind, path, asOfRun, filters, fromRun, toRun, sign }: ExportArgs): Promise<ExportResult> {
+  async exportReport({ kind, path, asOfRun, filters, fromRun, toRun, sign, preparedBy }: ExportArgs): Promise<ExportResult> {
     const out = this.mustBeGranted(path);
     const workspace = this.workspace();
     if (this.running.export) throw new CoreError('busy', 'An export is already running.');
@@ -366,6 +368,7 @@ export class Session {
         filters,
         fromRun: fromRun ?? undefined,
         toRun: toRun ?? undefined,
+        preparedBy: preparedBy ?? undefined,
         signal: controller.signal,
         onProgress: (event) => this.options.events.emit('exportProgress', event),
       });

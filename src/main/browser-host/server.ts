@@ -1,3 +1,4 @@
+import { appVersion } from '../app-version';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -196,7 +197,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const events = createEventBus(log);
   const session = createSession({
     dataDir: options.dataDir,
-    appVersion: options.version ?? '0.0.0',
+    appVersion: options.version ?? appVersion(),
     events,
     dialogs: options.dialogs ?? (options.dialogDir ? folderDialogs(options.dialogDir) : { open: async () => null, save: async () => null }),
     demoTenant: options.demoTenant,

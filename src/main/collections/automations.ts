@@ -1,6 +1,6 @@
 import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS, TRIGGER_TYPE_OF } from '../../shared/api-types/automation';
 import { kindOf } from '../../shared/api-types/common';
-import { walks } from '../api/endpoints';
+import { automationsWhere, getAutomation, walks } from '../api/endpoints';
 import { appCol, bool, date, enumCol, enumList, text, type CollectionDescriptor } from './descriptor';
 import { asArray, celText, getPath, lines, str, unique } from './extract';
 
@@ -26,6 +26,25 @@ export const automations: CollectionDescriptor = {
   pageSize: walks.automations.pageSize,
   listKey: walks.automations.listKey,
   fetchPage: (api, req, signal) => walks.automations.fetchPage(api)(req, signal),
+  // Pages of 10 through one cursor are the slowest walk of a tenant: three walks at once instead.
+  // `isDraft` is tri-state (unset: both; true: drafts only; false: published only) and a status
+  // filter of ON and OFF together is no filter at all, so drafts, published ON and published OFF
+  // are together every automation.
+  split: {
+    parts: [
+      { key: 'drafts', fetchPage: (api, req, signal) => automationsWhere(api, { isDraft: true })(req, signal) },
+      {
+        key: 'on',
+        fetchPage: (api, req, signal) => automationsWhere(api, { isDraft: false, statuses: ['AUTOMATION_STATUS_FILTER_ON'] })(req, signal),
+      },
+      {
+        key: 'off',
+        fetchPage: (api, req, signal) => automationsWhere(api, { isDraft: false, statuses: ['AUTOMATION_STATUS_FILTER_OFF'] })(req, signal),
+      },
+    ],
+    fetchOne: (api, id, signal) => getAutomation(api, id, { signal }),
+    member: 'automation',
+  },
   idOf: (a) => str(getPath(a, 'id')),
   columns: [
     text('displayName', 'Name'),

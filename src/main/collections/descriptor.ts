@@ -84,6 +84,18 @@ export interface CollectionDescriptor {
     idOfListItem(item: unknown): string;
     fetch(api: ApiClient, id: string, signal?: AbortSignal): Promise<ApiResponse<unknown>>;
   };
+  /**
+   * Independent walks of the list whose union is provably the whole collection (filters the API
+   * documents as exhaustive together), walked at the same time under one checkpoint instead of one
+   * cursor through `fetchPage`. An object none of them returned is read by id (`fetchOne`, the
+   * object under `member`) before it counts as deleted: it may have moved from one filter to
+   * another while the walks ran.
+   */
+  split?: {
+    parts: { key: string; fetchPage(api: ApiClient, req: PageRequest, signal?: AbortSignal): Promise<ApiResponse<unknown>> }[];
+    fetchOne(api: ApiClient, id: string, signal?: AbortSignal): Promise<ApiResponse<unknown>>;
+    member: string;
+  };
   /** No list exists: the ids are those the current objects of `referencedBy` point at, fetched one by one. */
   byIds?: {
     referencedBy: CollectionId[];

@@ -113,6 +113,32 @@ function badCharacter(value: string): { index: number; what: string } | null {
   return null;
 }
 
+/** What is wrong with a CSV, by csv-parse's error code: its own messages quote the file. */
+function csvProblem(code: string | undefined): string {
+  switch (code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted value is never closed';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return 'a closing quote is followed by other characters (write a quote inside a quoted value as "")';
+    case 'INVALID_OPENING_QUOTE':
+    case 'CSV_INVALID_OPENING_QUOTE':
+      return 'a quote inside a value that is not quoted (quote the whole value and write the quote as "")';
+    default:
+      return code ? `it cannot be parsed (${code})` : 'it cannot be parsed';
+  }
+}
+
+/** A header name for a message: quoted when short and printable, else described (no file content is echoed). */
+function headerName(field: string): string {
+  const name = field.trim();
+  return /^[\x20-\x7e]{1,64}$/.test(name) ? `'${name}'` : '(an unreadable name)';
+}
+
+function headerNames(fields: readonly string[]): string {
+  const named = fields.slice(0, 12).map((f, i) => (headerName(f).startsWith("'") ? headerName(f) : `column ${i + 1} ${headerName(f)}`));
+  return `${named.join(', ')}${fields.length > 12 ? `, … (${fields.length} columns)` : ''}`;
+}
+
 /** Reads and validates a whole CSV; nothing is written. */
 export function parseImport(
   csvInput: string | Uint8Array,
@@ -158,8 +184,8 @@ export function parseImport(
       record_delimiter: '\n',
     }) as unknown as typeof records;
   } catch (error) {
-    const e = error as { code?: string; lines?: number; message?: string };
-    errors.push({ line: e.lines ?? 0, column: 0, field: 'file', message: `the file is not valid CSV: ${e.message ?? String(error)}` });
+    const e = error as { code?: string; lines?: number };
+    errors.push({ line: e.lines ?? 0, column: 0, field: 'file', message: `the file is not valid CSV: ${csvProblem(e.code)}` });
     return { preview, changes };
   }
 
@@ -189,7 +215,7 @@ export function parseImport(
     const key = normalizeHeader(name);
     const spec = specs.find((s) => normalizeHeader(s.name) === key || normalizeHeader(s.field) === key);
     if (!spec) {
-      if (name.trim() !== '') warnings.push(`column ${index + 1} '${name.trim()}' is not used by ${kind} and is ignored`);
+      if (name.trim() !== '') warnings.push(`column ${index + 1} ${headerName(name)} is not used by ${kind} and is ignored`);
       return;
     }
     if (seen.has(spec.name)) {
@@ -212,8 +238,8 @@ export function parseImport(
       column: 0,
       field: missing.map((s) => s.name).join(','),
       message: looksLikeData
-        ? `the first line must be a header naming the columns: ${specs.map((s) => s.name).join(', ')} (found: ${header.fields.join(', ')})`
-        : `missing column${missing.length > 1 ? 's' : ''} ${missing.map((s) => `'${s.name}'`).join(', ')} (the header has: ${header.fields.join(', ')})`,
+        ? `the first line must be a header naming the columns: ${specs.map((s) => s.name).join(', ')} (found: ${headerNames(header.fields)})`
+        : `missing column${missing.length > 1 ? 's' : ''} ${missing.map((s) => `'${s.name}'`).join(', ')} (the header has: ${headerNames(header.fields)})`,
     });
   }
   if (errors.length > 0) return { preview, changes };

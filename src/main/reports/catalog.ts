@@ -102,20 +102,36 @@ export function isoDate(text: unknown): Date | null {
 }
 
 /** A date as two columns: the Excel date cell (UTC) and the API's text. */
-function dateColumns<T>(label: string, text: (row: T) => unknown): ReportColumn<T>[] {
+function dateColumns<T>(label: string, text: (row: T) => unknown, source?: string): ReportColumn<T>[] {
   return [
-    { header: `${label} (UTC)`, type: 'date', value: (row) => isoDate(text(row)) },
+    {
+      header: `${label} (UTC)`,
+      type: 'date',
+      value: (row) => isoDate(text(row)),
+      source,
+      about: `${label}: the API's time as a date cell, in UTC`,
+    },
     {
       header: `${label} (API text)`,
       type: 'text',
       width: 26,
       value: (row) => (typeof text(row) === 'string' ? (text(row) as string) : null),
+      source,
+      about: `${label}: the time exactly as the API wrote it`,
     },
   ];
 }
 
-function col<T>(header: string, type: ColumnType, value: (row: T) => CellValue, width?: number): ReportColumn<T> {
-  return { header, type, value, ...(width ? { width } : {}) };
+/** Where a column's value comes from and what it means (the data dictionary), and its width. */
+interface ColumnMeta {
+  width?: number;
+  source?: string;
+  about?: string;
+}
+
+function col<T>(header: string, type: ColumnType, value: (row: T) => CellValue, meta?: number | ColumnMeta): ReportColumn<T> {
+  const m = typeof meta === 'number' ? { width: meta } : (meta ?? {});
+  return { header, type, value, ...m };
 }
 
 const cellOf = (value: unknown): CellValue => {
@@ -130,12 +146,12 @@ function descriptorColumns(d: CollectionDescriptor, skip: string[] = []): Report
     .filter((c) => !skip.includes(c.name))
     .flatMap((c: ColumnDef) =>
       c.type === 'date'
-        ? dateColumns<StoredObject>(c.label, (o) => o.columns[c.name])
-        : [col<StoredObject>(c.label, c.type, (o) => cellOf(o.columns[c.name]))],
+        ? dateColumns<StoredObject>(c.label, (o) => o.columns[c.name], c.path)
+        : [col<StoredObject>(c.label, c.type, (o) => cellOf(o.columns[c.name]), { source: c.value ? `${c.path} (derived)` : c.path })],
     );
 }
 
-const idColumn = col<StoredObject>('ID', 'text', (o) => o.id);
+const idColumn = col<StoredObject>('ID', 'text', (o) => o.id, { source: 'id', about: "the object's id on the tenant" });
 
 const join = (values: unknown): string | null => {
   if (!Array.isArray(values) || values.length === 0) return null;
@@ -185,11 +201,11 @@ function sheet<T>(
   name: string,
   columns: ReportColumn<T>[],
   source: () => Iterable<T>,
-  extra: { collection?: CollectionId; total?: number } = {},
+  extra: { collection?: CollectionId; total?: number; about?: string } = {},
 ): ReportSheet {
   return {
     name,
-    columns: columns.map(({ header, type, width }) => ({ header, type, ...(width ? { width } : {}) })),
+    columns: columns.map(({ value: _value, ...spec }) => spec),
     rows: (function* rows() {
       for (const item of source()) yield columns.map((c) => c.value(item));
     })(),
@@ -215,29 +231,42 @@ function campaignsSheet(sources: ReportSources, params: ReportParams): ReportShe
   const columns: ReportColumn<StoredObject>[] = [
     idColumn,
     ...descriptorColumns(d),
-    col('Owners', 'text', (o) => join(f(o, 'ownerIds'))),
-    col('Created by', 'text', (o) => cellOf(f(o, 'createdById'))),
+    col('Owners', 'text', (o) => join(f(o, 'ownerIds')), { source: 'accessReview.ownerIds' }),
+    col('Created by', 'text', (o) => cellOf(f(o, 'createdById')), { source: 'accessReview.createdById' }),
     ...dateColumns<StoredObject>('Scheduled start', (o) => f(o, 'scheduledStartDate')),
-    col('Scope summary', 'text', (o) => scopeSummary(f(o, 'scopeV2')), 50),
-    col('Single app', 'text', (o) => cellOf(f(o, 'singleApp.appId'))),
-    col('Included app user statuses', 'text', (o) => join(f(o, 'inclusionScope.appUserStatuses'))),
-    col('Scope app user types', 'text', (o) => join(f(o, 'scope.appUserTypes'))),
-    col('Accuracy issue action', 'enum', (o) => cellOf(f(o, 'accuracyIssueAction'))),
-    col('Auto-close decision', 'enum', (o) => cellOf(f(o, 'autoCloseDecision'))),
-    col('Default view', 'enum', (o) => cellOf(f(o, 'defaultView'))),
-    col('Use policy override', 'bool', (o) => flag(f(o, 'usePolicyOverride'))),
-    col('Notify kickoff', 'bool', (o) => flag(f(o, 'notificationConfig.sendKickoff'))),
-    col('Notify reminders', 'bool', (o) => flag(f(o, 'notificationConfig.sendReminders'))),
-    col('Notify close', 'bool', (o) => flag(f(o, 'notificationConfig.sendClose'))),
-    col('Signature required', 'bool', (o) => flag(f(o, 'signatureConfig.requireSignature'))),
-    col('Meaning of signature', 'text', (o) => cellOf(f(o, 'signatureConfig.meaningOfSignature'))),
-    col('Step-up provider', 'text', (o) => cellOf(f(o, 'signatureConfig.stepUpProviderId'))),
-    col('Policy path', 'text', (o) => cellOf(getPath(o.json, 'policyPath'))),
+    col('Scope summary', 'text', (o) => scopeSummary(f(o, 'scopeV2')), { width: 50, source: 'accessReview.scopeV2' }),
+    col('Single app', 'text', (o) => cellOf(f(o, 'singleApp.appId')), { source: 'accessReview.singleApp.appId' }),
+    col('Included app user statuses', 'text', (o) => join(f(o, 'inclusionScope.appUserStatuses')), {
+      source: 'accessReview.inclusionScope.appUserStatuses',
+    }),
+    col('Scope app user types', 'text', (o) => join(f(o, 'scope.appUserTypes')), { source: 'accessReview.scope.appUserTypes' }),
+    col('Accuracy issue action', 'enum', (o) => cellOf(f(o, 'accuracyIssueAction')), { source: 'accessReview.accuracyIssueAction' }),
+    col('Auto-close decision', 'enum', (o) => cellOf(f(o, 'autoCloseDecision')), { source: 'accessReview.autoCloseDecision' }),
+    col('Default view', 'enum', (o) => cellOf(f(o, 'defaultView')), { source: 'accessReview.defaultView' }),
+    col('Use policy override', 'bool', (o) => flag(f(o, 'usePolicyOverride')), { source: 'accessReview.usePolicyOverride' }),
+    col('Notify kickoff', 'bool', (o) => flag(f(o, 'notificationConfig.sendKickoff')), {
+      source: 'accessReview.notificationConfig.sendKickoff',
+    }),
+    col('Notify reminders', 'bool', (o) => flag(f(o, 'notificationConfig.sendReminders')), {
+      source: 'accessReview.notificationConfig.sendReminders',
+    }),
+    col('Notify close', 'bool', (o) => flag(f(o, 'notificationConfig.sendClose')), { source: 'accessReview.notificationConfig.sendClose' }),
+    col('Signature required', 'bool', (o) => flag(f(o, 'signatureConfig.requireSignature')), {
+      source: 'accessReview.signatureConfig.requireSignature',
+    }),
+    col('Meaning of signature', 'text', (o) => cellOf(f(o, 'signatureConfig.meaningOfSignature')), {
+      source: 'accessReview.signatureConfig.meaningOfSignature',
+    }),
+    col('Step-up provider', 'text', (o) => cellOf(f(o, 'signatureConfig.stepUpProviderId')), {
+      source: 'accessReview.signatureConfig.stepUpProviderId',
+    }),
+    col('Policy path', 'text', (o) => cellOf(getPath(o.json, 'policyPath')), { source: 'policyPath' }),
     col('CEL expressions', 'text', (o) => cel(getPath(o.json, CAMPAIGN)), 50),
   ];
   return sheet('Campaigns', columns, objects(sources, params, 'campaigns'), {
     collection: 'campaigns',
     total: total(sources, params, 'campaigns'),
+    about: 'one row per access review campaign',
   });
 }
 
@@ -247,21 +276,26 @@ function templatesSheet(sources: ReportSources, params: ReportParams): ReportShe
   const columns: ReportColumn<StoredObject>[] = [
     idColumn,
     ...descriptorColumns(d),
-    col('Scope summary', 'text', (o) => scopeSummary(f(o, 'scope')), 50),
-    col('Recurrence', 'text', (o) => parameters(f(o, 'recurrenceRule'))),
-    col('Auto-close campaign', 'bool', (o) => flag(f(o, 'autoCloseCampaign'))),
-    col('Auto-generate report', 'bool', (o) => flag(f(o, 'autoGenerateReport'))),
-    col('Notify kickoff', 'bool', (o) => flag(f(o, 'notificationConfig.sendKickoff'))),
-    col('Notify reminders', 'bool', (o) => flag(f(o, 'notificationConfig.sendReminders'))),
-    col('Notify close', 'bool', (o) => flag(f(o, 'notificationConfig.sendClose'))),
-    col('Signature required', 'bool', (o) => flag(f(o, 'signatureConfig.requireSignature'))),
-    col('Meaning of signature', 'text', (o) => cellOf(f(o, 'signatureConfig.meaningOfSignature'))),
-    col('Review columns', 'text', (o) => join(f(o, 'columnConfig.columns'))),
+    col('Scope summary', 'text', (o) => scopeSummary(f(o, 'scope')), { width: 50, source: 'scope' }),
+    col('Recurrence', 'text', (o) => parameters(f(o, 'recurrenceRule')), { source: 'recurrenceRule' }),
+    col('Auto-close campaign', 'bool', (o) => flag(f(o, 'autoCloseCampaign')), { source: 'autoCloseCampaign' }),
+    col('Auto-generate report', 'bool', (o) => flag(f(o, 'autoGenerateReport')), { source: 'autoGenerateReport' }),
+    col('Notify kickoff', 'bool', (o) => flag(f(o, 'notificationConfig.sendKickoff')), { source: 'notificationConfig.sendKickoff' }),
+    col('Notify reminders', 'bool', (o) => flag(f(o, 'notificationConfig.sendReminders')), { source: 'notificationConfig.sendReminders' }),
+    col('Notify close', 'bool', (o) => flag(f(o, 'notificationConfig.sendClose')), { source: 'notificationConfig.sendClose' }),
+    col('Signature required', 'bool', (o) => flag(f(o, 'signatureConfig.requireSignature')), {
+      source: 'signatureConfig.requireSignature',
+    }),
+    col('Meaning of signature', 'text', (o) => cellOf(f(o, 'signatureConfig.meaningOfSignature')), {
+      source: 'signatureConfig.meaningOfSignature',
+    }),
+    col('Review columns', 'text', (o) => join(f(o, 'columnConfig.columns')), { source: 'columnConfig.columns' }),
     col('CEL expressions', 'text', (o) => cel(o.json), 50),
   ];
   return sheet('Templates', columns, objects(sources, params, 'templates'), {
     collection: 'templates',
     total: total(sources, params, 'templates'),
+    about: 'one row per access review template the store holds (only those campaigns and automations name: the API has no list)',
   });
 }
 
@@ -270,15 +304,16 @@ function automationsSheet(sources: ReportSources, params: ReportParams): ReportS
   const columns: ReportColumn<StoredObject>[] = [
     idColumn,
     ...descriptorColumns(d, ['triggerKinds', 'stepKinds']),
-    col('Triggers', 'text', (o) => membersList(getPath(o.json, 'triggers'), AUTOMATION_TRIGGER_KEYS)),
+    col('Triggers', 'text', (o) => membersList(getPath(o.json, 'triggers'), AUTOMATION_TRIGGER_KEYS), { source: 'triggers' }),
     col('Steps', 'text', (o) => membersList(getPath(o.json, 'automationSteps'), AUTOMATION_STEP_ACTION_KEYS, STEP_COMMON)),
-    col('Description', 'text', (o) => cellOf(getPath(o.json, 'description')), 40),
-    col('Current version', 'text', (o) => cellOf(getPath(o.json, 'currentVersion'))),
-    col('Circuit breaker', 'text', (o) => parameters(getPath(o.json, 'circuitBreaker'))),
+    col('Description', 'text', (o) => cellOf(getPath(o.json, 'description')), { width: 40, source: 'description' }),
+    col('Current version', 'text', (o) => cellOf(getPath(o.json, 'currentVersion')), { source: 'currentVersion' }),
+    col('Circuit breaker', 'text', (o) => parameters(getPath(o.json, 'circuitBreaker')), { source: 'circuitBreaker' }),
   ];
   return sheet('Automations', columns, objects(sources, params, 'automations'), {
     collection: 'automations',
     total: total(sources, params, 'automations'),
+    about: 'one row per automation',
   });
 }
 
@@ -344,19 +379,20 @@ function automationStepsSheet(sources: ReportSources, params: ReportParams): Rep
       }
     }
   };
-  return sheet('Automation steps', columns, source);
+  return sheet('Automation steps', columns, source, { about: 'one row per trigger and step of every automation (drafts included)' });
 }
 
 function toolsetsSheet(sources: ReportSources, params: ReportParams): ReportSheet {
   const columns: ReportColumn<StoredObject>[] = [
     idColumn,
     ...descriptorColumns(descriptorOf('toolsets')),
-    col('Description', 'text', (o) => cellOf(getPath(o.json, 'description')), 40),
+    col('Description', 'text', (o) => cellOf(getPath(o.json, 'description')), { width: 40, source: 'description' }),
     ...dateColumns<StoredObject>('Deleted', (o) => getPath(o.json, 'deletedAt')),
   ];
   return sheet('MCP toolsets', columns, objects(sources, params, 'toolsets'), {
     collection: 'toolsets',
     total: total(sources, params, 'toolsets'),
+    about: 'one row per MCP toolset (access profile)',
   });
 }
 
@@ -375,8 +411,8 @@ function routingRulesSheet(sources: ReportSources, params: ReportParams): Report
       c.header === 'Enabled' ? [c, col<StoredObject>('Action', 'enum', (o) => action(o).kind)] : [c],
     ),
     col('Action parameters', 'text', (o) => parameters(action(o).body), 40),
-    col('Condition', 'text', (o) => cellOf(getPath(o.json, 'condition')), 60),
-    col('Description', 'text', (o) => cellOf(getPath(o.json, 'description')), 40),
+    col('Condition', 'text', (o) => cellOf(getPath(o.json, 'condition')), { width: 60, source: 'condition' }),
+    col('Description', 'text', (o) => cellOf(getPath(o.json, 'description')), { width: 40, source: 'description' }),
   ];
   // Sorted here (rules are few): by priority, then id.
   const source = (): Iterable<StoredObject> => {
@@ -387,12 +423,20 @@ function routingRulesSheet(sources: ReportSources, params: ReportParams): Report
     };
     return all.sort((a, b) => priority(a) - priority(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   };
-  return sheet('Routing rules', columns, source, { collection: 'routing-rules', total: total(sources, params, 'routing-rules') });
+  return sheet('Routing rules', columns, source, {
+    collection: 'routing-rules',
+    total: total(sources, params, 'routing-rules'),
+    about: 'one row per finding routing rule, in the order they apply (priority)',
+  });
 }
 
 function scopesSheet(sources: ReportSources, params: ReportParams): ReportSheet {
   const columns: ReportColumn<StoredObject>[] = [idColumn, ...descriptorColumns(descriptorOf('scopes'))];
-  return sheet('Scopes', columns, objects(sources, params, 'scopes'), { collection: 'scopes', total: total(sources, params, 'scopes') });
+  return sheet('Scopes', columns, objects(sources, params, 'scopes'), {
+    collection: 'scopes',
+    total: total(sources, params, 'scopes'),
+    about: 'one row per cross-app access scope',
+  });
 }
 
 function changesSheet(sources: ReportSources): ReportSheet {
@@ -411,7 +455,9 @@ function changesSheet(sources: ReportSources): ReportSheet {
     col('Outcome', 'enum', (e) => e.outcome),
     col('Answer', 'text', (e) => e.answer, 60),
   ];
-  return sheet('Outbox journal', columns, () => (sources.journal ? sources.journal() : []));
+  return sheet('Outbox journal', columns, () => (sources.journal ? sources.journal() : []), {
+    about: 'every attempt of every change sent from this workspace, in order',
+  });
 }
 
 function diffSheet(sources: ReportSources, runs: { from: number; to: number } | undefined): ReportSheet {
@@ -424,7 +470,9 @@ function diffSheet(sources: ReportSources, runs: { from: number; to: number } | 
     col('From run', 'int', () => runs?.from ?? null),
     col('To run', 'int', () => runs?.to ?? null),
   ];
-  return sheet('Diff', columns, () => (runs ? sources.store.diff(runs.from, runs.to) : []));
+  return sheet('Diff', columns, () => (runs ? sources.store.diff(runs.from, runs.to) : []), {
+    about: 'one row per object added, removed or modified between the two sync runs compared',
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,10 +2,11 @@
  * Reports: export any report of the catalog to a verifiable Excel workbook, and verify one.
  * The one entry point the CLI, the IPC layer and the jobs host call.
  */
-import { userInfo } from 'node:os';
+import { osUserName } from '../os-user';
 import { REPORTS, collectionsOf, isReportKind, parseFilters, type ReportKind, type ReportParams, type ReportSources } from './catalog';
 import { InvalidInputError } from './errors';
 import { collectionEvidence, manifestRows, type CollectionEvidence, type ReportConnection } from './evidence';
+import { COVER_SHEET, coverSheet, dictionarySheet } from './cover';
 import type { EvidenceSigner } from './signing';
 import { ReportWorkbook, type ExportProgress, type SheetResult } from './workbook';
 
@@ -47,8 +48,8 @@ export interface ExportOptions extends ReportSources {
   toRun?: number;
   signal?: AbortSignal;
   onProgress?: (progress: ExportProgress & { sheetCount: number }) => void;
-  /** Who generated the workbook (default: the OS user). */
-  generatedBy?: string;
+  /** Who prepared the workbook (default: the OS user's full name where the system knows it). */
+  preparedBy?: string;
   /** Signs the workbook (see signing.ts); without it the workbook says it is not signed. */
   signer?: EvidenceSigner;
   now?: () => Date;
@@ -69,14 +70,6 @@ export interface ExportResult {
   ms: number;
 }
 
-function osUser(): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return process.env.USER ?? process.env.USERNAME ?? 'unknown';
-  }
-}
-
 export async function exportReport(options: ExportOptions): Promise<ExportResult> {
   const started = performance.now();
   if (!isReportKind(options.kind)) throw new InvalidInputError(`unknown report '${String(options.kind)}'`);
@@ -94,11 +87,13 @@ export async function exportReport(options: ExportOptions): Promise<ExportResult
   const sheetCount = plan.sheets.length;
   const book = await ReportWorkbook.create(options.out, {
     signal: options.signal,
-    onProgress: options.onProgress ? (p) => options.onProgress?.({ ...p, sheetCount }) : undefined,
+    onProgress: options.onProgress ? (p) => options.onProgress?.({ ...p, sheetCount, rowsTotal: knownRowsOf(plan.sheets) }) : undefined,
   });
   const sheets: SheetResult[] = [];
+  const preparedBy = options.preparedBy?.trim() || osUserName();
   try {
     for (const sheet of plan.sheets) sheets.push(await book.addSheet(sheet));
+    sheets.push(await book.addSheet(dictionarySheet(plan.sheets)));
   } catch (error) {
     await book.abort();
     throw error;
@@ -118,18 +113,36 @@ export async function exportReport(options: ExportOptions): Promise<ExportResult
       objectsInStore: journalSheet?.rows ?? 0,
     });
   }
+  try {
+    const descriptions = new Map(plan.sheets.map((sheet) => [sheet.name, sheet.about ?? '']));
+    descriptions.set('Dictionary', 'every column of every data sheet: its type, what it means, the API member it shows');
+    const cover = {
+      plan,
+      params,
+      connection: options.connection,
+      appVersion: options.appVersion,
+      preparedBy,
+      generatedAt,
+      collections,
+      sheets,
+    };
+    sheets.unshift(await book.addSheet(coverSheet({ ...cover, signedBy: options.signer?.fingerprint ?? null }, descriptions)));
+  } catch (error) {
+    await book.abort();
+    throw error;
+  }
   const manifest = manifestRows({
     plan,
     params,
     connection: options.connection,
     appVersion: options.appVersion,
     generatedAt,
-    generatedBy: options.generatedBy ?? osUser(),
+    generatedBy: preparedBy,
     collections,
     sheets,
     signer: options.signer,
   });
-  const done = await book.finish(manifest, options.signer);
+  const done = await book.finish(manifest, options.signer, { first: [COVER_SHEET] });
   return {
     file: done.file,
     kind: plan.kind,
@@ -143,4 +156,9 @@ export async function exportReport(options: ExportOptions): Promise<ExportResult
     generatedAt: generatedAt.toISOString(),
     ms: Math.round(performance.now() - started),
   };
+}
+
+/** The rows of a report's data sheets that say how many they hold (one per collection; derived sheets do not). */
+function knownRowsOf(sheets: readonly { total?: number }[]): number {
+  return sheets.reduce((sum, sheet) => sum + (sheet.total ?? 0), 0);
 }

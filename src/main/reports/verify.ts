@@ -1,4 +1,5 @@
 import { CANONICAL_FORM, CANONICAL_FORM_1, CANONICAL_FORM_1_TEXT, SheetHasher, overallHash, type CanonicalForm } from './canonical';
+import { checkInputFile, InputFileError } from '../input-file';
 import { InvalidInputError } from './errors';
 import { fingerprintOf, normaliseFingerprint, signatureValid, signedMessage } from './signing';
 import { structureProblems } from './structure';
@@ -15,6 +16,7 @@ import {
   SIGNING_PUBLIC_KEY,
 } from './workbook';
 import { UnreadableWorkbook, XlsxReader, type XlsxRow, type XlsxSheet } from './xlsx-reader';
+import { READ_LIMITS } from './zip';
 
 /**
  * `attest verify`: reads an Attest workbook's cells back, recomputes the canonical hash of every
@@ -263,8 +265,10 @@ export async function verifyWorkbook(file: string, options: VerifyOptions = {}):
   const key = options.key ? normaliseFingerprint(options.key) : null;
   if (options.key && !key) throw new InvalidInputError(`'${options.key.slice(0, 80)}' is not a key fingerprint (SHA256:<64 hex digits>)`);
   try {
+    checkInputFile(file, 'the workbook', READ_LIMITS.fileBytes);
     return await verifyOpened(await XlsxReader.open(file), file, key, options.onProgress);
   } catch (error) {
+    if (error instanceof InputFileError) return refused(file, 'not-attest', error.message, key);
     if (error instanceof UnreadableWorkbook) return refused(file, 'not-attest', error.message, key);
     if (error instanceof Refusal) return refused(file, error.status, error.message, key);
     throw error;

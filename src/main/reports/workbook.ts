@@ -23,6 +23,10 @@ export interface ColumnSpec {
   type: ColumnType;
   /** Fixed width in characters; otherwise fitted to the header and the first rows. */
   width?: number;
+  /** Where the value comes from: the API member (dotted path) it shows, for the data dictionary. */
+  source?: string;
+  /** What the column means, for the data dictionary. */
+  about?: string;
 }
 
 export interface SheetSpec {
@@ -31,6 +35,10 @@ export interface SheetSpec {
   rows: Iterable<readonly CellValue[]> | AsyncIterable<readonly CellValue[]>;
   /** Expected row count, for progress. */
   total?: number;
+  /** What the sheet holds, in a line (listed on the cover). */
+  about?: string;
+  /** 'table' (default): a header row, frozen, with a filter; 'form': label and value rows (a cover). */
+  layout?: 'table' | 'form';
 }
 
 export interface SheetResult {
@@ -45,6 +53,8 @@ export interface ExportProgress {
   sheetIndex: number;
   rows: number;
   total?: number;
+  /** The rows of the report's data sheets that say how many they hold, together (exportReport adds it). */
+  rowsTotal?: number;
 }
 
 export interface WorkbookOptions {
@@ -55,6 +65,11 @@ export interface WorkbookOptions {
   creator?: string;
   /** The stream the zip is written into, over the temp file's handle (tests inject failing ones). */
   output?: (temp: FileHandle) => Writable;
+}
+
+export interface FinishOptions {
+  /** Sheets (already written) that open the workbook, before the Evidence sheet: a cover. */
+  first?: readonly string[];
 }
 
 export interface WorkbookResult {
@@ -367,12 +382,11 @@ export class ReportWorkbook {
       throw new Error(`duplicate sheet name '${spec.name}'`);
     }
     this.checkCancel();
-    const sheet = this.workbook.addWorksheet(spec.name, {
-      views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }],
-    }) as SheetWriter;
+    const form = spec.layout === 'form';
+    const sheet = this.workbook.addWorksheet(spec.name, form ? {} : { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] }) as SheetWriter;
     this.worksheets.push(sheet);
     const hasher = new SheetHasher({ name: spec.name });
-    const headers = spec.columns.map((c) => c.header);
+    const headers = spec.columns.map((c) => storedValue(c.header));
     const every = this.options.progressEvery ?? 5_000;
     const sheetIndex = this.sheets.length;
     let rowNumber = 1;
@@ -380,7 +394,9 @@ export class ReportWorkbook {
 
     // One style object per column, shared by all its cells: exceljs caches a style's id by object
     // identity, where a fresh object per cell would be serialised and looked up cell by cell.
-    const styles = spec.columns.map((c) => (c.type === 'date' ? { numFmt: DATE_FORMAT } : {}));
+    const styles = spec.columns.map((c, i) =>
+      c.type === 'date' ? { numFmt: DATE_FORMAT } : form && i === 1 ? { alignment: { wrapText: true, vertical: 'top' as const } } : {},
+    );
     const formats = spec.columns.map((c) => (c.type === 'date' ? DATE_FORMAT : undefined));
     const sample: CellValue[][] = [];
     let started = false;
@@ -441,7 +457,7 @@ export class ReportWorkbook {
         start();
         for (const buffered of sample.splice(0)) write(buffered);
       }
-      sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: rowNumber, column: Math.max(1, headers.length) } };
+      if (!form) sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: rowNumber, column: Math.max(1, headers.length) } };
       sheet.commit();
     } catch (error) {
       await this.abort();
@@ -457,10 +473,14 @@ export class ReportWorkbook {
    * Writes the Evidence sheet (the manifest rows given, then the hash table, signed by `signer`
    * when given), puts it first in the workbook, and moves the finished file to the target path.
    */
-  async finish(manifest: readonly (readonly CellValue[])[], signer?: EvidenceSigner): Promise<WorkbookResult> {
+  async finish(manifest: readonly (readonly CellValue[])[], signer?: EvidenceSigner, opts: FinishOptions = {}): Promise<WorkbookResult> {
     if (this.finished) throw new Error('workbook already finished');
     try {
       this.checkCancel();
+      // The sheets named first (a cover) open the workbook and its hash table, before the Evidence sheet.
+      const first = new Set(opts.first ?? []);
+      const rank = (name: string): number => (first.has(name) ? 0 : 1);
+      this.sheets.sort((a, b) => rank(a.name) - rank(b.name));
       const sheet = this.workbook.addWorksheet(EVIDENCE_SHEET) as SheetWriter;
       sheet.columns = [34, 68, 22, 22, 12, 40, 12, 40, 14, 14, 14].map((width, i) => ({ key: `c${i}`, width }));
       const evidence = evidenceSheet(manifest, this.sheets, signer);
@@ -475,12 +495,15 @@ export class ReportWorkbook {
       sheet.commit();
       const { evidenceSha256, overallSha256 } = evidence;
 
-      // Tab order: the Evidence sheet first. Its zip entry is written last (only then are the
-      // hashes known); exceljs orders the workbook's sheets by its internal list.
+      // Tab order: the sheets named first, the Evidence sheet, the others as written. The Evidence
+      // sheet's zip entry is written last (only then are the hashes known); exceljs orders the
+      // workbook's sheets by its internal list.
       const internal = this.workbook as unknown as { _worksheets: (SheetWriter | undefined)[] };
       const others = internal._worksheets.filter((w): w is SheetWriter => Boolean(w) && w !== sheet);
+      const opening = others.filter((w) => first.has(w.name));
+      const rest = others.filter((w) => !first.has(w.name));
       const ordered: (SheetWriter | undefined)[] = [];
-      for (const [i, w] of [sheet, ...others].entries()) ordered[i + 1] = w; // index 0 stays a hole
+      for (const [i, w] of [...opening, sheet, ...rest].entries()) ordered[i + 1] = w; // index 0 stays a hole
       internal._worksheets = ordered;
 
       await this.until(this.workbook.commit());

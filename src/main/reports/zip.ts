@@ -20,6 +20,8 @@ const GiB = 1024 * MiB;
 
 /** What verify reads at most. Far above any workbook Attest writes (a 1,048,576-row sheet is about 1 GiB of XML). */
 export const READ_LIMITS = {
+  /** The workbook file itself (a regular file; a full 1,048,576-row sheet deflates to well under 200 MiB). */
+  fileBytes: 4 * GiB,
   /** Zip entries (Attest writes 8 + one per sheet). */
   entries: 10_000,
   directoryBytes: 16 * MiB,

@@ -111,6 +111,9 @@ export class SyncWriter {
       indexInsert: p('INSERT INTO search_index (rowid, title, body, facets) VALUES (?, ?, ?, ?)'),
       enqueue: p('INSERT OR IGNORE INTO search_queue (oid) VALUES (?)'),
       dequeue: p('DELETE FROM search_queue WHERE oid = ?'),
+      unseenIds: p(
+        'SELECT id FROM objects WHERE collection = ? AND current_vid IS NOT NULL AND NOT (last_seen_run = ? AND last_seen_walk = ?)',
+      ).pluck(),
       unseen: p(`SELECT o.oid, o.current_vid AS vid, v.valid_from FROM objects o JOIN object_versions v ON v.vid = o.current_vid
                  WHERE o.collection = ? AND NOT (o.last_seen_run = ? AND o.last_seen_walk = ?)`),
     };
@@ -141,6 +144,16 @@ export class SyncWriter {
 
   startWalk(runId: number, collection: CollectionId): void {
     this.s.startWalk!.run(now(), runId, collection);
+  }
+
+  private lastWalk: Statement | null = null;
+
+  lastCompletedWalk(collection: CollectionId, beforeRun: number): { pages: number; fetched: number } | null {
+    this.lastWalk ??= this.db.prepare(
+      `SELECT c.pages, c.fetched FROM sync_run_collections c JOIN sync_runs r ON r.id = c.run_id
+       WHERE c.collection = ? AND c.status = 'completed' AND c.run_id < ? AND r.origin = 'sync' ORDER BY c.run_id DESC LIMIT 1`,
+    );
+    return (this.lastWalk.get(collection, beforeRun) as { pages: number; fetched: number } | undefined) ?? null;
   }
 
   walk(runId: number, collection: CollectionId): RunCollection & { plan: string[] | null } {
@@ -339,6 +352,11 @@ export class SyncWriter {
   /** Refreshes the search's list of indexed words (after a sync stored pages). */
   refreshSearchTerms(): void {
     refreshSearchTerms(this.db);
+  }
+
+  /** The ids of the current objects of `collection` that walk `walk` of the run has not stored or seen. */
+  unseenIds(runId: number, collection: CollectionId, walk: number): string[] {
+    return this.s.unseenIds!.all(collection, runId, walk) as string[];
   }
 
   /** The ids the current objects of `from` point at in `target` (templates from campaigns and automations). */

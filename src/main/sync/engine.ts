@@ -1,7 +1,15 @@
 import type { SyncProgress } from '../../shared/contract';
 import type { ApiClient } from '../api/client';
-import { collection as descriptorOf, COLLECTIONS, prepareObject, type CollectionDescriptor, type CollectionId } from '../collections';
-import { idPages, listPages, type FetchedPage } from './pages';
+import {
+  collection as descriptorOf,
+  COLLECTIONS,
+  prepareObject,
+  type CollectionDescriptor,
+  type CollectionId,
+  type ReceivedObject,
+} from '../collections';
+import { CursorSet, readCheckpoint, UnreadableCheckpoint } from './cursors';
+import { fetchOne, idPages, listPages, mapLimit, type FetchedPage } from './pages';
 import type { RunStatus, SyncStore, WalkRecord } from './target';
 
 export type { SyncProgress };
@@ -41,11 +49,19 @@ export interface SyncOptions {
   store: SyncStore;
   api: ApiClient;
   only?: readonly CollectionId[];
-  /** Collections walked at the same time (default 3). */
+  /** Collections walked at the same time (default 8). */
   concurrency?: number;
   signal?: AbortSignal;
   onProgress?: (event: SyncProgress) => void;
 }
+
+/** Collections walked at the same time: every list collection at once, so the longest walk alone sets the pace. */
+const DEFAULT_CONCURRENCY = 8;
+
+type Estimate = Pick<SyncProgress, 'expectedPages' | 'expectedItems' | 'etaSeconds'>;
+/** A progress event of the engine before its run id is added; without an estimate, none is known. */
+type WalkEvent = Omit<SyncProgress, 'runId' | keyof Estimate> & Partial<Estimate>;
+const NO_ESTIMATE: Estimate = { expectedPages: null, expectedItems: null, etaSeconds: null };
 
 /** How often a walk may start over from the first page after the tenant refused its token. */
 const MAX_RESTARTS = 2;
@@ -98,10 +114,10 @@ export async function syncTenant(opts: SyncOptions): Promise<SyncSummary> {
   const order = COLLECTIONS.map((c) => c.id).filter((id) => ids.includes(id));
   const start = store.sync.beginRun(order);
   const { runId } = start;
-  const emit = (event: Omit<SyncProgress, 'runId'>): void => opts.onProgress?.({ runId, ...event });
+  const emit = (event: WalkEvent): void => opts.onProgress?.({ runId, ...NO_ESTIMATE, ...event });
   emit({ phase: 'started', collection: null, state: 'running', pages: 0, items: 0, ratePerSecond: null, error: null });
 
-  const limiter = new Limiter(Math.max(1, opts.concurrency ?? 3));
+  const limiter = new Limiter(Math.max(1, opts.concurrency ?? DEFAULT_CONCURRENCY));
   const walks = new Map(start.walks.map((w) => [w.collection, w]));
   const done = new Map<CollectionId, Promise<CollectionSummary>>();
   // A collection read by id starts once the walks in this run that name its ids have ended.
@@ -154,7 +170,7 @@ function blockedWalk(
   recorded: WalkRecord,
   blockedBy: CollectionId[],
   signal: AbortSignal | undefined,
-  emit: (event: Omit<SyncProgress, 'runId'>) => void,
+  emit: (event: WalkEvent) => void,
 ): CollectionSummary {
   const id = recorded.collection;
   const cancelled = signal?.aborted === true;
@@ -185,7 +201,7 @@ async function walkCollection(
   descriptor: CollectionDescriptor,
   recorded: WalkRecord,
   signal: AbortSignal | undefined,
-  emit: (event: Omit<SyncProgress, 'runId'>) => void,
+  emit: (event: WalkEvent) => void,
 ): Promise<CollectionSummary> {
   const started = performance.now();
   const id = descriptor.id;
@@ -200,8 +216,11 @@ async function walkCollection(
     restarts: 0,
     ms: 0,
   };
+  // What this walk should fetch, once known (see expectationOf): pages against it give the estimate.
+  let expected: { pages: number; items: number } | null = null;
   const progress = (state: SyncProgress['state'], error: string | null = null): void => {
     const seconds = (performance.now() - started) / 1000;
+    const left = expected && state === 'running' && summary.pages > 0 ? expected.pages - summary.pages : 0;
     emit({
       phase: 'collection',
       collection: id,
@@ -210,6 +229,9 @@ async function walkCollection(
       items: summary.fetched,
       ratePerSecond: seconds > 0 ? summary.fetched / seconds : null,
       error,
+      expectedPages: expected?.pages ?? null,
+      expectedItems: expected?.items ?? null,
+      etaSeconds: left > 0 ? (seconds / summary.pages) * left : null,
     });
   };
   if (recorded.status === 'completed') {
@@ -221,54 +243,67 @@ async function walkCollection(
   writer.startWalk(runId, id);
   let state = writer.walk(runId, id);
   summary.resumed = state.checkpoint !== '' || state.pages > 0;
-  progress('running');
+  // A walk by id knows its ids once it has them (below); a list walk, what it fetched last time.
+  if (!descriptor.byIds) {
+    expected = expectationOf(store.sync.lastCompletedWalk(id, runId), state.pages);
+    progress('running');
+  }
 
   let plan: string[] | null = null;
   if (descriptor.byIds) {
     plan = state.plan ?? writer.referencedIds(id, descriptor.byIds.referencedBy);
     if (state.plan === null) writer.setPlan(runId, id, plan);
+    expected = expectationOf(
+      { pages: Math.max(1, Math.ceil(plan.length / descriptor.pageSize)), fetched: plan.length },
+      state.pages,
+      descriptor.pageSize,
+    );
+    progress('running');
   }
-  const pagesFrom = (token: string): AsyncIterator<FetchedPage> =>
-    (plan ? idPages(descriptor, api, plan, token, signal) : listPages(descriptor, api, token, signal))[Symbol.asyncIterator]();
-
-  let token = state.checkpoint;
-  let pages = pagesFrom(token);
-  let pending = pages.next();
+  const parts = descriptor.split?.parts ?? [{ key: '', fetchPage: descriptor.fetchPage }];
+  const open = (key: string, token: string): AsyncIterator<FetchedPage> =>
+    (plan
+      ? idPages(descriptor, api, plan, token, signal)
+      : listPages(descriptor, api, token, signal, parts.find((p) => p.key === key)!.fetchPage))[Symbol.asyncIterator]();
+  const restart = (): CursorSet => {
+    state = { ...state, walk: writer.restartWalk(runId, id), checkpoint: '' };
+    return new CursorSet(readCheckpoint('', keysOf(parts)), open);
+  };
+  let cursors: CursorSet;
+  try {
+    cursors = new CursorSet(readCheckpoint(state.checkpoint, keysOf(parts)), open);
+  } catch (error) {
+    if (!(error instanceof UnreadableCheckpoint)) throw error;
+    cursors = restart();
+  }
   try {
     for (;;) {
-      let step: IteratorResult<FetchedPage>;
-      try {
-        step = await pending;
-      } catch (error) {
-        if (!plan && isRejectedToken(error, token) && summary.restarts < MAX_RESTARTS) {
+      const read = await cursors.take();
+      if ('error' in read) {
+        if (!plan && isRejectedToken(read.error, read.token) && summary.restarts < MAX_RESTARTS) {
           // The tenant no longer knows this token (it may have restarted): walk again from the start.
           summary.restarts += 1;
-          state = { ...state, walk: writer.restartWalk(runId, id), checkpoint: '' };
-          token = '';
-          pages = pagesFrom(token);
-          pending = pages.next();
+          cursors = restart();
           continue;
         }
-        throw error;
+        throw read.error;
       }
-      if (step.done) throw new Error('the page walk ended without a last page');
-      const page = step.value;
       if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
       // Read the next page while this one is stored.
-      if (page.next !== '') {
-        pending = pages.next();
-        pending.catch(() => {}); // Awaited on the next turn; never an unhandled rejection meanwhile.
-        // Let that request reach the wire before the (synchronous) store of this page holds the thread.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-      const prepared = page.objects.map((o) => prepareObject(descriptor, o));
-      const result = writer.commitPage(runId, id, state.walk, prepared, page.next, new Date().toISOString());
+      cursors.advance(read.key, read.page);
+      // Let that request reach the wire before the (synchronous) store of this page holds the thread.
+      if (!cursors.ended) await new Promise<void>((resolve) => setImmediate(resolve));
+      const checkpoint = cursors.checkpoint();
+      let objects = read.page.objects;
+      if (checkpoint === '' && descriptor.split)
+        objects = objects.concat(await unseenStill(writer, api, runId, descriptor, state.walk, objects, signal));
+      const prepared = objects.map((o) => prepareObject(descriptor, o));
+      const result = writer.commitPage(runId, id, state.walk, prepared, checkpoint, new Date().toISOString());
       summary.pages += 1;
       summary.fetched += prepared.length;
       summary.upserted += result.upserted;
       summary.deleted += result.deleted;
       if (result.completed) break;
-      token = page.next;
       progress('running');
     }
     summary.complete = true;
@@ -284,4 +319,42 @@ async function walkCollection(
     progress(cancelled ? 'cancelled' : 'failed', summary.error);
     return summary;
   }
+}
+
+const keysOf = (parts: readonly { key: string }[]): string[] => parts.map((p) => p.key);
+
+/**
+ * Before the last page of a split walk is stored (which deletes what the walk did not see): the
+ * objects none of its parts returned, read by id. Those still there had moved from one part's
+ * filter to another's while the parts were walked; they go with the last page.
+ */
+async function unseenStill(
+  writer: SyncStore['sync'],
+  api: ApiClient,
+  runId: number,
+  descriptor: CollectionDescriptor,
+  walk: number,
+  lastPage: readonly ReceivedObject[],
+  signal: AbortSignal | undefined,
+): Promise<ReceivedObject[]> {
+  const split = descriptor.split!;
+  const onPage = new Set(lastPage.map((o) => descriptor.idOf(o.json)));
+  const ids = writer.unseenIds(runId, descriptor.id, walk).filter((objectId) => !onPage.has(objectId));
+  const found = await mapLimit(ids, 8, (objectId) => fetchOne(split.fetchOne, api, objectId, split.member, descriptor.id, signal));
+  return found.filter((o): o is ReceivedObject => o !== null);
+}
+
+/**
+ * What a walk should still fetch: the pages and objects of `whole` (the last completed walk of the
+ * collection, or the ids a walk by id reads) less the `donePages` a resumed walk stored already
+ * (objects: as many per page as the last walk had, or `perPage`). Null when nothing is known.
+ */
+function expectationOf(
+  whole: { pages: number; fetched: number } | null,
+  donePages: number,
+  perPage = whole && whole.pages > 0 ? whole.fetched / whole.pages : 0,
+): { pages: number; items: number } | null {
+  if (!whole || whole.pages === 0) return null;
+  const pages = Math.max(0, whole.pages - donePages);
+  return { pages, items: Math.max(0, Math.round(whole.fetched - donePages * perPage)) };
 }

@@ -65,7 +65,7 @@ export function pageObjects(descriptor: CollectionDescriptor, res: ApiResponse<u
 }
 
 /** One object read by id: the whole answer, or its member `member`; null when the tenant does not have it. */
-async function fetchOne(
+export async function fetchOne(
   fetch: (api: ApiClient, id: string, signal?: AbortSignal) => Promise<ApiResponse<unknown>>,
   api: ApiClient,
   id: string,
@@ -101,7 +101,7 @@ async function fetchOne(
 const DETAIL_CONCURRENCY = 8;
 
 /**
- * The pages of a listed collection from checkpoint `startToken` on (the API client's paginator:
+ * The pages of a listed collection (or of one part of it: `fetchPage`) from checkpoint `startToken` on (the API client's paginator:
  * every page until an empty `nextPageToken`, empty pages included). For a collection whose rows
  * are summaries, each row's object is read by id as part of its page, so reading ahead one page
  * also reads its objects ahead.
@@ -111,8 +111,8 @@ export async function* listPages(
   api: ApiClient,
   startToken: string,
   signal?: AbortSignal,
+  fetchPage = descriptor.fetchPage,
 ): AsyncGenerator<FetchedPage> {
-  const fetchPage = descriptor.fetchPage;
   if (!fetchPage) throw new Error(`${descriptor.id} has no list`);
   const steps = paginate<unknown, { nextPageToken?: string | null }>(
     (req, s) => fetchPage(api, req, s) as Promise<ApiResponse<{ nextPageToken?: string | null }>>,

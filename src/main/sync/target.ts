@@ -22,11 +22,15 @@ export interface SyncTarget {
   /** Starts a run, or picks up the last one if it did not complete; the walks of `collections` as recorded. */
   beginRun(collections: readonly CollectionId[]): { runId: number; resumed: boolean; walks: WalkRecord[] };
   startWalk(runId: number, collection: CollectionId): void;
+  /** The last completed walk of `collection` in a sync run before `beforeRun`: what it fetched (for estimates), or null. */
+  lastCompletedWalk(collection: CollectionId, beforeRun: number): { pages: number; fetched: number } | null;
   /** A walk as recorded now, with the ids a by-id walk fetches (fixed by setPlan, kept across resumes). */
   walk(runId: number, collection: CollectionId): WalkRecord & { plan: string[] | null };
   /** Starts the walk again from the first page; returns the new walk number. */
   restartWalk(runId: number, collection: CollectionId): number;
   setPlan(runId: number, collection: CollectionId, ids: readonly string[]): void;
+  /** The ids of the current objects of `collection` that walk `walk` of the run has not stored or seen. */
+  unseenIds(runId: number, collection: CollectionId, walk: number): string[];
   /** The ids the current objects of `from` point at in `target`. */
   referencedIds(target: CollectionId, from: readonly CollectionId[]): string[];
   /** Stores one page and its checkpoint in one transaction ('' next: the last page, which completes the walk). */

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { useApp } from '../stores/app';
+import { useApp, type CollectionProgress } from '../stores/app';
 import { ProgressBar } from '../components/States';
-import { ago, count } from '../components/format';
+import { ago, count, timeLeft } from '../components/format';
 import { COLLECTION_LABELS, COLLECTION_ORDER } from '../components/collections';
 
 /** "Sync" with a popover: per-collection progress bars while running, "data as of" stamps after. */
@@ -87,10 +87,8 @@ export function SyncButton() {
                 <div className="row small">
                   <span className="grow">{COLLECTION_LABELS[id]}</span>
                   {live ? (
-                    <span className="muted" data-state={live.state}>
-                      {live.state === 'failed'
-                        ? 'failed'
-                        : `${count(live.items)} items · ${live.pages} ${live.pages === 1 ? 'page' : 'pages'}`}
+                    <span className="muted" data-state={live.state} data-testid={`sync-${id}-progress`}>
+                      {live.state === 'failed' ? 'failed' : progressText(live)}
                       {live.state === 'done' && ' ✓'}
                     </span>
                   ) : (
@@ -103,7 +101,15 @@ export function SyncButton() {
                 {live && (
                   <ProgressBar
                     label={`Sync of ${COLLECTION_LABELS[id]}`}
-                    value={live.state === 'done' ? 100 : live.state === 'queued' ? 0 : null}
+                    value={
+                      live.state === 'done'
+                        ? 100
+                        : live.state === 'queued'
+                          ? 0
+                          : live.expectedPages
+                            ? Math.min(99, (100 * live.pages) / live.expectedPages)
+                            : null
+                    }
                     state={live.state}
                   />
                 )}
@@ -115,4 +121,16 @@ export function SyncButton() {
       )}
     </div>
   );
+}
+
+/**
+ * A walk's progress: objects and pages so far, against what the last sync of the collection fetched
+ * (or the ids to read) where that is known, and the time left at the pace so far.
+ */
+function progressText(live: CollectionProgress): string {
+  const expected = live.state === 'running' && live.expectedPages !== null && live.pages <= live.expectedPages;
+  const items = expected && live.expectedItems !== null ? `${count(live.items)} of ~${count(live.expectedItems)}` : count(live.items);
+  const pages = expected ? `page ${live.pages} of ~${live.expectedPages}` : `${live.pages} ${live.pages === 1 ? 'page' : 'pages'}`;
+  const left = live.state === 'running' && live.etaSeconds !== null ? ` · ${timeLeft(live.etaSeconds)}` : '';
+  return `${items} items · ${pages}${left}`;
 }

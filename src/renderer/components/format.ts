@@ -28,6 +28,21 @@ export function dateTime(iso: string | null | undefined): string {
     .replace(/:00Z$/, 'Z');
 }
 
+/** A duration for people: '850 ms', '5.5 s', '2 min 5 s'. */
+export function duration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+/** An estimate of the time left, rounded as estimates are: 'about 20 s left', 'about 3 min left'. */
+export function timeLeft(seconds: number): string {
+  if (seconds < 5) return 'a few seconds left';
+  if (seconds < 60) return `about ${Math.round(seconds / 5) * 5} s left`;
+  return `about ${Math.round(seconds / 60)} min left`;
+}
+
 export function count(n: number): string {
   return n.toLocaleString('en-US');
 }

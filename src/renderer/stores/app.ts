@@ -29,6 +29,10 @@ export interface CollectionProgress {
   items: number;
   ratePerSecond: number | null;
   error: string | null;
+  /** What the walk is expected to fetch (the last completed sync of the collection, or the ids to read); null: unknown. */
+  expectedPages: number | null;
+  expectedItems: number | null;
+  etaSeconds: number | null;
 }
 
 export interface AppState {
@@ -230,6 +234,9 @@ export function listenToCore(): () => void {
             items: event.items,
             ratePerSecond: event.ratePerSecond,
             error: event.error,
+            expectedPages: event.expectedPages,
+            expectedItems: event.expectedItems,
+            etaSeconds: event.etaSeconds,
           },
         },
       }));

@@ -12,9 +12,17 @@ export type ExportTaskOptions = Omit<ExportOptions, 'store' | 'journal' | 'conne
   onProgress?: ((event: ExportProgressEvent) => void) | undefined;
 };
 
+/** The URL the connection talks to: the one it was given, else the one its client id names. */
+function serverUrlOf(connection: Workspace['connection']): string | null {
+  if (connection.serverUrl) return connection.serverUrl;
+  if (connection.apiRoot) return connection.apiRoot.replace(/\/api\/v1\/?$/, '');
+  return null;
+}
+
 const idle = { sheet: null, sheetIndex: 0, sheetCount: 0, rows: 0, total: null, error: null } as const;
 
-export async function runExport(workspace: Workspace, { onProgress, ...options }: ExportTaskOptions): Promise<ExportResult> {
+export async function runExport(workspace: Workspace, { onProgress: listener, ...options }: ExportTaskOptions): Promise<ExportResult> {
+  const onProgress = listener ? withEstimate(listener) : undefined;
   const { connection } = workspace;
   onProgress?.({ phase: 'started', ...idle });
   try {
@@ -26,7 +34,7 @@ export async function runExport(workspace: Workspace, { onProgress, ...options }
         name: connection.name,
         tenantHost: connection.hostname,
         clientId: connection.clientId,
-        serverUrl: connection.serverUrl,
+        serverUrl: serverUrlOf(connection),
       },
       onProgress: onProgress
         ? (p) =>
@@ -38,6 +46,7 @@ export async function runExport(workspace: Workspace, { onProgress, ...options }
               sheetCount: p.sheetCount,
               rows: p.rows,
               total: p.total ?? null,
+              rowsTotal: p.rowsTotal ?? null,
             })
         : undefined,
     });
@@ -48,4 +57,32 @@ export async function runExport(workspace: Workspace, { onProgress, ...options }
     onProgress?.({ phase: 'finished', ...idle, error: options.signal?.aborted ? 'cancelled' : firstLineOf(error, 'The export failed.') });
     throw error;
   }
+}
+
+type Estimate = Pick<ExportProgressEvent, 'rowsWritten' | 'rowsTotal' | 'elapsedMs' | 'etaSeconds'>;
+
+/**
+ * Adds to each event the rows written in the whole workbook so far against the rows to export (the
+ * sheets that know their size, one per collection, plus what the derived sheets, steps, journal or
+ * diff, wrote so far), the time since the export began, and the time left at the pace so far.
+ */
+function withEstimate(
+  listener: (event: ExportProgressEvent) => void,
+): (event: Omit<ExportProgressEvent, keyof Estimate> & Partial<Pick<Estimate, 'rowsTotal'>>) => void {
+  const started = performance.now();
+  const written = new Map<number, { rows: number; sized: boolean }>();
+  let known: number | null = null;
+  return (event) => {
+    if (event.phase === 'sheet') written.set(event.sheetIndex, { rows: event.rows, sized: event.total !== null });
+    known = event.rowsTotal ?? known;
+    const sheets = [...written.values()];
+    const done = sheets.reduce((sum, sheet) => sum + sheet.rows, 0);
+    const unsized = sheets.reduce((sum, sheet) => sum + (sheet.sized ? 0 : sheet.rows), 0);
+    const finished = event.phase === 'finished' && !event.error;
+    const rowsWritten = finished ? event.rows : done;
+    const rowsTotal = finished ? event.rows : known === null ? null : known + unsized;
+    const elapsedMs = performance.now() - started;
+    const left = event.phase === 'sheet' && rowsTotal !== null && rowsWritten > 0 ? rowsTotal - rowsWritten : 0;
+    listener({ ...event, rowsWritten, rowsTotal, elapsedMs, etaSeconds: left > 0 ? (elapsedMs / 1000 / rowsWritten) * left : null });
+  };
 }

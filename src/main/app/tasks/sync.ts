@@ -37,6 +37,9 @@ function finishedEvent(summary: SyncSummary | null, failure: unknown, cancelled:
     items: 0,
     ratePerSecond: null,
     error: cancelled ? null : failed,
+    expectedPages: null,
+    expectedItems: null,
+    etaSeconds: null,
   };
 }
 

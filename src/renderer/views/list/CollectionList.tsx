@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { CollectionId, ColumnInfo, ObjectRow } from '../../../shared/contract';
 import { call, errorMessage } from '../../api';
@@ -7,16 +7,40 @@ import { COLLECTION_LABELS } from '../../components/collections';
 import { Cell } from '../../components/Cell';
 import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { ago, count, enumText } from '../../components/format';
+import { SelectionBar } from './SelectionBar';
 
 const PAGE = 200;
 const ROW_HEIGHT = 36;
 
 type Sort = { key: string; dir: 'asc' | 'desc' } | null;
 
+function nextSort(sort: Sort, key: string): Sort {
+  if (sort?.key !== key) return { key, dir: 'asc' };
+  return sort.dir === 'asc' ? { key, dir: 'desc' } : null;
+}
+
+function HeaderCell({ column, sort, onSort }: { column: ColumnInfo; sort: Sort; onSort(): void }) {
+  const dir = sort?.key === column.key ? sort.dir : null;
+  return (
+    <div role="columnheader" aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : column.sortable ? 'none' : undefined}>
+      {column.sortable ? (
+        <button type="button" className="sort-button" onClick={onSort}>
+          {column.label}
+          <span aria-hidden="true">{dir === 'asc' ? ' ▲' : dir === 'desc' ? ' ▼' : ''}</span>
+        </button>
+      ) : (
+        column.label
+      )}
+    </div>
+  );
+}
+
 /**
- * A collection as a virtualized table driven by its descriptor's columns: only the visible rows
- * are in the DOM, and rows are fetched a page at a time as they scroll into view, so a million
- * rows stay smooth. Sortable headers, filters on the enum columns, pending changes marked.
+ * A collection as a virtualized grid driven by its descriptor's columns: only the visible rows are
+ * in the DOM, and rows are fetched a page at a time as they scroll into view, so a million rows stay
+ * smooth. One Tab stop for the rows (roving tabindex): arrows, Page Up/Down, Home and End move,
+ * Enter opens, Space selects. Sortable headers are buttons; filters on the enum columns; pending
+ * changes marked; actions on the selected rows.
  */
 export function CollectionList({ collection }: { collection: CollectionId }) {
   const info = useApp((s) => s.collections.find((c) => c.id === collection));
@@ -32,16 +56,19 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
   const [filters, setFilters] = useState<Record<string, string[]>>({});
   const [total, setTotal] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<Map<string, string>>(new Map());
+  const [active, setActive] = useState(0);
   const pages = useRef(new Map<number, ObjectRow[]>());
   const inflight = useRef(new Set<number>());
   const generation = useRef(0);
   const [, setTick] = useState(0);
   const scroller = useRef<HTMLDivElement>(null);
+  const focusIndex = useRef<number | null>(null);
 
   const columns: ColumnInfo[] = useMemo(() => info?.columns ?? [], [info]);
   const template = useMemo(
     () =>
-      `28px ${columns.map((c) => (c.kind === 'date' ? '170px' : c.kind === 'bool' ? '90px' : c.kind === 'enum' ? 'minmax(140px, 1fr)' : c.key === 'title' || c.key === 'displayName' ? 'minmax(220px, 2fr)' : 'minmax(120px, 1fr)')).join(' ')}`,
+      `34px ${columns.map((c) => (c.kind === 'date' ? '170px' : c.kind === 'bool' ? '90px' : c.kind === 'enum' ? 'minmax(140px, 1fr)' : c.key === 'title' || c.key === 'displayName' ? 'minmax(220px, 2fr)' : 'minmax(120px, 1fr)')).join(' ')}`,
     [columns],
   );
 
@@ -72,6 +99,8 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
     setError(null);
     loadPage(0);
   }, [loadPage, dataVersion]);
+  // Another filter or sort: the tab stop goes back to the first row.
+  useEffect(() => setActive(0), [filters, sort]);
 
   const virtualizer = useVirtualizer({
     count: total ?? 0,
@@ -87,9 +116,60 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
     for (let page = Math.floor(first.index / PAGE); page <= Math.floor(last.index / PAGE); page += 1) loadPage(page);
   }, [items, loadPage]);
 
+  // A row the keyboard moved to gets the focus once it is rendered.
+  useLayoutEffect(() => {
+    const index = focusIndex.current;
+    if (index === null) return;
+    const element = scroller.current?.querySelector<HTMLElement>(`[data-testid="list-row"][data-index="${index}"]`);
+    if (element) {
+      focusIndex.current = null;
+      element.focus();
+    }
+  });
+
   const rowAt = (index: number): ObjectRow | undefined => pages.current.get(Math.floor(index / PAGE))?.[index % PAGE];
   const filterable = columns.filter((c) => c.filterable);
   const activeFilters = Object.values(filters).filter((v) => v.length).length;
+  const count_ = total ?? 0;
+  const activeIndex = Math.min(active, Math.max(0, count_ - 1));
+  const activeRendered = items.some((item) => item.index === activeIndex);
+
+  const open = (row: ObjectRow | undefined) => row && navigate({ view: 'detail', collection, id: row.id });
+  const toggle = (row: ObjectRow | undefined) =>
+    row &&
+    setSelected((s) => {
+      const next = new Map(s);
+      if (next.has(row.id)) next.delete(row.id);
+      else next.set(row.id, row.title || row.id);
+      return next;
+    });
+  const moveTo = (index: number) => {
+    if (count_ === 0) return;
+    const target = Math.max(0, Math.min(count_ - 1, index));
+    setActive(target);
+    focusIndex.current = target;
+    virtualizer.scrollToIndex(target, { align: 'auto' });
+    setTick((t) => t + 1);
+  };
+  const onGridKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 2);
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => moveTo(activeIndex + 1),
+      ArrowUp: () => moveTo(activeIndex - 1),
+      PageDown: () => moveTo(activeIndex + page),
+      PageUp: () => moveTo(activeIndex - page),
+      Home: () => moveTo(0),
+      End: () => moveTo(count_ - 1),
+      Enter: () => open(rowAt(activeIndex)),
+      ' ': () => toggle(rowAt(activeIndex)),
+    };
+    const action = keys[event.key];
+    // Keys on a row (or its checkbox) only: the header's buttons keep theirs.
+    const onRow = event.target === event.currentTarget || (event.target as HTMLElement).closest('[data-testid="list-row"]');
+    if (!action || !onRow || event.altKey || event.metaKey) return;
+    event.preventDefault();
+    action();
+  };
 
   const header = (
     <div className="toolbar">
@@ -169,12 +249,18 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
     body = (
       <div
         ref={scroller}
-        style={{ overflow: 'auto', flex: 1, minHeight: 0 }}
+        className="grid-scroller"
         data-testid="virtual-scroller"
         role="grid"
         aria-label={COLLECTION_LABELS[collection]}
         aria-rowcount={total + 1}
         aria-colcount={columns.length + 1}
+        aria-multiselectable="true"
+        // The rows' one Tab stop is the active row; while it is scrolled out of the DOM the grid
+        // itself takes the Tab stop and hands the focus on to it.
+        tabIndex={activeRendered ? undefined : 0}
+        onFocus={(event) => event.target === event.currentTarget && moveTo(activeIndex)}
+        onKeyDown={onGridKey}
       >
         <div className="table-head-group" role="rowgroup">
           <div
@@ -184,50 +270,48 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
             aria-rowindex={1}
           >
             <div role="columnheader">
-              <span className="sr-only">Pending change</span>
+              <span className="sr-only">Selected</span>
             </div>
             {columns.map((column) => (
-              <div
-                key={column.key}
-                className={column.sortable ? 'sortable' : ''}
-                role="columnheader"
-                aria-sort={sort?.key === column.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
-                onClick={() =>
-                  column.sortable &&
-                  setSort((s) =>
-                    s?.key === column.key ? (s.dir === 'asc' ? { key: column.key, dir: 'desc' } : null) : { key: column.key, dir: 'asc' },
-                  )
-                }
-              >
-                {column.label}
-                {sort?.key === column.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
-              </div>
+              <HeaderCell key={column.key} column={column} sort={sort} onSort={() => setSort((s) => nextSort(s, column.key))} />
             ))}
           </div>
         </div>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: columns.length * 130 }} role="rowgroup">
           {items.map((item) => {
             const row = rowAt(item.index);
+            const isSelected = row ? selected.has(row.id) : false;
             return (
               <div
                 key={item.key}
-                className={`table-row ${row?.deleted ? 'deleted' : ''}`}
+                className={`table-row ${row?.deleted ? 'deleted' : ''} ${isSelected ? 'selected' : ''}`}
                 style={{ gridTemplateColumns: template, height: item.size, transform: `translateY(${item.start}px)` }}
                 role="row"
                 aria-rowindex={item.index + 2}
-                tabIndex={0}
+                aria-selected={isSelected}
+                tabIndex={item.index === activeIndex ? 0 : -1}
                 data-testid="list-row"
                 data-index={item.index}
                 data-loaded={row ? 'true' : 'false'}
-                onClick={() => row && navigate({ view: 'detail', collection, id: row.id })}
-                onKeyDown={(event) => event.key === 'Enter' && row && navigate({ view: 'detail', collection, id: row.id })}
+                onFocus={(event) => event.target === event.currentTarget && setActive(item.index)}
+                onClick={() => open(row)}
               >
-                <div role="gridcell" title={row?.pending ? 'A change to this object is waiting in the outbox' : undefined}>
+                <div role="gridcell" className="select-cell">
+                  {row && (
+                    <input
+                      type="checkbox"
+                      tabIndex={-1}
+                      checked={isSelected}
+                      aria-label={`Select ${row.title || row.id}`}
+                      onClick={(event) => event.stopPropagation()}
+                      onChange={() => toggle(row)}
+                    />
+                  )}
                   {row?.pending ? (
-                    <>
+                    <span title="A change to this object is waiting in the outbox">
                       <span className="dot" style={{ background: 'var(--pending)' }} aria-hidden="true" />
                       <span className="sr-only">Change pending</span>
-                    </>
+                    </span>
                   ) : null}
                 </div>
                 {columns.map((column) => (
@@ -249,6 +333,7 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
   return (
     <div data-screen="list" data-collection={collection} style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }}>
       {header}
+      <SelectionBar collection={collection} selected={selected} onClear={() => setSelected(new Map())} />
       {error && total !== null && <div className="banner error">{error}</div>}
       {body}
     </div>

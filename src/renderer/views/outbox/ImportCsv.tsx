@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import type { ImportPreview } from '../../../shared/contract';
+import { CSV_IMPORT_MAX_BYTES } from '../../../shared/input-limits';
+import { sizeText } from '../../../shared/sizes';
 import { call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
 import { Badge } from '../../components/States';
@@ -24,6 +26,13 @@ export function ImportCsv({ onImported }: { onImported(): void }) {
   async function load(file: File, chosenKind = kind) {
     setError(null);
     setResult(null);
+    if (file.size > CSV_IMPORT_MAX_BYTES) {
+      // Refused before reading, as the CLI does: the same limit.
+      setPreview(null);
+      setCsv(null);
+      setError(`${file.name} is ${sizeText(file.size)}, more than the ${sizeText(CSV_IMPORT_MAX_BYTES)} a CSV import takes.`);
+      return;
+    }
     const text = await file.text();
     setCsv(text);
     setFileName(file.name);

@@ -4,9 +4,10 @@ import { call, errorMessage, subscribe } from '../../api';
 import { useApp } from '../../stores/app';
 import { Badge, ErrorState, Loading, ProgressBar } from '../../components/States';
 import { useQuery } from '../../components/useQuery';
-import { count, dateTime } from '../../components/format';
+import { count, dateTime, duration, timeLeft } from '../../components/format';
 
 type Exported = ChannelResult<'exportReport'>;
+const PREPARED_BY_KEY = 'attest.preparedBy';
 type Verified = ChannelResult<'verifyWorkbook'>;
 const XLSX = [{ name: 'Excel workbook', extensions: ['xlsx'] }];
 
@@ -93,10 +94,14 @@ export function ReportsView() {
   const [asOf, setAsOf] = useState<number | null>(null);
   const [filters, setFilters] = useState('');
   const [sign, setSign] = useState(false);
+  // Who prepared the workbooks this computer exports: kept between runs; empty means the OS account's full name.
+  const [preparedBy, setPreparedBy] = useState(() => localStorage.getItem(PREPARED_BY_KEY) ?? '');
   const [key, setKey] = useState('');
   const [progress, setProgress] = useState<ExportProgress | null>(null);
   const [running, setRunning] = useState(false);
   const [exported, setExported] = useState<Exported | null>(null);
+  // Wall time from the click that started the export (Save in the dialog) to the file being ready.
+  const [wallMs, setWallMs] = useState<number | null>(null);
   const [verified, setVerified] = useState<Verified | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -113,16 +118,19 @@ export function ReportsView() {
       filters: XLSX,
     });
     if (!path) return;
+    const asked = performance.now();
+    setWallMs(null);
     setRunning(true);
     try {
       const lines = filters
         .split('\n')
         .map((l) => l.trim())
         .filter(Boolean);
-      setExported(await call('exportReport', { kind, path, asOfRun: asOf, filters: lines, sign }));
+      setExported(await call('exportReport', { kind, path, asOfRun: asOf, filters: lines, sign, preparedBy: preparedBy.trim() || null }));
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
+      setWallMs(performance.now() - asked);
       setRunning(false);
     }
   }
@@ -210,6 +218,22 @@ export function ReportsView() {
             )}
           </div>
         </div>
+        <div>
+          <label className="label" htmlFor="prepared-by">
+            Prepared by (named on the cover)
+          </label>
+          <input
+            id="prepared-by"
+            className="field"
+            maxLength={200}
+            value={preparedBy}
+            placeholder="this computer's account name"
+            onChange={(e) => {
+              setPreparedBy(e.target.value);
+              localStorage.setItem(PREPARED_BY_KEY, e.target.value);
+            }}
+          />
+        </div>
         <label className="row small" style={{ gap: 6 }}>
           <input type="checkbox" checked={sign} onChange={(e) => setSign(e.target.checked)} />
           Sign with this computer's signing key (kept in the OS keychain), so recipients who hold its fingerprint can tell who exported it
@@ -226,12 +250,24 @@ export function ReportsView() {
         </div>
         {running && progress && (
           <div className="stack" style={{ gap: 4 }} data-testid="export-progress">
-            <div className="small muted">
-              {progress.sheet
-                ? `Sheet ${progress.sheetIndex + 1} of ${progress.sheetCount}: ${progress.sheet} · ${count(progress.rows)} rows`
-                : 'Starting…'}
+            <div className="small muted" data-testid="export-progress-text">
+              {progress.sheet ? `Sheet ${progress.sheetIndex + 1} of ${progress.sheetCount}: ${progress.sheet} · ` : 'Starting… · '}
+              {progress.rowsTotal
+                ? `${count(progress.rowsWritten)} of ${count(progress.rowsTotal)} rows`
+                : `${count(progress.rowsWritten)} rows`}
+              {` · ${duration(progress.elapsedMs)}`}
+              {progress.etaSeconds !== null && ` · ${timeLeft(progress.etaSeconds)}`}
             </div>
-            <ProgressBar label="Export progress" value={progress.sheetCount ? (100 * progress.sheetIndex) / progress.sheetCount : null} />
+            <ProgressBar
+              label="Export progress"
+              value={
+                progress.rowsTotal
+                  ? Math.min(99, (100 * progress.rowsWritten) / progress.rowsTotal)
+                  : progress.sheetCount
+                    ? (100 * progress.sheetIndex) / progress.sheetCount
+                    : null
+              }
+            />
           </div>
         )}
         {error && (
@@ -252,8 +288,11 @@ export function ReportsView() {
               </button>
             </div>
             <div className="small muted">
-              {exported.sheets.length} sheets · {count(exported.bytes)} bytes · {exported.ms} ms · SHA-256{' '}
-              <code>{exported.overallSha256.slice(0, 16)}…</code>
+              {exported.sheets.length} sheets · {count(exported.bytes)} bytes ·{' '}
+              <span data-testid="export-duration" title="From the click to the file being ready">
+                {duration(wallMs ?? exported.ms)}
+              </span>{' '}
+              · SHA-256 <code>{exported.overallSha256.slice(0, 16)}…</code>
             </div>
             <div className="small" data-testid="export-signature">
               {exported.signedBy ? (

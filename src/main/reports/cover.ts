@@ -1,0 +1,162 @@
+/**
+ * The two sheets that make a workbook readable to someone who has never seen Attest: the Cover
+ * (what the workbook is for, which report with which filters, as of when, who prepared it, from
+ * which tenant and server, with which version, whether it is complete, how to check it) and the
+ * Dictionary (every column of every data sheet: its type, what it means, the API member it
+ * shows). Both are hashed like any other sheet.
+ */
+import { collection as descriptorOf, overallCompleteness, type CollectionId } from '../collections';
+import type { Filters } from '../store/types';
+import type { CellValue } from './canonical';
+import type { CollectionEvidence, ReportConnection } from './evidence';
+import type { ReportParams, ReportPlan } from './catalog';
+import type { ColumnType, SheetResult, SheetSpec } from './workbook';
+import { EVIDENCE_SHEET } from './workbook';
+
+export const COVER_SHEET = 'Cover';
+export const DICTIONARY_SHEET = 'Dictionary';
+
+export interface CoverInput {
+  plan: ReportPlan;
+  params: ReportParams;
+  connection: ReportConnection;
+  appVersion: string;
+  preparedBy: string;
+  generatedAt: Date;
+  collections: readonly CollectionEvidence[];
+  /** The data sheets as written (the Dictionary included), for their row counts. */
+  sheets: readonly SheetResult[];
+  /** Fingerprint of the signing key, or null. */
+  signedBy: string | null;
+}
+
+const TYPE_WORDS: Record<ColumnType, string> = {
+  text: 'text',
+  enum: 'one of a fixed list of values',
+  int: 'whole number',
+  number: 'number',
+  bool: 'TRUE or FALSE',
+  date: 'date and time (UTC)',
+};
+
+const titleOf = (id: CollectionEvidence['collection']): string => (id === 'outbox journal' ? id : descriptorOf(id).title);
+
+/** Filters in words: "Cross-app scopes: state = X or Y; classification = Z". */
+export function filtersInWords(filters: Partial<Record<CollectionId, Filters>>): string {
+  const parts = Object.entries(filters)
+    .filter(([, f]) => f && Object.keys(f).length > 0)
+    .map(([id, f]) => {
+      const terms = Object.entries(f as Filters).map(([key, value]) => {
+        const values = Array.isArray(value) ? (value as unknown[]) : [value];
+        return `${key} = ${values.map(String).join(' or ')}`;
+      });
+      return `${descriptorOf(id as CollectionId).title}: ${terms.join('; ')}`;
+    });
+  return parts.length ? parts.join('. ') : 'none: every object of each collection';
+}
+
+function asOfInWords(input: CoverInput): string {
+  const { params, collections } = input;
+  if (params.asOfRun !== undefined) {
+    const at = collections.find((c) => c.runId === params.asOfRun)?.dataAsOf;
+    return `the snapshot of completed sync run ${params.asOfRun}${at ? ` (finished ${at})` : ''}`;
+  }
+  const times = collections
+    .filter((c) => c.collection !== 'outbox journal' && c.dataAsOf)
+    .map((c) => c.dataAsOf as string)
+    .sort();
+  if (times.length === 0) return 'the latest synced data (nothing synced yet)';
+  const range = times[0] === times.at(-1) ? times[0] : `${times[0]} to ${times.at(-1)}`;
+  return `the latest synced data of each collection, as of ${range} (UTC; per collection on the Evidence sheet)`;
+}
+
+/** The Cover sheet: label and value rows, then the list of sheets (`descriptions`: what each holds). */
+export function coverSheet(input: CoverInput, descriptions: ReadonlyMap<string, string>): SheetSpec {
+  const { plan, connection } = input;
+  const tenant = connection.tenantHost ?? 'the tenant';
+  const rows: CellValue[][] = [
+    [
+      'Purpose',
+      `Evidence of the configuration of the identity-governance tenant ${tenant}: ${plan.title.toLowerCase()}, ` +
+        'as the local copy kept by Attest held it. Each data sheet lists the objects of one collection; the Evidence ' +
+        'sheet states, per collection, how it was gathered, as of when and whether it is complete, and a SHA-256 hash ' +
+        'of every sheet.',
+    ],
+    ['Report', `${plan.title} (attest export ${plan.kind})`],
+    ['Filters', filtersInWords(input.params.filters)],
+    ['As of', asOfInWords(input)],
+    ...(plan.diffRuns ? [['Changes compared', `sync run ${plan.diffRuns.from} with sync run ${plan.diffRuns.to}`]] : []),
+    ['Complete', overallCompleteness(input.collections.map((c) => ({ ...c, title: titleOf(c.collection) })))],
+    ['Prepared by', input.preparedBy],
+    [
+      'Prepared at',
+      `${input.generatedAt
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, '')} UTC`,
+    ],
+    ['Tenant', connection.tenantHost ?? null],
+    ['Server URL', connection.serverUrl ?? null],
+    ['Connection', connection.name],
+    ['Client ID', connection.clientId ?? null],
+    ['Prepared with', `Attest ${input.appVersion}`],
+    [
+      'Signed',
+      input.signedBy ? `with the Ed25519 key ${input.signedBy}` : 'no: the hashes show the cells are unchanged, not who exported them',
+    ],
+    [
+      'How to verify',
+      'Run `attest verify FILE.xlsx`: it recomputes the SHA-256 of every sheet from its cells and compares them with the ' +
+        'Evidence sheet (exit 0: intact). With `--key FINGERPRINT` it also checks that the key of that fingerprint signed it. ' +
+        'Without Attest, recompute the hashes from the canonical form stated at the foot of the Evidence sheet.',
+    ],
+    [],
+    ['Sheet', 'What it holds', 'Rows'],
+    [EVIDENCE_SHEET, 'who exported what, from which tenant, completeness per collection, the hash of every sheet', null],
+    ...input.sheets.map((s) => [s.name, descriptions.get(s.name) ?? null, s.rows]),
+  ];
+  return {
+    name: COVER_SHEET,
+    layout: 'form',
+    columns: [
+      { header: 'Attest evidence workbook', type: 'text', width: 24 },
+      { header: plan.title, type: 'text', width: 100 },
+      { header: '', type: 'int', width: 10 },
+    ],
+    rows,
+  };
+}
+
+/** The Dictionary: one row per column of every data sheet. */
+export function dictionarySheet(sheets: readonly SheetSpec[]): SheetSpec {
+  const rows: CellValue[][] = [];
+  for (const sheet of sheets) {
+    sheet.columns.forEach((c, i) => {
+      rows.push([sheet.name, columnLetter(i), c.header, TYPE_WORDS[c.type], c.about ?? null, c.source ?? null]);
+    });
+  }
+  return {
+    name: DICTIONARY_SHEET,
+    columns: [
+      { header: 'Sheet', type: 'text', width: 18 },
+      { header: 'Column', type: 'text', width: 8 },
+      { header: 'Header', type: 'text', width: 32 },
+      { header: 'Type', type: 'text', width: 24 },
+      { header: 'Meaning', type: 'text', width: 60 },
+      { header: 'API member', type: 'text', width: 40 },
+    ],
+    rows,
+  };
+}
+
+/** Excel's letter of a 0-based column index. */
+export function columnLetter(index: number): string {
+  let n = index + 1;
+  let out = '';
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    out = String.fromCharCode(65 + r) + out;
+    n = Math.floor((n - 1) / 26);
+  }
+  return out;
+}

@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import type { CollectionId } from '../../../shared/contract';
+import { errorMessage } from '../../api';
+import { useApp } from '../../stores/app';
+import { LIST_ACTIONS } from './actions';
+
+/** What is selected in a list, and what can be done with it: each action queues changes in the outbox. */
+export function SelectionBar({
+  collection,
+  selected,
+  onClear,
+}: {
+  collection: CollectionId;
+  /** id -> title of each selected row. */
+  selected: Map<string, string>;
+  onClear(): void;
+}) {
+  const navigate = useApp((s) => s.navigate);
+  const outboxChanged = useApp((s) => s.outboxChanged);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ text: string; queued: boolean } | null>(null);
+  const actions = LIST_ACTIONS[collection] ?? [];
+  const names = [...selected.values()];
+  if (selected.size === 0 && !message) return null;
+
+  return (
+    <div className="toolbar selection-bar" role="region" aria-label="Selection" data-testid="selection-bar">
+      <strong>{selected.size > 0 ? `${selected.size} selected` : 'Nothing selected'}</strong>
+      <span
+        className="muted small grow"
+        title={names.join('\n')}
+        style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+      >
+        {names.join(', ')}
+      </span>
+      {actions.map((action) => (
+        <button
+          key={action.label(1)}
+          className="btn small primary"
+          disabled={busy || selected.size === 0}
+          onClick={() => {
+            setBusy(true);
+            setMessage(null);
+            action
+              .run([...selected.keys()])
+              .then((queued) => {
+                setMessage({ text: `Queued ${queued} ${queued === 1 ? 'change' : 'changes'} in the outbox.`, queued: true });
+                outboxChanged();
+                onClear();
+              })
+              .catch((failure: unknown) => setMessage({ text: errorMessage(failure), queued: false }))
+              .finally(() => setBusy(false));
+          }}
+        >
+          {action.label(selected.size)}
+        </button>
+      ))}
+      {selected.size > 0 && (
+        <button className="btn small" onClick={onClear}>
+          Clear selection
+        </button>
+      )}
+      <div role="status" className={message && !message.queued ? 'field-error' : 'small'}>
+        {message?.text}
+        {message?.queued && (
+          <>
+            {' '}
+            <button className="btn link small" onClick={() => navigate({ view: 'outbox' })}>
+              Open the outbox
+            </button>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
