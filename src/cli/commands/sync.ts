@@ -3,7 +3,6 @@ import type { CollectionId } from '../../main/collections';
 import type { SyncProgress, SyncSummary } from '../../main/sync/engine';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
-import { print } from '../output';
 import { collectionArg, openWorkspaceFor, positiveInt } from './store-option';
 
 const usage = `Usage: attest sync [--connection NAME] [--only LIST] [--concurrency N] [--data-dir DIR] [--json]
@@ -70,7 +69,9 @@ function exitCodeOf(summary: SyncSummary): ExitCode {
   return EXIT.other;
 }
 
-function printSummary(io: CliIO, summary: SyncSummary): void {
+/** The summary table (the output module loaded only now: a sync that is stopped never needs it). */
+async function printSummary(io: CliIO, summary: SyncSummary): Promise<void> {
+  const { print } = await import('../output');
   print(io, 'table', {
     headers: ['Collection', 'Fetched', 'Pages', 'Upserted', 'Deleted', 'Complete', 'ms', 'Error'],
     rows: summary.collections.map((c) => [
@@ -119,7 +120,7 @@ const command: CommandModule = {
       });
       lines?.draw();
       if (values.json) io.out(JSON.stringify(summary, null, 2));
-      else printSummary(io, summary);
+      else await printSummary(io, summary);
       return exitCodeOf(summary);
     } finally {
       process.off('SIGINT', onSignal);
