@@ -77,6 +77,18 @@ export interface CollectionDescriptor {
   /** The member of a page that holds its rows (for `byIds`: the member of the GET answer that is the object). */
   listKey: string;
   /**
+   * Store only this member of each list row, byte-exact (a grant row's `appEntitlementUserBinding`:
+   * the entitlement the row also carries is synced on its own). A row without it is a bad page.
+   */
+  rowMember?: string;
+  /**
+   * Rows point at related objects of the page's `expanded` list through JSONPath members
+   * (`"appResourceTypePath": "expanded[2]"`, asked for with an expand mask). Each row is then stored
+   * beside them as `{"<rowAs>": <the row>, "<name>": <the related object, or null>}`, every part
+   * byte-exact as received: `members` maps each path member of the row to its `name`.
+   */
+  withExpanded?: { rowAs: string; members: Record<string, string> };
+  /**
    * Rows of the list are summaries: each object is then fetched by id and stored exactly as that
    * GET returns it (campaigns: the `GET /access_review/{id}` wrapper).
    */
@@ -143,6 +155,8 @@ export const enumList = (name: string, label: string, enumName: EnumName, path: 
 });
 /** The app an object belongs to: an id, offered as a filter (the search filters `appId`/`appIds`). */
 export const appCol = (path = 'appId'): ColumnDef => ({ name: 'appId', label: 'App', path, type: 'text', filter: true });
+/** An enum-like filter column whose values belong to no enumeration of src/shared/enums.ts (a type's display name, a oneof kind). */
+export const valueCol = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'enum', filter: true });
 export const bool = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'bool', filter: true });
 
 /** Prefixes every column path (campaign fields live at `accessReview.*` of the view). */

@@ -9,7 +9,7 @@ export { COLLECTIONS, collection, COLUMNS_REVISION, isCollectionId, SEARCH_TEXT_
 export { extractColumns } from './columns';
 export { columnValues, MULTI_SEPARATOR, resolveFilter, type FilterAlias } from './descriptor';
 export { compactWord, FACET_COLUMNS, facetToken, facetsText, valueWords } from './facets';
-export { prepareObject, type PreparedObject, type ReceivedObject } from './prepare';
+export { hashOf, prepareObject, type PreparedObject, type ReceivedObject } from './prepare';
 export { celExpressions, getPath, isRecord, lines, str, targets, type CelExpression } from './extract';
 export {
   completenessOf,
