@@ -225,7 +225,10 @@ describe('attest list', () => {
       [['list', 'automations', '--sort', 'nope:desc'], /--sort: automations has no column 'nope'/],
       [['list', 'automations', '--sort', 'displayName:sideways'], /is not FIELD, FIELD:asc or FIELD:desc/],
       [['list', 'automations', '-o', 'xml'], /-o must be one of table, json, csv/],
-      [['list', 'automations', '--limit', '999999999999999999999'], /--limit must be a whole number above 0/],
+      [
+        ['list', 'automations', '--limit', '999999999999999999999'],
+        /--limit must be a whole number from 1 to 1,000,000,000, not '999999999999999999999'/,
+      ],
       [['list', 'nothing'], /COLLECTION must be one of/],
       [['list'], /give one COLLECTION/],
     ];

@@ -2,7 +2,7 @@ import { MUTATION_KINDS, type JournalEntry, type MutationKind } from '../../main
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 import { OUTPUT_OPTIONS, OUTPUT_USAGE, outputFormat, print } from '../output';
-import { openWorkspaceFor } from './store-option';
+import { openWorkspaceFor, positiveInt } from './store-option';
 
 const usage = `Usage: attest journal [--connection NAME] [--data-dir DIR] [--store FILE] [--item ID] [--kind KIND] [--since ISO] [--limit N] [-o table|json|csv]
 
@@ -38,8 +38,7 @@ const command: CommandModule = {
     const format = outputFormat(values);
     if (values.kind && !MUTATION_KINDS.includes(values.kind as MutationKind))
       throw new UsageError(`--kind must be one of ${MUTATION_KINDS.join(', ')}`);
-    const limit = values.limit ? Number(values.limit) : undefined;
-    if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) throw new UsageError('--limit must be a whole number above 0');
+    const limit = values.limit ? positiveInt(values.limit, '--limit') : undefined;
     const workspace = await openWorkspaceFor(values, io);
     try {
       const { outbox } = workspace;

@@ -3,7 +3,7 @@ import type { Filters, StoredObject } from '../../main/store/db';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 import { OUTPUT_OPTIONS, OUTPUT_USAGE, outputFormat, print, type Cell } from '../output';
-import { collectionArg, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store-option';
+import { collectionArg, intOption, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store-option';
 
 const synopsis = 'attest list COLLECTION [--filter KEY=VALUE]... [--sort FIELD[:desc]] [--limit N] [--offset N] [--as-of RUN]';
 const usage = `Usage: ${synopsis} [--columns A,B…] [-o table|json|csv] [--connection NAME] [--data-dir DIR] [--store FILE]
@@ -102,7 +102,7 @@ const command: CommandModule = {
     const sort = values.sort ? sortArg(values.sort, d) : undefined;
     const columns = chosenColumns(values.columns, d);
     const limit = values.limit ? positiveInt(values.limit, '--limit') : undefined;
-    const offset = values.offset === undefined || values.offset === '0' ? 0 : positiveInt(values.offset, '--offset');
+    const offset = values.offset === undefined ? 0 : intOption(values.offset, '--offset', 0);
     const asOfRun = values['as-of'] ? positiveInt(values['as-of'], '--as-of') : undefined;
     const workspace = await openForReading(values, io);
     try {

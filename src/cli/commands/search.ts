@@ -1,9 +1,10 @@
 import { COLLECTIONS, collection as descriptorOf } from '../../main/collections';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
+import { SEARCH_COUNT_CAP } from '../../shared/search-limits';
 import { MARK_CLOSE, MARK_OPEN, OUTPUT_OPTIONS, OUTPUT_USAGE, outputFormat, print } from '../output';
 import { parseFilters } from './list';
-import { collectionArg, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store-option';
+import { collectionArg, intOption, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store-option';
 
 const synopsis = 'attest search QUERY [--collection C] [--filter COLUMN=VALUE]... [--limit N] [--offset N]';
 const usage = `Usage: ${synopsis} [-o table|json|csv] [--connection NAME] [--data-dir DIR] [--store FILE]
@@ -52,8 +53,8 @@ const command: CommandModule = {
       const result = store.search(query, {
         ...(only ? { collection: only } : {}),
         filters,
-        limit: values.limit ? positiveInt(values.limit, '--limit') : 20,
-        offset: values.offset ? Number(values.offset) || 0 : 0,
+        limit: values.limit ? positiveInt(values.limit, '--limit', SEARCH_COUNT_CAP) : 20,
+        offset: values.offset ? intOption(values.offset, '--offset', 0, SEARCH_COUNT_CAP) : 0,
         ...(format === 'json' ? {} : { highlight: [MARK_OPEN, MARK_CLOSE] }),
       });
       const ms = performance.now() - started;
