@@ -82,6 +82,7 @@ export function Frame({ children }: { children: ReactNode }) {
         />
         <NavItem route={{ view: 'reports' }} label="Reports" />
         <NavItem route={{ view: 'settings' }} label="Settings" />
+        <NavItem route={{ view: 'help' }} label="Help" />
       </nav>
       <header className="topbar">
         <TenantSwitcher />

@@ -21,7 +21,9 @@ export type Route =
   /** `editTemplate`: open the template editor on this synced template. */
   | { view: 'outbox'; editTemplate?: string }
   | { view: 'reports' }
-  | { view: 'settings' };
+  | { view: 'settings' }
+  /** The documentation that ships with the app: a page (README first) and a heading in it. */
+  | { view: 'help'; doc?: string | undefined; anchor?: string | undefined };
 
 export interface CollectionProgress {
   state: SyncProgress['state'];
@@ -54,6 +56,8 @@ export interface AppState {
   /** Bumped whenever stored data may have changed (a sync finished, a workspace opened): views refetch. */
   dataVersion: number;
   paletteOpen: boolean;
+  /** The About dialog is open. */
+  aboutOpen: boolean;
   addingConnection: boolean;
   /** Outbox items not settled yet (queued, sending, failed, uncertain): the sidebar badge. */
   outboxPending: number;
@@ -73,6 +77,7 @@ export interface AppState {
   startSync(): Promise<void>;
   cancelSync(): Promise<void>;
   setPalette(open: boolean): void;
+  setAbout(open: boolean): void;
   setAddingConnection(open: boolean): void;
   refreshOutbox(): Promise<void>;
   outboxChanged(): void;
@@ -98,6 +103,7 @@ export const useApp = create<AppState>()((set, get) => ({
   syncError: null,
   dataVersion: 0,
   paletteOpen: false,
+  aboutOpen: false,
   addingConnection: false,
   outboxPending: 0,
   sending: false,
@@ -196,6 +202,10 @@ export const useApp = create<AppState>()((set, get) => ({
     set({ paletteOpen: open });
   },
 
+  setAbout(open) {
+    set({ aboutOpen: open });
+  },
+
   setAddingConnection(open) {
     set({ addingConnection: open });
   },
@@ -252,6 +262,11 @@ export function listenToCore(): () => void {
     }
   });
   const stopConnection = subscribe('connectionState', (state) => useApp.setState({ connection: state }));
+  // The desktop app's Help menu.
+  const stopMenu = subscribe('menuCommand', ({ command }) => {
+    if (command === 'about') useApp.getState().setAbout(true);
+    else useApp.getState().navigate({ view: 'help' });
+  });
   const stopSend = subscribe('sendProgress', (event) => {
     useApp.setState({ sendProgress: event, sending: event.phase !== 'finished' });
     if (event.phase === 'item' || event.phase === 'finished') useApp.getState().outboxChanged();
@@ -261,6 +276,7 @@ export function listenToCore(): () => void {
   return () => {
     stopProgress();
     stopConnection();
+    stopMenu();
     stopSend();
   };
 }
