@@ -21,7 +21,9 @@ const text = (value) => (Array.isArray(value) ? value.join(', ') : typeof value 
 
 /** Writes `file` (the notices as JSON) for the project at `root`; returns how many packages it lists. */
 export async function writeNotices(root, file) {
-  const lock = createHash('sha256').update(readFileSync(join(root, 'package-lock.json'))).digest('hex');
+  const lock = createHash('sha256')
+    .update(readFileSync(join(root, 'package-lock.json')))
+    .digest('hex');
   const cache = join(root, 'node_modules', '.cache', 'attest', `third-party-notices-${lock.slice(0, 16)}.json`);
   let json;
   if (existsSync(cache)) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName, type SubscriberName } from './contract-names';
 import { CSV_IMPORT_MAX_BYTES } from './input-limits';
+import { QUERY_MAX_CHARS } from './search-limits';
 
 export { API_NAMES, CHANNEL_NAMES, EVENT_NAMES, IPC_PREFIX, ipcChannel, ipcEvent, subscriberName } from './contract-names';
 export type { ChannelName, EventName, SubscriberName } from './contract-names';
@@ -446,7 +447,13 @@ export const CHANNELS = {
   search: channel(
     z
       .object({
-        query: z.string().max(500),
+        /** The core refuses more than QUERY_MAX_CHARS characters or QUERY_MAX_WORDS words, with its reason; this bounds the payload. */
+        query: z
+          .string()
+          .max(
+            2 * QUERY_MAX_CHARS,
+            `The search is over ${QUERY_MAX_CHARS} characters long; at most ${QUERY_MAX_CHARS} are searched: shorten it.`,
+          ),
         collection: CollectionId.nullable().default(null),
         filters: Filters,
         limit: z.number().int().min(1).max(500).default(50),

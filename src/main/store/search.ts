@@ -10,9 +10,9 @@ import {
   SEARCH_TEXT_REVISION,
   type CollectionId,
 } from '../collections';
-import { columnRef, filterSql, pageSql } from './query';
+import { columnRef, filterSql, pageSql, StoreQueryError } from './query';
 import type { ColumnValue, Filters, FilterValue, SearchHit, SearchOptions } from './types';
-import { SEARCH_COUNT_CAP } from '../../shared/search-limits';
+import { queryProblem, SEARCH_COUNT_CAP } from '../../shared/search-limits';
 
 /**
  * Offline search. The index (FTS5, rowid = objects.oid, current objects only) has three columns:
@@ -107,6 +107,9 @@ export interface WordsQuery {
  * posting count is unknown (Infinity). Null when there is nothing to search.
  */
 export function wordsQuery(input: string, terms?: TermLookup): WordsQuery | null {
+  // Refused before anything is parsed or looked up: the cost of a search grows with its words.
+  const problem = queryProblem(input);
+  if (problem) throw new StoreQueryError(`${problem[0]!.toUpperCase()}${problem.slice(1)}: shorten it.`);
   const parts: string[] = [];
   let postings = 0;
   for (const m of input.matchAll(/"([^"]*)"|([^\s"]+)/g)) {

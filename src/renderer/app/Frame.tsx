@@ -1,4 +1,21 @@
 import { useRef, type ReactNode } from 'react';
+import {
+  Bot,
+  CircleHelp,
+  ClipboardCheck,
+  FileChartColumn,
+  FileText,
+  GitCompare,
+  Inbox,
+  KeyRound,
+  LayoutDashboard,
+  Route as RouteIcon,
+  Search,
+  Settings,
+  Wrench,
+  type LucideIcon,
+} from 'lucide-react';
+import type { CollectionId } from '../../shared/contract';
 import { useApp, type Route } from '../stores/app';
 import { count } from '../components/format';
 import { COLLECTION_LABELS, COLLECTION_ORDER } from '../components/collections';
@@ -7,7 +24,17 @@ import { SyncButton } from './SyncButton';
 import { TenantSwitcher } from './TenantSwitcher';
 import { Announcer } from './Announcer';
 
-function NavItem({ route, label, badge }: { route: Route; label: string; badge?: ReactNode }) {
+const COLLECTION_ICONS: Record<CollectionId, LucideIcon> = {
+  campaigns: ClipboardCheck,
+  templates: FileText,
+  automations: Bot,
+  toolsets: Wrench,
+  'routing-rules': RouteIcon,
+  scopes: KeyRound,
+};
+
+/** A sidebar entry: an icon and its label (only the icon where the window is narrow; the label stays its name and its tooltip). */
+function NavItem({ route, label, icon: Icon, badge }: { route: Route; label: string; icon: LucideIcon; badge?: ReactNode }) {
   const current = useApp((s) => s.route);
   const navigate = useApp((s) => s.navigate);
   const active =
@@ -20,8 +47,10 @@ function NavItem({ route, label, badge }: { route: Route; label: string; badge?:
       className={`nav-item ${active || activeDetail ? 'active' : ''}`}
       onClick={() => navigate(route)}
       aria-current={active ? 'page' : undefined}
+      title={label}
     >
-      {label}
+      <Icon className="nav-icon" size={16} aria-hidden="true" />
+      <span className="nav-label">{label}</span>
       {badge !== undefined && <span className="count">{badge}</span>}
     </button>
   );
@@ -51,11 +80,13 @@ export function Frame({ children }: { children: ReactNode }) {
       <Announcer />
       <nav className="sidebar" aria-label="Main">
         <div className="brand">
-          Attest<span>.</span>
+          <span className="brand-initial">A</span>
+          <span className="brand-rest">ttest</span>
+          <span className="brand-dot">.</span>
         </div>
-        <NavItem route={{ view: 'overview' }} label="Overview" />
-        <NavItem route={{ view: 'search' }} label="Search" />
-        <NavItem route={{ view: 'changes' }} label="Changes" />
+        <NavItem route={{ view: 'overview' }} label="Overview" icon={LayoutDashboard} />
+        <NavItem route={{ view: 'search' }} label="Search" icon={Search} />
+        <NavItem route={{ view: 'changes' }} label="Changes" icon={GitCompare} />
         <div className="nav-sep" />
         {COLLECTION_ORDER.map((id) => {
           const stored = status.find((s) => s.id === id);
@@ -64,6 +95,7 @@ export function Frame({ children }: { children: ReactNode }) {
               key={id}
               route={{ view: 'list', collection: id }}
               label={COLLECTION_LABELS[id]}
+              icon={COLLECTION_ICONS[id]}
               badge={stored?.asOf ? count(stored.count) : undefined}
             />
           );
@@ -72,6 +104,7 @@ export function Frame({ children }: { children: ReactNode }) {
         <NavItem
           route={{ view: 'outbox' }}
           label="Outbox"
+          icon={Inbox}
           badge={
             outboxPending > 0 ? (
               <span className="badge pending" data-testid="outbox-badge">
@@ -80,9 +113,9 @@ export function Frame({ children }: { children: ReactNode }) {
             ) : undefined
           }
         />
-        <NavItem route={{ view: 'reports' }} label="Reports" />
-        <NavItem route={{ view: 'settings' }} label="Settings" />
-        <NavItem route={{ view: 'help' }} label="Help" />
+        <NavItem route={{ view: 'reports' }} label="Reports" icon={FileChartColumn} />
+        <NavItem route={{ view: 'settings' }} label="Settings" icon={Settings} />
+        <NavItem route={{ view: 'help' }} label="Help" icon={CircleHelp} />
       </nav>
       <header className="topbar">
         <TenantSwitcher />

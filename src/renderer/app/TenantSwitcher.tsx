@@ -12,8 +12,7 @@ export function TenantSwitcher() {
   return (
     <div className="row">
       <select
-        className="field"
-        style={{ width: 220 }}
+        className="field tenant-select"
         aria-label="Tenant"
         value={active ?? ''}
         onChange={(event) => {

@@ -1,7 +1,7 @@
 import type { ColumnInfo } from '../../shared/contract';
 import { dateTime, enumText } from './format';
 
-/** One table cell, rendered by its column kind. Unknown enum values are shown as written, flagged. */
+/** One table cell, rendered by its column kind, its full value on hover (title). Unknown enum values are flagged. */
 export function Cell({ column, value }: { column: ColumnInfo; value: string | number | boolean | null | undefined }) {
   if (value === null || value === undefined || value === '') return <span className="muted">—</span>;
   switch (column.kind) {
@@ -20,7 +20,11 @@ export function Cell({ column, value }: { column: ColumnInfo; value: string | nu
     case 'number':
       return <span>{typeof value === 'number' ? value.toLocaleString('en-US') : String(value)}</span>;
     case 'id':
-      return <span className="mono">{String(value)}</span>;
+      return (
+        <span className="mono" title={String(value)}>
+          {String(value)}
+        </span>
+      );
     default:
       return <span title={String(value)}>{String(value)}</span>;
   }

@@ -8,6 +8,7 @@ import { Cell } from '../../components/Cell';
 import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { ago, count, enumText } from '../../components/format';
 import { SelectionBar } from './SelectionBar';
+import { defaultTrack, useListLayout } from './prefs';
 
 const PAGE = 200;
 const ROW_HEIGHT = 36;
@@ -19,10 +20,51 @@ function nextSort(sort: Sort, key: string): Sort {
   return sort.dir === 'asc' ? { key, dir: 'desc' } : null;
 }
 
-function HeaderCell({ column, sort, onSort }: { column: ColumnInfo; sort: Sort; onSort(): void }) {
+/** Drags a column's right edge to resize it (double-click: back to the default width). */
+function ResizeHandle({ onResize }: { onResize(width: number | null): void }) {
+  return (
+    <span
+      className="col-resize"
+      aria-hidden="true"
+      data-testid="column-resize"
+      onPointerDown={(event) => {
+        event.preventDefault();
+        const cell = event.currentTarget.parentElement;
+        if (!cell) return;
+        const start = event.clientX;
+        const startWidth = cell.getBoundingClientRect().width;
+        const move = (e: PointerEvent) => onResize(Math.max(60, Math.round(startWidth + e.clientX - start)));
+        const up = () => {
+          window.removeEventListener('pointermove', move);
+          window.removeEventListener('pointerup', up);
+        };
+        window.addEventListener('pointermove', move);
+        window.addEventListener('pointerup', up);
+      }}
+      onDoubleClick={() => onResize(null)}
+    />
+  );
+}
+
+function HeaderCell({
+  column,
+  sort,
+  onSort,
+  onResize,
+}: {
+  column: ColumnInfo;
+  sort: Sort;
+  onSort(): void;
+  onResize(width: number | null): void;
+}) {
   const dir = sort?.key === column.key ? sort.dir : null;
   return (
-    <div role="columnheader" aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : column.sortable ? 'none' : undefined}>
+    <div
+      role="columnheader"
+      data-column={column.key}
+      title={column.label}
+      aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : column.sortable ? 'none' : undefined}
+    >
       {column.sortable ? (
         <button type="button" className="sort-button" onClick={onSort}>
           {column.label}
@@ -31,6 +73,24 @@ function HeaderCell({ column, sort, onSort }: { column: ColumnInfo; sort: Sort; 
       ) : (
         column.label
       )}
+      <ResizeHandle onResize={onResize} />
+    </div>
+  );
+}
+
+/** The values of the row that has the focus, in full (cells cut to their column width show all here). */
+function RowPreview({ columns, row }: { columns: ColumnInfo[]; row: ObjectRow }) {
+  return (
+    <div className="row-preview" data-testid="row-preview" aria-hidden="true">
+      {columns.map((column) => {
+        const value = column.key === 'title' ? row.title : row.cells[column.key];
+        if (value === null || value === undefined || value === '') return null;
+        return (
+          <span key={column.key}>
+            <span className="muted">{column.label}:</span> <Cell column={column} value={value} />
+          </span>
+        );
+      })}
     </div>
   );
 }
@@ -65,12 +125,22 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
   const scroller = useRef<HTMLDivElement>(null);
   const focusIndex = useRef<number | null>(null);
 
-  const columns: ColumnInfo[] = useMemo(() => info?.columns ?? [], [info]);
-  const template = useMemo(
-    () =>
-      `34px ${columns.map((c) => (c.kind === 'date' ? '170px' : c.kind === 'bool' ? '90px' : c.kind === 'enum' ? 'minmax(140px, 1fr)' : c.key === 'title' || c.key === 'displayName' ? 'minmax(220px, 2fr)' : 'minmax(120px, 1fr)')).join(' ')}`,
-    [columns],
-  );
+  const [layout, setLayout] = useListLayout(collection);
+  const [gridFocused, setGridFocused] = useState(false);
+  const allColumns: ColumnInfo[] = useMemo(() => info?.columns ?? [], [info]);
+  const columns = useMemo(() => allColumns.filter((c) => !layout.hidden.includes(c.key)), [allColumns, layout.hidden]);
+  const [template, minWidth] = useMemo(() => {
+    const tracks = columns.map((c) => (layout.widths[c.key] ? `${layout.widths[c.key]}px` : defaultTrack(c).track));
+    const width = columns.reduce((sum, c) => sum + (layout.widths[c.key] ?? defaultTrack(c).min), 34);
+    return [`34px ${tracks.join(' ')}`, width];
+  }, [columns, layout.widths]);
+  const resize = (key: string, width: number | null) =>
+    setLayout((l) => {
+      const widths = { ...l.widths };
+      if (width === null) delete widths[key];
+      else widths[key] = width;
+      return { ...l, widths };
+    });
 
   const loadPage = useCallback(
     (page: number) => {
@@ -259,7 +329,11 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
         // The rows' one Tab stop is the active row; while it is scrolled out of the DOM the grid
         // itself takes the Tab stop and hands the focus on to it.
         tabIndex={activeRendered ? undefined : 0}
-        onFocus={(event) => event.target === event.currentTarget && moveTo(activeIndex)}
+        onFocus={(event) => {
+          setGridFocused(true);
+          if (event.target === event.currentTarget) moveTo(activeIndex);
+        }}
+        onBlur={(event) => !event.currentTarget.contains(event.relatedTarget as Node | null) && setGridFocused(false)}
         onKeyDown={onGridKey}
       >
         <div className="table-head-group" role="rowgroup">
@@ -273,11 +347,17 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
               <span className="sr-only">Selected</span>
             </div>
             {columns.map((column) => (
-              <HeaderCell key={column.key} column={column} sort={sort} onSort={() => setSort((s) => nextSort(s, column.key))} />
+              <HeaderCell
+                key={column.key}
+                column={column}
+                sort={sort}
+                onSort={() => setSort((s) => nextSort(s, column.key))}
+                onResize={(width) => resize(column.key, width)}
+              />
             ))}
           </div>
         </div>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: columns.length * 130 }} role="rowgroup">
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth }} role="rowgroup">
           {items.map((item) => {
             const row = rowAt(item.index);
             const isSelected = row ? selected.has(row.id) : false;
@@ -336,6 +416,7 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
       <SelectionBar collection={collection} selected={selected} onClear={() => setSelected(new Map())} />
       {error && total !== null && <div className="banner error">{error}</div>}
       {body}
+      {gridFocused && rowAt(activeIndex) && <RowPreview columns={columns} row={rowAt(activeIndex)!} />}
     </div>
   );
 }

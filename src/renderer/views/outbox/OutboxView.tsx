@@ -246,10 +246,19 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
             </Empty>
           ) : (
             <div className="card" style={{ padding: 0, overflow: 'auto' }}>
-              <table style={{ width: '100%', borderCollapse: 'collapse', fontSize: 13 }} data-testid="outbox-items">
+              <table className="outbox-table" data-testid="outbox-items">
+                <colgroup>
+                  <col style={{ width: 36 }} />
+                  <col style={{ width: 104 }} />
+                  <col />
+                  <col style={{ width: '30%' }} />
+                  <col style={{ width: 52 }} />
+                  <col style={{ width: 96 }} />
+                  <col style={{ width: 196 }} />
+                </colgroup>
                 <thead>
                   <tr className="muted" style={{ textAlign: 'left' }}>
-                    <th style={{ padding: 8, width: 28 }}>
+                    <th>
                       <span className="sr-only">Select</span>
                     </th>
                     <th>State</th>
@@ -291,7 +300,7 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
                           {KIND_LABELS[item.kind]} · {item.request.method} {item.request.path}
                         </div>
                       </td>
-                      <td style={{ maxWidth: 320 }} className="small">
+                      <td className="small">
                         {item.lastError ? (
                           <span style={{ color: 'var(--bad)' }}>
                             {item.lastStatus ? `${item.lastStatus}: ` : ''}

@@ -1,0 +1,59 @@
+/** The shape every mutation kind's descriptor has (one file per kind beside this one). */
+import type { OutboxApi } from '../api-shape';
+import type { MutationKind, OutboxItem, OutboxRequest, OverlayEffect } from '../types';
+
+export interface ValidationContext {
+  /** The synced copy of an object in the local store (its JSON), or null. */
+  synced(collection: string, id: string): Record<string, unknown> | null;
+}
+
+export interface OverlayRow {
+  collection: string;
+  objectId: string;
+  effect: OverlayEffect;
+  data: Record<string, unknown>;
+}
+
+/** `resent`: the check itself sent the request again (kinds whose resend is the read). */
+export type ReconcileVerdict =
+  | { outcome: 'applied'; result: Record<string, unknown>; note: string; httpStatus?: number; resent?: boolean }
+  | { outcome: 'not-applied'; note: string; httpStatus?: number; resent?: boolean }
+  | { outcome: 'unknown'; note: string; httpStatus?: number; resent?: boolean };
+
+export interface ReconcileContext {
+  api: OutboxApi;
+  item: OutboxItem;
+  signal?: AbortSignal;
+}
+
+/** A fresh copy of an object to keep in the store after a success. */
+export interface RefreshedObject {
+  collection: string;
+  id: string;
+  json: Record<string, unknown>;
+}
+
+export interface KindDescriptor<I extends Record<string, unknown> = Record<string, unknown>> {
+  kind: MutationKind;
+  /** Bumped when the stored input shape changes; older items are upgraded before they are sent. */
+  version: number;
+  label: string;
+  /** Validates and normalizes; throws OutboxValidationError naming the field. */
+  validate(input: unknown, ctx: ValidationContext): I;
+  request(input: I): OutboxRequest;
+  /** The object this item touches; items with the same target go out in queue order. */
+  target(input: I): string;
+  /** Two items with the same key are the same change (duplicates). */
+  dedupeKey(input: I): string;
+  summary(input: I): string;
+  overlay(input: I, itemId: string): OverlayRow[];
+  /** What a success records (ids the server created, flags it set). */
+  result(body: unknown, input: I): Record<string, unknown>;
+  /** Objects to refresh in the store after a success, when the answer carries them. */
+  refresh?(body: unknown, input: I): RefreshedObject[];
+  /** How an uncertain attempt is settled by reading the server. */
+  reconcile(ctx: ReconcileContext & { input: I }): Promise<ReconcileVerdict>;
+  /** How reconciliation works for this kind, in one sentence (shown to the user). */
+  reconcileHow: string;
+  upgrade?(input: Record<string, unknown>, fromVersion: number): Record<string, unknown>;
+}

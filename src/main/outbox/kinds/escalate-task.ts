@@ -1,0 +1,60 @@
+/** escalate-task: a task escalated to emergency access; reconciled by reading the task. */
+import type { KindDescriptor } from './descriptor';
+import { get, seg, text } from './server';
+import { asObject, optionalString, requiredId } from './validation';
+
+export interface EscalateTaskInput extends Record<string, unknown> {
+  taskId: string;
+  policyStepId: string;
+  comment?: string;
+}
+
+function emergencyAccessOf(body: unknown): boolean | null {
+  const value = get(body, 'taskView', 'task', 'emergencyAccess') ?? get(body, 'task', 'emergencyAccess');
+  return typeof value === 'boolean' ? value : value === undefined ? null : Boolean(value);
+}
+
+export const escalateTask: KindDescriptor<EscalateTaskInput> = {
+  kind: 'escalate-task',
+  version: 1,
+  label: 'Escalate task to emergency access',
+  validate(raw) {
+    const obj = asObject(raw, 'escalate-task');
+    const out: EscalateTaskInput = { taskId: requiredId(obj, 'taskId'), policyStepId: requiredId(obj, 'policyStepId') };
+    const comment = optionalString(obj, 'comment', 8192);
+    if (comment !== undefined && comment !== '') out.comment = comment;
+    return out;
+  },
+  request: (i) => ({
+    method: 'POST',
+    path: `/tasks/${seg(i.taskId)}/action/escalate`,
+    body: { policyStepId: i.policyStepId, ...(i.comment !== undefined ? { comment: i.comment } : {}) },
+  }),
+  target: (i) => `task:${i.taskId}`,
+  dedupeKey: (i) => `${i.taskId}\u0000${i.policyStepId}`,
+  summary: (i) => `escalate task ${i.taskId} (policy step ${i.policyStepId}) to emergency access`,
+  overlay: (i) => [{ collection: 'tasks', objectId: i.taskId, effect: 'pending-escalation', data: { ...i } }],
+  result: (body, i) => ({
+    taskId: text(get(body, 'taskView', 'task', 'id')) || i.taskId,
+    emergencyAccess: emergencyAccessOf(body) ?? false,
+  }),
+  reconcileHow: 'reads the task: emergencyAccess set means the escalation was applied',
+  async reconcile({ api, input, signal }) {
+    const res = await api.request({ method: 'GET', path: `/tasks/${seg(input.taskId)}`, signal });
+    const emergency = emergencyAccessOf(res.body);
+    if (emergency === true)
+      return {
+        outcome: 'applied',
+        result: { taskId: input.taskId, emergencyAccess: true },
+        note: 'the task is in emergency access: the escalation was applied',
+        httpStatus: res.status,
+      };
+    if (emergency === false || emergency === null)
+      return {
+        outcome: 'not-applied',
+        note: 'the task is not in emergency access: the escalation was not applied',
+        httpStatus: res.status,
+      };
+    return { outcome: 'unknown', note: 'the task does not say whether it is in emergency access' };
+  },
+};
