@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient, type ApiRequest } from '../../src/main/api/client';
@@ -153,6 +154,63 @@ describe('sync against the reference tenant', () => {
       [summary.runId, 'completed'],
       [firstRun, 'completed'],
     ]);
+  });
+});
+
+/** Digests of what a store holds, apart from the runs: each table's rows (objects without their last-seen marks) and the FTS index's own blocks. */
+function contents(store: Store): Record<string, string | number> {
+  const digest = (sql: string) => {
+    const hash = createHash('sha1');
+    for (const row of store.db.prepare(sql).raw().iterate() as IterableIterator<unknown[]>)
+      for (const value of row) hash.update(Buffer.isBuffer(value) ? value : `${String(value)}\u0000`);
+    return hash.digest('hex');
+  };
+  return {
+    objects: digest('SELECT oid, collection, id, first_seen_run, current_vid, current_hash FROM objects ORDER BY oid'),
+    versions: digest('SELECT * FROM object_versions ORDER BY vid'),
+    'search index blocks': digest('SELECT id, block FROM search_index_data ORDER BY id'),
+    'search entries': digest('SELECT rowid, title, body, facets FROM search_index ORDER BY rowid'),
+    'search terms': digest('SELECT term, docs FROM search_terms ORDER BY term'),
+    'search queue': store.db.prepare('SELECT count(*) FROM search_queue').pluck().get() as number,
+    meta: digest('SELECT key, value FROM store_meta ORDER BY key'),
+  };
+}
+
+describe('a resync of an unchanged tenant', () => {
+  let tenant: ReferenceTenant;
+  let tmp: ReturnType<typeof tempDir>;
+  beforeAll(async () => {
+    tenant = await startTenant({ port: 0, seed: 17, scale: 2 });
+    tmp = tempDir();
+  });
+  afterAll(async () => {
+    await tenant?.close();
+    tmp?.remove();
+  });
+
+  it('writes nothing but the run and what its walks saw: no version, no search entry, no index block', async () => {
+    const store = openStore(join(tmp.dir, 'store.sqlite'));
+    try {
+      const first = await syncTenant({ store, api: clientFor(tenant) });
+      expect(first.status).toBe('completed');
+      const before = contents(store);
+      const changes = store.db.prepare('SELECT total_changes()').pluck();
+      const changedBefore = changes.get() as number;
+      const second = await syncTenant({ store, api: clientFor(tenant) });
+      expect(second).toMatchObject({ status: 'completed', runId: first.runId + 1 });
+      expect(second.collections.every((c) => c.upserted === 0 && c.deleted === 0 && c.fetched > 0)).toBe(true);
+      expect(contents(store)).toEqual(before);
+      // Rows written: the run (begun, finished), each walk (added, started, planned, ended) and its
+      // checkpoint after each page, and each object's mark as seen by the run.
+      const objects = store.db.prepare('SELECT count(*) FROM objects').pluck().get() as number;
+      const pages = second.collections.reduce((n, c) => n + c.pages, 0);
+      const walks = second.collections.length;
+      expect((changes.get() as number) - changedBefore).toBeLessThanOrEqual(2 + 4 * walks + pages + objects);
+      expect(store.db.prepare('SELECT count(*) FROM objects WHERE last_seen_run = ?').pluck().get(second.runId)).toBe(objects);
+      expect(differences(store, tenant.data)).toEqual([]);
+    } finally {
+      store.close();
+    }
   });
 });
 

@@ -125,6 +125,28 @@ describe('store', () => {
     expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 
+  it('rewrites a search entry only when the searched text changed', () => {
+    const blocks = () => store.db.prepare('SELECT id, block FROM search_index_data ORDER BY id').raw().all();
+    const terms = () => store.db.prepare('SELECT term, docs FROM search_terms ORDER BY term').raw().all();
+    run('scopes', [[scope('a'), scope('b')]]);
+    store.sync.refreshSearchTerms();
+    const index = blocks();
+    const words = terms();
+    // a: a new version (a column no search looks at changed); b: unchanged. The index is as it was.
+    run('scopes', [[scope('a', { updatedAt: '2026-01-02T00:00:00Z' }), scope('b')]]);
+    expect(store.db.prepare('SELECT count(*) FROM object_versions').pluck().get()).toBe(3);
+    expect(store.getObject('scopes', 'a')!.columns.updatedAt).toBe('2026-01-02T00:00:00Z');
+    expect(blocks()).toEqual(index);
+    store.sync.refreshSearchTerms();
+    expect(terms()).toEqual(words);
+    // The searched text of b changed: its entry is rewritten, and the words list follows.
+    run('scopes', [[scope('a', { updatedAt: '2026-01-02T00:00:00Z' }), scope('b', { description: 'Writes ledgers' })]]);
+    expect(blocks()).not.toEqual(index);
+    expect(store.search('ledgers').hits.map((h) => h.id)).toEqual(['b']);
+    store.sync.refreshSearchTerms();
+    expect(terms()).toContainEqual(['ledgers', 1]);
+  });
+
   it('reports campaign changes by the fields of the campaign inside its view', () => {
     const wrap = (state: string, extra = {}) =>
       JSON.stringify({ accessReview: { id: 'c1', displayName: 'Q1 review', state, ...extra }, createdByUserPath: '/u/1' });

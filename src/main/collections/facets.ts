@@ -54,16 +54,32 @@ export function valueWords(column: ColumnDef, value: ColumnValue): string[] {
   return [raw.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/_/g, ' '), compactWord(raw)];
 }
 
+/** The token and the words of a column value, by collection, column and value: a sync meets the same few values again and again. */
+const FRAGMENTS = new Map<string, { token: string; words: string }>();
+const FRAGMENTS_MAX = 20_000;
+
+function fragment(collection: CollectionId, column: ColumnDef, value: string | number | boolean): { token: string; words: string } {
+  const key = `${collection}\u0000${column.name}\u0000${typeof value}\u0000${String(value)}`;
+  let found = FRAGMENTS.get(key);
+  if (!found) {
+    if (FRAGMENTS.size >= FRAGMENTS_MAX) FRAGMENTS.clear();
+    found = { token: facetToken(column.name, value), words: valueWords(column, value).join(' ') };
+    FRAGMENTS.set(key, found);
+  }
+  return found;
+}
+
 /** The `facets` text of an object: its collection and the values of its filterable columns, then the words those values are searched by. */
 export function facetsText(collection: CollectionId, columns: Record<string, ColumnValue>): string {
   const d = descriptorOf(collection);
-  const tokens = [facetToken('collection', collection)];
-  const words: string[] = [];
+  let tokens = facetToken('collection', collection);
+  let words = '';
   for (const c of d.columns) {
     const value = columns[c.name];
     if (!c.filter || value === null || value === undefined || value === '') continue;
-    tokens.push(facetToken(c.name, value));
-    words.push(...valueWords(c, value));
+    const f = fragment(collection, c, value);
+    tokens += ` ${f.token}`;
+    if (f.words !== '') words += ` ${f.words}`;
   }
-  return [...tokens, ...words].join(' ');
+  return tokens + words;
 }

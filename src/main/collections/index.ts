@@ -8,7 +8,7 @@ export type { CollectionDescriptor, ColumnDef, ColumnType, ColumnValue, Referenc
 export { COLLECTIONS, collection, isCollectionId, SEARCH_TEXT_REVISION } from './registry';
 export { extractColumns } from './columns';
 export { compactWord, FACET_COLUMNS, facetToken, facetsText, valueWords } from './facets';
-export { prepareObject, type PreparedObject, type ReceivedObject } from './prepare';
+export { hashOf, prepareObject, type PreparedObject, type ReceivedObject } from './prepare';
 export { celExpressions, getPath, isRecord, lines, str, targets, type CelExpression } from './extract';
 export {
   completenessOf,

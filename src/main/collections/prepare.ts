@@ -35,8 +35,13 @@ export interface PreparedObject {
   refs: string | null;
 }
 
-/** Hashes, extracts and indexes one object. An object without an id is a bad answer. */
-export function prepareObject(descriptor: CollectionDescriptor, obj: ReceivedObject): PreparedObject {
+/** SHA-1 of an object's text as received: equal hashes, unchanged object. */
+export function hashOf(raw: string): Buffer {
+  return createHash('sha1').update(raw).digest();
+}
+
+/** Hashes (unless `hash` is given), extracts and indexes one object. An object without an id is a bad answer. */
+export function prepareObject(descriptor: CollectionDescriptor, obj: ReceivedObject, hash?: Buffer): PreparedObject {
   const id = descriptor.idOf(obj.json);
   if (id === '') throw new ApiError('bad_response', `${descriptor.id}: an object without an id`);
   const text = descriptor.searchText(obj.json);
@@ -46,7 +51,7 @@ export function prepareObject(descriptor: CollectionDescriptor, obj: ReceivedObj
   return {
     id,
     raw: obj.raw,
-    hash: createHash('sha1').update(obj.raw).digest(),
+    hash: hash ?? hashOf(obj.raw),
     title: text.title,
     cols: JSON.stringify(columns),
     body: text.body,

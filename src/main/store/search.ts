@@ -362,6 +362,8 @@ export function refreshSearchTerms(db: Database): void {
 }
 
 const REVISION_KEY = 'search_text_revision';
+/** Present while the index holds entries written since `search_terms` was last refreshed. */
+export const TERMS_STALE_KEY = 'search_terms_stale';
 
 /**
  * Rebuilds the index from the stored raw JSON when the descriptors index other text than the
@@ -405,6 +407,8 @@ export function recoverSearchQueue(db: Database): number {
     done += rows.length;
     after = rows[rows.length - 1]!.oid;
   }
+  // The list of indexed words is refreshed by the next sync that stores pages.
+  if (done > 0) db.prepare(`INSERT OR IGNORE INTO store_meta (key, value) VALUES ('${TERMS_STALE_KEY}', '1')`).run();
   return done;
 }
 

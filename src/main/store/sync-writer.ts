@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { facetsText, type CollectionId, type PreparedObject } from '../collections';
-import { refreshSearchTerms } from './search';
+import { refreshSearchTerms, TERMS_STALE_KEY } from './search';
 import type { ColumnValue, RunCollection, RunStatus, WalkStatus } from './types';
 
 export interface RunStart {
@@ -58,6 +58,16 @@ interface SearchDoc {
   facets: string;
 }
 
+/** An object a page repeats unchanged (see currentHashes): storing it only marks it seen by the walk. */
+export interface UnchangedObject {
+  id: string;
+  unchanged: { oid: number; vid: number };
+}
+
+function sameDoc(a: SearchDoc | null | undefined, b: SearchDoc): boolean {
+  return a !== null && a !== undefined && a.title === b.title && a.body === b.body && a.facets === b.facets;
+}
+
 export class SyncWriter {
   private readonly s: Record<string, Statement>;
   /**
@@ -93,13 +103,27 @@ export class SyncWriter {
       strayWalks: p("UPDATE sync_run_collections SET status = 'cancelled' WHERE run_id = ? AND status IN ('running', 'pending')"),
 
       findObject: p(
-        `SELECT o.oid, o.current_vid AS vid, v.hash, v.valid_from FROM objects o LEFT JOIN object_versions v ON v.vid = o.current_vid
+        `SELECT o.oid, o.current_vid AS vid, o.current_hash AS hash, v.valid_from FROM objects o LEFT JOIN object_versions v ON v.vid = o.current_vid
          WHERE o.collection = ? AND o.id = ?`,
       ),
+      currentOf: p(
+        `SELECT j.value AS id, o.oid, o.current_vid AS vid, o.current_hash AS hash FROM json_each(?) j
+         JOIN objects o ON o.collection = ? AND o.id = j.value WHERE o.current_vid IS NOT NULL`,
+      ),
+      // vids are one object's each, so oid in the set and current_vid in the set is the pair unchanged.
+      seenAll: p(
+        `UPDATE objects SET last_seen_run = ?, last_seen_walk = ?
+         WHERE oid IN (SELECT value FROM json_each(?)) AND current_vid IN (SELECT value FROM json_each(?))`,
+      ),
+      indexed: p('SELECT title, body, facets FROM search_index WHERE rowid = ?'),
+      termsStale: p(`INSERT OR IGNORE INTO store_meta (key, value) VALUES ('${TERMS_STALE_KEY}', '1')`),
+      termsFresh: p(`DELETE FROM store_meta WHERE key = '${TERMS_STALE_KEY}'`),
+      termsAreStale: p(`SELECT 1 FROM store_meta WHERE key = '${TERMS_STALE_KEY}'`).pluck(),
       newObject: p('INSERT INTO objects (collection, id, first_seen_run, last_seen_run, last_seen_walk) VALUES (?, ?, ?, ?, ?)'),
       seen: p('UPDATE objects SET last_seen_run = ?, last_seen_walk = ? WHERE oid = ?'),
-      setCurrent: p('UPDATE objects SET current_vid = ?, last_seen_run = ?, last_seen_walk = ? WHERE oid = ?'),
-      clearCurrent: p('UPDATE objects SET current_vid = NULL WHERE oid = ?'),
+      setCurrent: p('UPDATE objects SET current_vid = ?, current_hash = ?, last_seen_run = ?, last_seen_walk = ? WHERE oid = ?'),
+      setHash: p('UPDATE objects SET current_hash = ? WHERE oid = ?'),
+      clearCurrent: p('UPDATE objects SET current_vid = NULL, current_hash = NULL WHERE oid = ?'),
       newVersion: p(
         'INSERT INTO object_versions (oid, valid_from, hash, title, cols, raw, refs, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
@@ -183,13 +207,21 @@ export class SyncWriter {
     runId: number,
     collection: CollectionId,
     walk: number,
-    objects: readonly PreparedObject[],
+    objects: readonly (PreparedObject | UnchangedObject)[],
     next: string,
     fetchedAt: string,
   ): { upserted: number; deleted: number; completed: boolean } {
     const result = this.db.transaction(() => {
       let upserted = 0;
-      for (const obj of objects) if (this.upsert(runId, collection, walk, obj, fetchedAt)) upserted += 1;
+      const unchanged = objects.filter((o): o is UnchangedObject => 'unchanged' in o);
+      if (unchanged.length > 0) {
+        const oids = JSON.stringify(unchanged.map((o) => o.unchanged.oid));
+        const vids = JSON.stringify(unchanged.map((o) => o.unchanged.vid));
+        const marked = this.s.seenAll!.run(runId, walk, oids, vids).changes;
+        if (marked !== new Set(unchanged.map((o) => o.unchanged.oid)).size)
+          throw new Error(`${collection}: stored objects changed while a page was being stored`);
+      }
+      for (const obj of objects) if (!('unchanged' in obj) && this.upsert(runId, collection, walk, obj, fetchedAt)) upserted += 1;
       const moved = this.s.checkpoint!.run(next, objects.length, upserted, runId, collection, walk).changes;
       if (moved !== 1) throw new Error(`no running walk ${walk} of ${collection} in run ${runId}`);
       const deleted = next === '' ? this.completeWalk(runId, collection, walk) : 0;
@@ -228,18 +260,33 @@ export class SyncWriter {
     if (found && found.vid !== null && found.valid_from === runId) {
       // Already stored by this run (a page seen twice): one version per run, rewritten in place.
       s.rewriteVersion!.run(obj.hash, obj.title, obj.cols, obj.raw, obj.refs, fetchedAt, found.vid);
+      s.setHash!.run(obj.hash, oid);
       s.seen!.run(runId, walk, oid);
     } else {
       if (found && found.vid !== null) s.closeVersion!.run(runId, found.vid);
       const vid = Number(s.newVersion!.run(oid, runId, obj.hash, obj.title, obj.cols, obj.raw, obj.refs, fetchedAt).lastInsertRowid);
-      s.setCurrent!.run(vid, runId, walk, oid);
+      s.setCurrent!.run(vid, obj.hash, runId, walk, oid);
     }
-    this.queueSearch(oid, found !== undefined && found.vid !== null, {
+    const doc = {
       title: obj.title,
       body: obj.body,
       facets: obj.facets ?? facetsText(collection, JSON.parse(obj.cols) as Record<string, ColumnValue>),
-    });
+    };
+    const indexed = found !== undefined && found.vid !== null;
+    // A change that leaves the searched text as it was leaves the index alone.
+    if (!indexed || !sameDoc(this.pendingSearch.get(oid)?.doc ?? (s.indexed!.get(oid) as SearchDoc | undefined), doc))
+      this.queueSearch(oid, indexed, doc);
     return true;
+  }
+
+  /**
+   * The stored objects of `collection` among `ids` and the hash of their current versions, read
+   * before a page is prepared: an object whose hash the page repeats need not be prepared again
+   * (commitPage then only marks it seen).
+   */
+  currentHashes(collection: CollectionId, ids: readonly string[]): Map<string, { oid: number; vid: number; hash: Buffer }> {
+    const rows = this.s.currentOf!.all(JSON.stringify(ids), collection) as { id: string; oid: number; vid: number; hash: Buffer }[];
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /**
@@ -345,13 +392,18 @@ export class SyncWriter {
         if (doc) s.indexInsert!.run(oid, doc.title, doc.body, doc.facets);
         s.dequeue!.run(oid);
       }
+      s.termsStale!.run();
     })();
     this.pendingSearch.clear();
   }
 
-  /** Refreshes the search's list of indexed words (after a sync stored pages). */
+  /** Refreshes the search's list of indexed words, when the index changed since it was made. */
   refreshSearchTerms(): void {
-    refreshSearchTerms(this.db);
+    if (this.s.termsAreStale!.get() === undefined) return;
+    this.db.transaction(() => {
+      refreshSearchTerms(this.db);
+      this.s.termsFresh!.run();
+    })();
   }
 
   /** The ids of the current objects of `collection` that walk `walk` of the run has not stored or seen. */

@@ -3,14 +3,16 @@ import type { ApiClient } from '../api/client';
 import {
   collection as descriptorOf,
   COLLECTIONS,
+  hashOf,
   prepareObject,
+  type PreparedObject,
   type CollectionDescriptor,
   type CollectionId,
   type ReceivedObject,
 } from '../collections';
 import { CursorSet, readCheckpoint, UnreadableCheckpoint } from './cursors';
 import { fetchOne, idPages, listPages, mapLimit, type FetchedPage } from './pages';
-import type { RunStatus, SyncStore, WalkRecord } from './target';
+import type { RunStatus, SyncStore, UnchangedObject, WalkRecord } from './target';
 
 export type { SyncProgress };
 
@@ -194,6 +196,10 @@ function blockedWalk(
   };
 }
 
+function emptySummary(collection: CollectionId): CollectionSummary {
+  return { collection, fetched: 0, pages: 0, upserted: 0, deleted: 0, complete: false, resumed: false, restarts: 0, ms: 0 };
+}
+
 async function walkCollection(
   store: SyncStore,
   api: ApiClient,
@@ -205,17 +211,7 @@ async function walkCollection(
 ): Promise<CollectionSummary> {
   const started = performance.now();
   const id = descriptor.id;
-  const summary: CollectionSummary = {
-    collection: id,
-    fetched: 0,
-    pages: 0,
-    upserted: 0,
-    deleted: 0,
-    complete: false,
-    resumed: false,
-    restarts: 0,
-    ms: 0,
-  };
+  const summary = emptySummary(id);
   // What this walk should fetch, once known (see expectationOf): pages against it give the estimate.
   let expected: { pages: number; items: number } | null = null;
   const progress = (state: SyncProgress['state'], error: string | null = null): void => {
@@ -260,18 +256,14 @@ async function walkCollection(
     );
     progress('running');
   }
-  const parts = descriptor.split?.parts ?? [{ key: '', fetchPage: descriptor.fetchPage }];
-  const open = (key: string, token: string): AsyncIterator<FetchedPage> =>
-    (plan
-      ? idPages(descriptor, api, plan, token, signal)
-      : listPages(descriptor, api, token, signal, parts.find((p) => p.key === key)!.fetchPage))[Symbol.asyncIterator]();
+  const walkFrom = cursorsOf(descriptor, api, plan, signal);
   const restart = (): CursorSet => {
     state = { ...state, walk: writer.restartWalk(runId, id), checkpoint: '' };
-    return new CursorSet(readCheckpoint('', keysOf(parts)), open);
+    return walkFrom('');
   };
   let cursors: CursorSet;
   try {
-    cursors = new CursorSet(readCheckpoint(state.checkpoint, keysOf(parts)), open);
+    cursors = walkFrom(state.checkpoint);
   } catch (error) {
     if (!(error instanceof UnreadableCheckpoint)) throw error;
     cursors = restart();
@@ -297,7 +289,7 @@ async function walkCollection(
       let objects = read.page.objects;
       if (checkpoint === '' && descriptor.split)
         objects = objects.concat(await unseenStill(writer, api, runId, descriptor, state.walk, objects, signal));
-      const prepared = objects.map((o) => prepareObject(descriptor, o));
+      const prepared = pageItems(writer, descriptor, objects);
       const result = writer.commitPage(runId, id, state.walk, prepared, checkpoint, new Date().toISOString());
       summary.pages += 1;
       summary.fetched += prepared.length;
@@ -321,7 +313,30 @@ async function walkCollection(
   }
 }
 
-const keysOf = (parts: readonly { key: string }[]): string[] => parts.map((p) => p.key);
+/**
+ * The cursors of a walk from a checkpoint: the ids of `plan` (a walk by id), the parts of a split
+ * collection, or the one list. Throws UnreadableCheckpoint when the checkpoint is not one of them.
+ */
+function cursorsOf(
+  descriptor: CollectionDescriptor,
+  api: ApiClient,
+  plan: readonly string[] | null,
+  signal: AbortSignal | undefined,
+): (checkpoint: string) => CursorSet {
+  const parts = descriptor.split?.parts ?? [{ key: '', fetchPage: descriptor.fetchPage }];
+  const open = (key: string, token: string): AsyncIterator<FetchedPage> =>
+    (plan
+      ? idPages(descriptor, api, plan, token, signal)
+      : listPages(descriptor, api, token, signal, parts.find((p) => p.key === key)!.fetchPage))[Symbol.asyncIterator]();
+  return (checkpoint) =>
+    new CursorSet(
+      readCheckpoint(
+        checkpoint,
+        parts.map((p) => p.key),
+      ),
+      open,
+    );
+}
 
 /**
  * Before the last page of a split walk is stored (which deletes what the walk did not see): the
@@ -342,6 +357,26 @@ async function unseenStill(
   const ids = writer.unseenIds(runId, descriptor.id, walk).filter((objectId) => !onPage.has(objectId));
   const found = await mapLimit(ids, 8, (objectId) => fetchOne(split.fetchOne, api, objectId, split.member, descriptor.id, signal));
   return found.filter((o): o is ReceivedObject => o !== null);
+}
+
+/**
+ * A page made ready to store: an object whose text hashes as its stored current version's is
+ * only marked seen (nothing of it is extracted again); the others are prepared whole.
+ */
+function pageItems(
+  writer: SyncStore['sync'],
+  descriptor: CollectionDescriptor,
+  objects: readonly ReceivedObject[],
+): (PreparedObject | UnchangedObject)[] {
+  const ids = objects.map((o) => descriptor.idOf(o.json));
+  const stored = writer.currentHashes(descriptor.id, ids);
+  return objects.map((o, i) => {
+    const hash = hashOf(o.raw);
+    const current = ids[i] ? stored.get(ids[i]) : undefined;
+    return current?.hash.equals(hash)
+      ? { id: ids[i]!, unchanged: { oid: current.oid, vid: current.vid } }
+      : prepareObject(descriptor, o, hash);
+  });
 }
 
 /**

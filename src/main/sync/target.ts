@@ -7,6 +7,12 @@ import type { CollectionId, PreparedObject } from '../collections';
 
 export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 
+/** An object a page repeats as stored: its current version stays, the walk only saw it. */
+export interface UnchangedObject {
+  id: string;
+  unchanged: { oid: number; vid: number };
+}
+
 /** The recorded walk of one collection in a run: what the engine reads of it. */
 export interface WalkRecord {
   collection: CollectionId;
@@ -33,12 +39,17 @@ export interface SyncTarget {
   unseenIds(runId: number, collection: CollectionId, walk: number): string[];
   /** The ids the current objects of `from` point at in `target`. */
   referencedIds(target: CollectionId, from: readonly CollectionId[]): string[];
-  /** Stores one page and its checkpoint in one transaction ('' next: the last page, which completes the walk). */
+  /** The stored objects of `collection` among `ids`, with the hash of their current versions. */
+  currentHashes(collection: CollectionId, ids: readonly string[]): Map<string, { oid: number; vid: number; hash: Buffer }>;
+  /**
+   * Stores one page and its checkpoint in one transaction ('' next: the last page, which completes
+   * the walk). An unchanged object (its current version as currentHashes gave it) is only marked seen.
+   */
   commitPage(
     runId: number,
     collection: CollectionId,
     walk: number,
-    objects: readonly PreparedObject[],
+    objects: readonly (PreparedObject | UnchangedObject)[],
     next: string,
     fetchedAt: string,
   ): { upserted: number; deleted: number; completed: boolean };

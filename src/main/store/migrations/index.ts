@@ -6,6 +6,7 @@ import m0004 from './0004-search-facets';
 import m0005 from './0005-search-queue';
 import m0006 from './0006-run-origin';
 import m0007 from './0007-campaign-views';
+import m0008 from './0008-current-hash';
 import m0100 from './0100-outbox';
 
 /**
@@ -13,4 +14,4 @@ import m0100 from './0100-outbox';
  * exporting `{ version: NNNN, name, up(db) }`; add its line here (a unit test checks that every
  * file is listed). Versions only grow; a shipped migration is never edited.
  */
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0100];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0100];
