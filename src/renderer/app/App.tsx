@@ -10,6 +10,11 @@ import { useTheme } from '../components/theme';
 import { AboutDialog } from './AboutDialog';
 import { HelpView } from '../views/help/HelpView';
 
+/** A field where Alt+arrows belong to the text. */
+function isEditable(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+}
+
 export function App() {
   const boot = useApp((s) => s.boot);
   const bootError = useApp((s) => s.bootError);
@@ -35,6 +40,11 @@ export function App() {
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
         event.preventDefault();
         if (useApp.getState().active) setPalette(!useApp.getState().paletteOpen);
+      } else if (event.altKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight') && !isEditable(event.target)) {
+        // Back and Forward, as in a browser.
+        event.preventDefault();
+        if (event.key === 'ArrowLeft') useApp.getState().back();
+        else useApp.getState().forward();
       } else if (event.key === 'Escape' && useApp.getState().paletteOpen) {
         setPalette(false);
       }

@@ -46,6 +46,10 @@ export interface AppState {
   connection: ConnectionState;
   route: Route;
   backStack: Route[];
+  /** The routes Back left, for Forward (cleared when the user goes somewhere new). */
+  forwardStack: Route[];
+  /** What each screen showed when it was left (a search's query, collection and filters), by screen: kept across Back and Forward. */
+  views: Record<string, unknown>;
   collections: CollectionInfo[];
   status: CollectionStatus[];
   statusError: string | null;
@@ -74,6 +78,9 @@ export interface AppState {
   recheckConnection(): Promise<void>;
   navigate(route: Route): void;
   back(): void;
+  forward(): void;
+  /** Keeps what a screen shows (see `views`). */
+  setView(key: string, state: unknown): void;
   startSync(): Promise<void>;
   cancelSync(): Promise<void>;
   setPalette(open: boolean): void;
@@ -94,6 +101,8 @@ export const useApp = create<AppState>()((set, get) => ({
   connection: offline,
   route: { view: 'overview' },
   backStack: [],
+  forwardStack: [],
+  views: {},
   collections: [],
   status: [],
   statusError: null,
@@ -145,6 +154,8 @@ export const useApp = create<AppState>()((set, get) => ({
       connection: state,
       route: { view: 'overview' },
       backStack: [],
+      forwardStack: [],
+      views: {},
       progress: {},
       syncError: null,
       addingConnection: false,
@@ -175,13 +186,23 @@ export const useApp = create<AppState>()((set, get) => ({
   },
 
   navigate(route) {
-    set((s) => ({ route, backStack: [...s.backStack.slice(-30), s.route], paletteOpen: false }));
+    set((s) => ({ route, backStack: [...s.backStack.slice(-30), s.route], forwardStack: [], paletteOpen: false }));
   },
 
   back() {
     const stack = get().backStack;
     const previous = stack.at(-1);
-    if (previous) set({ route: previous, backStack: stack.slice(0, -1) });
+    if (previous) set((s) => ({ route: previous, backStack: stack.slice(0, -1), forwardStack: [...s.forwardStack, s.route] }));
+  },
+
+  forward() {
+    const ahead = get().forwardStack;
+    const next = ahead.at(-1);
+    if (next) set((s) => ({ route: next, forwardStack: ahead.slice(0, -1), backStack: [...s.backStack.slice(-30), s.route] }));
+  },
+
+  setView(key, state) {
+    set((s) => ({ views: { ...s.views, [key]: state } }));
   },
 
   async startSync() {
