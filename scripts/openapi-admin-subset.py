@@ -25,7 +25,8 @@ PATHS = [
     '/api/v1/search/grants',
     '/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/users',
 ]
-EXTRA_SCHEMAS = ['google.rpc.Status']
+# The app resource type is what an entitlement's `appResourceTypePath` points at in `expanded` (its type).
+EXTRA_SCHEMAS = ['google.rpc.Status', 'c1.api.app.v1.AppResourceType']
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 source = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, '..', 'shared', 'reference', 'c1-openapi.terraform-provider.yaml')

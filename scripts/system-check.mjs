@@ -1,6 +1,7 @@
 // What `npm test` needs from the system besides Node: a Secret Service for the keychain tests (or
 // D-Bus and gnome-keyring to start a throwaway one), Python's openpyxl (the independent reader of
-// the report tests) and Chromium (the end-to-end tests). Names the Debian package of each missing piece.
+// the report tests), LibreOffice and poppler (a workbook printed to PDF and read back) and Chromium
+// (the end-to-end tests). Names the Debian package of each missing piece.
 // Run alone, `node scripts/system-check.mjs` prints that line (or nothing) and exits 1 when something is missing.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -55,6 +56,12 @@ export function missingSystemPackages({ unit, e2e, keyring }, env = process.env)
             package: 'python3-openpyxl',
             why: `openpyxl for ${SYSTEM_PYTHON}`,
             present: () => spawnSync(SYSTEM_PYTHON, ['-c', 'import openpyxl'], { stdio: 'ignore' }).status === 0,
+          },
+          { package: 'libreoffice-calc-nogui', why: 'soffice, to print a workbook to PDF', present: () => onPath('soffice') },
+          {
+            package: 'poppler-utils',
+            why: 'pdfinfo and pdftotext, to read that PDF',
+            present: () => onPath('pdfinfo') && onPath('pdftotext'),
           },
         ]
       : []),

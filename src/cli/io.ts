@@ -28,6 +28,21 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** Input given on the command line or stdin that cannot be right (a malformed client id or secret): exit 2, without the usage. */
+export class InvalidArgumentError extends Error {
+  override name = 'InvalidArgumentError';
+}
+
+/** Runs local checks of command-line input: their typed errors (a malformed credential, say) become exit 2, not an auth failure. */
+export async function asInput<T>(check: () => T | Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    if ((error as Error)?.name === 'CredentialError') throw new InvalidArgumentError((error as Error).message, { cause: error });
+    throw error;
+  }
+}
+
 /** node:util parseArgs with strict checking, turning its errors into UsageError. */
 export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, allowPositionals = false) {
   try {

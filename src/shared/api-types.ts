@@ -9,6 +9,7 @@
  */
 export * from './api-types/common';
 export * from './api-types/scope';
+export * from './api-types/app';
 export * from './api-types/entitlement';
 export * from './api-types/access-review';
 export * from './api-types/automation';

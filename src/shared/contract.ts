@@ -20,7 +20,19 @@ export type { ChannelName, EventName, SubscriberName } from './contract-names';
 // ---------------------------------------------------------------------------------------------
 // Shared shapes
 
-export const COLLECTION_IDS = ['campaigns', 'templates', 'automations', 'toolsets', 'routing-rules', 'scopes'] as const;
+export const COLLECTION_IDS = [
+  'campaigns',
+  'templates',
+  'automations',
+  'toolsets',
+  'routing-rules',
+  'scopes',
+  'apps',
+  'entitlements',
+  'app-users',
+  'memberships',
+  'tasks',
+] as const;
 export const CollectionId = z.enum(COLLECTION_IDS);
 export type CollectionId = z.infer<typeof CollectionId>;
 

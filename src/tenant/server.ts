@@ -80,6 +80,10 @@ export interface ReferenceTenant {
 const TOKEN_PATH = '/auth/v1/token';
 const API_PREFIX = '/api/v1';
 const MAX_BODY_BYTES = 1 << 20;
+/** A token request is a form of a few hundred bytes. */
+const TOKEN_BODY_BYTES = 64 * 1024;
+/** The request line and headers together, as Node's default (a longer page_token in a URL is refused). */
+const MAX_HEADER_BYTES = 16 * 1024;
 
 const HTML_PAGE =
   '<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><h1>Your session has expired</h1><p>Please sign in again to continue.</p></body></html>\n';
@@ -99,7 +103,11 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(bytes);
 }
 
-function sendError(res: ServerResponse, error: unknown): void {
+function sendError(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  if (error instanceof BodyTooLarge && !res.headersSent) {
+    refuseBody(req, res, 413, new ApiError(RPC.INVALID_ARGUMENT, error.message, [], { httpStatus: 413 }).body());
+    return;
+  }
   const apiError = error instanceof ApiError ? error : internal(`internal error: ${(error as Error)?.message ?? String(error)}`);
   if (res.headersSent) {
     res.destroy();
@@ -108,15 +116,56 @@ function sendError(res: ServerResponse, error: unknown): void {
   sendJson(res, apiError.httpStatus, apiError.body(), apiError.headers);
 }
 
+/** A request body over the limit: answered 413, the rest of the body discarded, then the connection closed. */
+class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`the request body is larger than ${limit} bytes`);
+  }
+}
+
 async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (declared > limit) throw new BodyTooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new ApiError(RPC.INVALID_ARGUMENT, `the request body is larger than ${limit} bytes`, [], { httpStatus: 413 });
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        reject(new BodyTooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+  });
+}
+
+/**
+ * Answers a request whose body is too large without reading it: the status first, then what is
+ * still coming is read and dropped (not kept), so the client sees the answer instead of a reset.
+ */
+function refuseBody(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
+  req.resume();
+  sendJson(res, status, body, { Connection: 'close' });
+}
+
+/** The raw HTTP answer to a request Node refused while parsing it: 431 for headers too large, else 400. */
+function clientErrorAnswer(code: string, raw: Buffer | undefined): string {
+  const tooLarge = code === 'HPE_HEADER_OVERFLOW';
+  const [status, reason] = tooLarge ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
+  const what = tooLarge ? `the request line and headers are larger than ${MAX_HEADER_BYTES} bytes` : 'the request is not valid HTTP';
+  const line = raw?.subarray(0, 256).toString('latin1') ?? '';
+  const toToken = /^[A-Z]+ \/auth\/v1\/token[?\s]/.test(line);
+  const body = JSON.stringify(
+    toToken
+      ? { error: 'invalid_request', error_description: what }
+      : new ApiError(RPC.INVALID_ARGUMENT, what, [], { httpStatus: status }).body(),
+  );
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 export async function startTenant(options: TenantOptions = {}): Promise<ReferenceTenant> {
@@ -217,8 +266,27 @@ export async function startTenant(options: TenantOptions = {}): Promise<Referenc
       sendJson(res, 405, { error: 'invalid_request', error_description: 'the token endpoint takes POST' }, { Allow: 'POST' });
       return;
     }
-    const raw = await readBody(req, 64 * 1024);
-    const answer = await auth.token(req.headers, raw);
+    // Every failure of the token endpoint is an OAuth error (RFC 6749 5.2), never a google.rpc.Status.
+    let raw: string;
+    try {
+      raw = await readBody(req, TOKEN_BODY_BYTES);
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
+      refuseBody(req, res, 413, {
+        error: 'invalid_request',
+        error_description: `the token request body is larger than ${TOKEN_BODY_BYTES} bytes`,
+      });
+      return;
+    }
+    let answer;
+    try {
+      answer = await auth.token(req.headers, raw);
+    } catch (error) {
+      answer = {
+        status: 500,
+        body: { error: 'server_error', error_description: `internal error: ${(error as Error)?.message ?? String(error)}` },
+      };
+    }
     sendJson(res, answer.status, answer.body, { 'Cache-Control': 'no-store', Pragma: 'no-cache' });
   }
 
@@ -257,8 +325,17 @@ export async function startTenant(options: TenantOptions = {}): Promise<Referenc
     throw notFound('path', path, `no such endpoint: ${req.method} ${path}`);
   }
 
-  const server = createServer((req, res) => {
-    dispatch(req, res).catch((error: unknown) => sendError(res, error));
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+    dispatch(req, res).catch((error: unknown) => sendError(req, res, error));
+  });
+  // What Node refuses before a request exists (headers too large, a malformed request line) is
+  // answered in the shape of the endpoint it was for, never with an empty body.
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+    if (!socket.writable || !error.code?.startsWith('HPE_')) {
+      socket.destroy();
+      return;
+    }
+    socket.end(clientErrorAnswer(error.code, error.rawPacket));
   });
   server.keepAliveTimeout = 5_000;
 

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { COLLECTION_IDS } from '../../src/shared/contract';
 import { expect, screenshotDir, test, watchSyncPanel } from './fixtures';
 
 const cli = join(new URL('../..', import.meta.url).pathname, 'bin', 'attest.mjs');
@@ -20,7 +21,7 @@ test('open the demo tenant from the first-run screen: it syncs at once, with its
   await expect(page.getByTestId('data-as-of')).toContainText('Data as of');
   const panel = page.getByTestId('sync-panel');
   await expect(panel).toBeHidden();
-  expect(await syncPanel()).toEqual({ seen: true, done: 6 });
+  expect(await syncPanel()).toEqual({ seen: true, done: COLLECTION_IDS.length });
   await expect(page.getByTestId('count-automations')).toContainText(/Automations[1-9]/);
   await page.screenshot({ path: join(screenshotDir, 'demo-overview.png'), fullPage: true });
 

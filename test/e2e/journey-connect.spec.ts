@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
+import { COLLECTION_IDS } from '../../src/shared/contract';
 import { expect, screenshotDir, startRelay, test, watchSyncPanel } from './fixtures';
 
 // Runs under scripts/with-keyring.sh: saving a connection stores its secret in the real OS keychain
@@ -45,7 +46,7 @@ test('connect with pasted credentials, sync with visible progress, search and op
   const panel = page.getByTestId('sync-panel');
   await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
   await expect(panel).toBeHidden();
-  expect(await syncPanel()).toEqual({ seen: true, done: 6 });
+  expect(await syncPanel()).toEqual({ seen: true, done: COLLECTION_IDS.length });
   // Opened again, it keeps the last sync's progress per collection.
   await page.getByTestId('data-as-of').click();
   for (const id of ['campaigns', 'templates', 'automations', 'toolsets', 'routing-rules', 'scopes']) {

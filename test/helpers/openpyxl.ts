@@ -14,11 +14,21 @@ export interface OpenpyxlSheet {
   state: string;
   header: unknown[] | null;
   rows: number;
-  /** attest-canonical/2, recomputed here (the Evidence sheet with its hash cells taken as empty). */
+  /** attest-canonical/2 and /3 (which hash alike), recomputed here (the Evidence sheet with its hash cells taken as empty). */
   sha256: string;
   frozen: string | null;
   autoFilter: string | null;
   dateColumns: number[];
+  /** The page setup: orientation, fit to pages, print title rows ("1:1"), the odd footer's and header's parts. */
+  print: {
+    orientation: string | null;
+    fitToPage: boolean;
+    fitToWidth: number | null;
+    fitToHeight: number | null;
+    titleRows: string | null;
+    footer: { left?: string; center?: string; right?: string };
+    header: { left?: string; center?: string; right?: string };
+  };
   /** With rows: each row as [rowNumber, ...its plain values] (dates as {d: ISO}). */
   data?: unknown[][];
 }

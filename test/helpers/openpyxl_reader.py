@@ -1,7 +1,7 @@
 """Independent reader of Attest workbooks for the tests (openpyxl, under /usr/bin/python3).
 
   dump FILE [--rows]          JSON on stdout: per sheet its name, state, header, data row count,
-                              frozen pane, autofilter, date columns, and the SHA-256 of its
+                              frozen pane, autofilter, date columns, page setup, and the SHA-256 of its
                               canonical content recomputed here from the cells (form
                               attest-canonical/2, see src/main/reports/canonical.ts; the Evidence
                               sheet with its hash cells taken as empty), and the overall hash over
@@ -88,6 +88,23 @@ def hash_rows(ws):
     return out
 
 
+def print_setup(ws):
+    """The page setup as openpyxl reads it: orientation, fit to pages, print titles, the odd footer's parts."""
+    footer = ws.oddFooter
+    parts = {k: getattr(footer, k).text for k in ("left", "center", "right") if getattr(footer, k).text}
+    header = ws.oddHeader
+    headers = {k: getattr(header, k).text for k in ("left", "center", "right") if getattr(header, k).text}
+    return {
+        "orientation": ws.page_setup.orientation,
+        "fitToPage": bool(ws.sheet_properties.pageSetUpPr and ws.sheet_properties.pageSetUpPr.fitToPage),
+        "fitToWidth": ws.page_setup.fitToWidth,
+        "fitToHeight": ws.page_setup.fitToHeight,
+        "titleRows": ws.print_title_rows,
+        "footer": parts,
+        "header": headers,
+    }
+
+
 def dump(path, with_rows):
     wb = openpyxl.load_workbook(path, read_only=False)
     out = {"sheets": []}
@@ -125,6 +142,7 @@ def dump(path, with_rows):
             "frozen": ws.freeze_panes,
             "autoFilter": ws.auto_filter.ref,
             "dateColumns": sorted(date_columns),
+            "print": print_setup(ws),
         }
         if with_rows:
             sheet["data"] = rows

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserHost, type BrowserHost } from '../../src/main/browser-host/server';
 import type { ChannelResult } from '../../src/shared/contract';
+import { COLLECTION_IDS } from '../../src/shared/contract';
 import { seedFixtureStore } from '../e2e/seed-store';
 
 let host: BrowserHost;
@@ -39,14 +40,7 @@ async function call<T>(channel: string, args: unknown = {}): Promise<T> {
 describe('the contract over a stored workspace', () => {
   it('describes every collection with its columns, filter values and "as of" status', async () => {
     const result = await call<ChannelResult<'collections'>>('collections');
-    expect(result.collections.map((c) => c.id).sort()).toEqual([
-      'automations',
-      'campaigns',
-      'routing-rules',
-      'scopes',
-      'templates',
-      'toolsets',
-    ]);
+    expect(result.collections.map((c) => c.id).sort()).toEqual([...COLLECTION_IDS].sort());
     const scopes = result.collections.find((c) => c.id === 'scopes')!;
     expect(scopes.columns.find((c) => c.key === 'state')).toMatchObject({ kind: 'enum', filterable: true });
     expect(scopes.filterValues.state?.length).toBeGreaterThan(0);

@@ -170,7 +170,7 @@ describe('attest connect / connections / disconnect with the real keychain', () 
     expect(list).toEqual([expect.objectContaining({ clientId: second.clientId, auth: 'secret' })]);
   });
 
-  it('exits 3 for malformed or refused credentials, 4 when the tenant is unreachable, 2 for usage', async () => {
+  it('exits 2 for malformed credentials and usage, 3 for refused ones, 4 when the tenant is unreachable', async () => {
     requireKeychain();
     const other = tenant.issueCredentials();
     remember(other.clientSecret);
@@ -178,11 +178,18 @@ describe('attest connect / connections / disconnect with the real keychain', () 
       ['connect', '--client-id', tenant.clientId, '--data-dir', dataDir],
       tenant.clientSecret.replace(':v1:', ':v2:'),
     );
-    expect(malformed.code).toBe(3);
+    // Malformed input given to connect is invalid input (2); a well-formed credential the tenant refuses is auth (3).
+    expect(malformed.code).toBe(2);
     expect(malformed.stderr).toMatch(/unsupported version/);
     const truncated = await attest(['connect', '--client-id', tenant.clientId, '--data-dir', dataDir], tenant.clientSecret.slice(0, -7));
-    expect(truncated.code).toBe(3);
+    expect(truncated.code).toBe(2);
     expect(truncated.stderr).toMatch(/Client secret key/);
+    const badId = await attest(['connect', '--client-id', 'x', '--data-dir', dataDir], tenant.clientSecret);
+    expect(badId.code).toBe(2);
+    expect(badId.stderr).toMatch(/^attest connect: Client ID/);
+    expect(badId.stderr).not.toContain(tenant.clientSecret);
+    const badIdNoSecret = await attest(['connect', '--client-id', 'x', '--data-dir', dataDir], '');
+    expect(badIdNoSecret.code).toBe(2);
     const wrongKey = await attest(['connect', '--client-id', tenant.clientId, '--data-dir', dataDir], other.clientSecret);
     expect(wrongKey.code).toBe(3);
     expect(wrongKey.stderr).toMatch(/refused the credentials.*invalid_client/);

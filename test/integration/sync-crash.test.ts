@@ -30,6 +30,14 @@ function classify(method: string, url: URL, body: string): { collection: string;
   if (path === '/mcp_toolsets/search') return { collection: 'toolsets', page: token, byId: false };
   if (path === '/findings/routing-rules') return { collection: 'routing-rules', page: token, byId: false };
   if (path === '/search/xaa/scopes') return { collection: 'scopes', page: token, byId: false };
+  const searched: Record<string, string> = {
+    '/search/apps': 'apps',
+    '/search/entitlements': 'entitlements',
+    '/search/app_users': 'app-users',
+    '/search/grants': 'memberships',
+    '/search/tasks': 'tasks',
+  };
+  if (searched[path]) return { collection: searched[path], page: token, byId: false };
   return null;
 }
 
@@ -100,8 +108,8 @@ describe('sync crash safety', () => {
   });
 
   beforeAll(async () => {
-    // About 5,000 objects across the six collections (automations 10 to a page: 160 pages).
-    tenant = await startTenant({ port: 0, seed: 31, scale: 40 });
+    // About 9,000 objects across the eleven collections (automations 10 to a page: 60 pages; memberships 60 pages).
+    tenant = await startTenant({ port: 0, seed: 31, scale: 15 });
     proxy = await countingProxy(tenant.url);
     tmp = tempDir('attest-sync-crash-');
     const dataDir = join(tmp.dir, 'data');
@@ -151,7 +159,8 @@ describe('sync crash safety', () => {
       Math.ceil(d.scopes.size / 100) +
       Math.ceil(d.toolsets.size / 100) +
       Math.ceil(d.routingRules.size / 100) +
-      templates.size;
+      templates.size +
+      [d.apps, d.entitlements, d.appUsers, d.memberships, d.tasks].reduce((n, c) => n + Math.ceil(c.size / 100), 0);
 
     const seen = new Set<string>();
     const refetched: Record<string, number>[] = [];
@@ -215,5 +224,5 @@ describe('sync crash safety', () => {
     } finally {
       store.close();
     }
-  }, 120_000);
+  }, 300_000);
 });

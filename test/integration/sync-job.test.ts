@@ -79,6 +79,11 @@ describe('sync job in a worker thread', () => {
         toolsets: 'auth',
         'routing-rules': 'auth',
         scopes: 'auth',
+        apps: 'auth',
+        entitlements: 'auth',
+        'app-users': 'auth',
+        memberships: 'auth',
+        tasks: 'auth',
       });
       await expect(runSyncJob({ ...input, clientId: 'not a client id' })).rejects.toBeInstanceOf(SyncJobError);
     } finally {

@@ -5,9 +5,12 @@ import { join } from 'node:path';
 import type { CliIO } from '../../src/cli/io';
 import { main } from '../../src/cli/index';
 import type { Store } from '../../src/main/store/db';
-import type { CollectionId } from '../../src/main/collections';
+import { collection as descriptorOf, type CollectionId } from '../../src/main/collections';
+import type { Task } from '../../src/shared/api-types';
 import type { TenantData } from '../../src/tenant/dataset';
 import { campaignView } from '../../src/tenant/routes/campaigns';
+import { FULL_PERMISSIONS } from '../../src/tenant/routes/common';
+import { appUserView, appView, entitlementViewWrapper, Expander, memberView, servedTaskView } from '../../src/tenant/views';
 
 export function tempDir(prefix = 'attest-sync-it-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -46,7 +49,56 @@ export function expectedRaw(data: TenantData): Record<CollectionId, Map<string, 
     toolsets: map(data.toolsets.values(), (t) => JSON.stringify(t)),
     'routing-rules': map(data.routingRules.values(), (r) => JSON.stringify(r)),
     scopes: map(data.scopes.values(), (s) => JSON.stringify(s)),
+    apps: map(data.apps.values(), (a) => JSON.stringify(appView(data, a))),
+    entitlements: expectedEntitlements(data),
+    'app-users': map(data.appUsers.values(), (u) => JSON.stringify(appUserView(data, u))),
+    memberships: new Map(
+      [...data.memberships.values()].map((m) => [`${m.appEntitlementId}:${m.appUserId}`, JSON.stringify(memberView(data, m))]),
+    ),
+    tasks: map(
+      [...data.tasks.values()].filter((t) => !t.deletedAt),
+      (t) => JSON.stringify(taskView(data, t)),
+    ),
   };
+}
+
+/**
+ * Entitlements as stored: each search row beside the app resource type its path points at. The
+ * tenant lists entitlements in their order, a page of the descriptor's size at a time, each page
+ * with its own `expanded` list (so a row's `appResourceTypePath` depends on its page).
+ */
+function expectedEntitlements(data: TenantData): Map<string, string> {
+  const out = new Map<string, string>();
+  const all = [...data.entitlements.values()];
+  const size = descriptorOf('entitlements').pageSize;
+  for (let start = 0; start < all.length; start += size) {
+    const expanded = new Expander();
+    for (const e of all.slice(start, start + size)) {
+      const row = entitlementViewWrapper(data, e, ['app_resource_type_id'], expanded);
+      const index = Number(/^expanded\[(\d+)\]$/.exec(String(row.appResourceTypePath))?.[1] ?? -1);
+      const type = index >= 0 ? JSON.stringify(expanded.list[index]) : 'null';
+      out.set(e.id, `{"appEntitlementView":${JSON.stringify(row)},"appResourceType":${type}}`);
+    }
+  }
+  return out;
+}
+
+/** A task's row of the tasks search (no expand mask): the view's paths all empty. */
+function taskView(data: TenantData, task: Task): unknown {
+  const paths = [
+    'accessReview',
+    'app',
+    'appUserLastUsage',
+    'appUser',
+    'approvers',
+    'createdByUser',
+    'entitlements',
+    'identityUser',
+    'insights',
+  ];
+  const more = ['principalResource', 'resourceBindings', 'roleResource', 'scopeResource', 'stepApprovers'];
+  const view = Object.fromEntries([...paths, ...more].map((p) => [`${p}Path`, '']));
+  return servedTaskView(data, { ...view, objectPermissions: FULL_PERMISSIONS, task });
 }
 
 /** The current objects of a collection in the store: id -> raw. */

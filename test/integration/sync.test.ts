@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient, type ApiRequest } from '../../src/main/api/client';
 import { openStore, type Store } from '../../src/main/store/db';
-import { collection, type CollectionDescriptor, type CollectionId } from '../../src/main/collections';
+import { collection, COLLECTION_IDS, type CollectionDescriptor, type CollectionId } from '../../src/main/collections';
 import { syncTenant, type SyncProgress } from '../../src/main/sync/engine';
 import { listPages } from '../../src/main/sync/pages';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
@@ -79,7 +79,7 @@ describe('sync against the reference tenant', () => {
         .filter((e) => e.state === 'done' && e.phase === 'collection')
         .map((e) => e.collection)
         .sort(),
-    ).toEqual(['automations', 'campaigns', 'routing-rules', 'scopes', 'templates', 'toolsets']);
+    ).toEqual([...COLLECTION_IDS].sort());
     // Enum values are kept as the tenant wrote them, unknown ones included, in the columns too.
     for (const scope of tenant.data.scopes.values()) expect(store.getObject('scopes', scope.id!)!.columns.state).toBe(scope.state ?? null);
     expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');

@@ -34,6 +34,8 @@ describe('the system check of npm test', () => {
     expect(err).toContain('gnome-keyring (gnome-keyring-daemon)');
     expect(err).toContain(`chromium (a browser at ${join(bare, 'no-chromium')})`);
     expect(err).not.toContain('python3-openpyxl');
-    expect(err).toMatch(/install them with: sudo apt-get install dbus gnome-keyring chromium$/);
+    expect(err).toContain('libreoffice-calc-nogui (soffice, to print a workbook to PDF)');
+    expect(err).toContain('poppler-utils (pdfinfo and pdftotext, to read that PDF)');
+    expect(err).toMatch(/install them with: sudo apt-get install dbus gnome-keyring libreoffice-calc-nogui poppler-utils chromium$/);
   });
 });

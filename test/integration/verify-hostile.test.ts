@@ -25,7 +25,7 @@ import {
   type VerifyResult,
 } from '../../src/main/reports';
 import { ephemeralSigner } from '../../src/main/reports/signing';
-import { DATE_FORMAT, ReportWorkbook, SIGNED_BY, SIGNING_PUBLIC_KEY, type ColumnSpec } from '../../src/main/reports/workbook';
+import { DATE_FORMAT, PAGE_FOOTER, ReportWorkbook, SIGNED_BY, SIGNING_PUBLIC_KEY, type ColumnSpec } from '../../src/main/reports/workbook';
 import { XlsxReader, type XlsxRow } from '../../src/main/reports/xlsx-reader';
 import { NOT_SIGNED } from '../../src/main/reports/evidence';
 import { openStore } from '../../src/main/store/db';
@@ -119,7 +119,7 @@ describe('verify refuses what Attest never writes', () => {
   it('the signed export itself: intact, signed by the key given, hashes recomputed alike by openpyxl', async () => {
     const result = await verify(base, '--key', signer.fingerprint);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.json).toMatchObject({ status: 'intact', ok: true, problems: [], form: 'attest-canonical/2' });
+    expect(result.json).toMatchObject({ status: 'intact', ok: true, problems: [], form: 'attest-canonical/3' });
     expect(result.json.signature).toEqual({ status: 'valid', fingerprint: signer.fingerprint, expected: signer.fingerprint });
     expect(result.stderr).toContain(`Signed by the key you gave (${signer.fingerprint})`);
     const py = openpyxlDump(base);
@@ -134,7 +134,7 @@ describe('verify refuses what Attest never writes', () => {
       replaceIn(
         parts,
         part,
-        /<c r="C2" t="str"><v>([^<]*)<\/v><\/c>/,
+        /<c r="C2"(?: s="\d+")? t="str"><v>([^<]*)<\/v><\/c>/,
         '<c r="C2" t="str"><f>HYPERLINK("https://phish.example/login","$1")</f><v>$1</v></c>',
       );
     });
@@ -181,12 +181,7 @@ describe('verify refuses what Attest never writes', () => {
   it('a hidden sheet, defined names, an external link and an extra part', async () => {
     const file = await crafted((parts) => {
       replaceIn(parts, 'xl/workbook.xml', /(<sheet [^>]*name="Diff" [^>]*)state="visible"/, '$1state="hidden"');
-      replaceIn(
-        parts,
-        'xl/workbook.xml',
-        '</sheets>',
-        '</sheets><definedNames><definedName name="Approved">"yes"</definedName></definedNames>',
-      );
+      replaceIn(parts, 'xl/workbook.xml', '<definedNames>', '<definedNames><definedName name="Approved">"yes"</definedName>');
       replaceIn(
         parts,
         'xl/_rels/workbook.xml.rels',
@@ -198,7 +193,7 @@ describe('verify refuses what Attest never writes', () => {
     const result = await expectAltered(file, "sheet 'Diff' is hidden");
     expect(result.json.problems).toEqual(
       expect.arrayContaining([
-        'the workbook has defined names (Attest writes none)',
+        "the workbook has the defined name 'Approved' (Attest writes only print titles)",
         'unexpected relationship in xl/_rels/workbook.xml.rels: externalLink to external https://phish.example/x.xlsx',
         'unexpected part xl/sharedStrings2.xml',
       ]),
@@ -242,7 +237,7 @@ describe('verify refuses what Attest never writes', () => {
       const evidence = sheetPart(parts, 'Evidence');
       const row = /<row r="(\d+)"[^>]*><c r="A\d+" t="str"><v>Scopes<\/v><\/c>/.exec(String(parts.get(evidence)))!;
       replaceIn(parts, evidence, new RegExp(`<c r="C${row[1]}">`), `<c r="C${row[1]}" s="${style}">`);
-      replaceIn(parts, sheetPart(parts, 'MCP toolsets'), /<c r="([A-Z]+2)"><v>/, `<c r="$1" s="${style}"><v>`);
+      replaceIn(parts, sheetPart(parts, 'MCP toolsets'), /<c r="([A-Z]+2)"(?: s="\d+")?><v>/, `<c r="$1" s="${style}"><v>`);
     });
     const result = await expectAltered(file, /sheet 'Evidence': content changed/);
     expect(result.json.sheets.filter((s) => s.status !== 'intact').map((s) => s.name)).toEqual(['Evidence', 'MCP toolsets']);
@@ -270,7 +265,11 @@ describe('verify refuses what Attest never writes', () => {
 async function forge(name: string, manifest: (rows: unknown[][]) => unknown[][], forger?: EvidenceSigner): Promise<string> {
   const reader = await XlsxReader.open(base);
   const out = join(dir, name);
-  const book = await ReportWorkbook.create(out);
+  // The forger prints as Attest does: the footer the Evidence sheet names.
+  let footer: string | undefined;
+  for await (const row of reader.rows(reader.sheets.find((s) => s.name === 'Evidence')!))
+    if (row.cells[0] === PAGE_FOOTER) footer = String(row.cells[1]);
+  const book = await ReportWorkbook.create(out, { footer });
   let evidence: unknown[][] = [];
   for (const sheet of reader.sheets) {
     const rows: XlsxRow[] = [];
@@ -414,7 +413,7 @@ describe('hostile files never crash verify', () => {
     const xxe = await crafted((parts) => {
       const part = sheetPart(parts, 'Scopes');
       replaceIn(parts, part, /^(<\?xml[^>]*\?>)/, '$1<!DOCTYPE worksheet [<!ENTITY leak SYSTEM "file:///etc/passwd">]>');
-      replaceIn(parts, part, /<c r="C2" t="str"><v>[^<]*<\/v>/, '<c r="C2" t="str"><v>&leak;</v>');
+      replaceIn(parts, part, /<c r="C2"(?: s="\d+")? t="str"><v>[^<]*<\/v>/, '<c r="C2" t="str"><v>&leak;</v>');
     });
     const run = await verifyProcess(xxe);
     expect(run.code, run.stderr).toBe(2);
@@ -441,7 +440,7 @@ describe('hostile files never crash verify', () => {
 
     const outside = await crafted((p) => replaceIn(p, scopes, /<c r="C2" /, '<c r="ZZZZZZZZZZ2" '));
     expect((await verify(outside)).stderr).toContain("'Scopes' has a cell outside Excel's grid (ZZZZZZZZZZ2)");
-    const long = await crafted((p) => replaceIn(p, scopes, /(<c r="C2" t="str"><v>)/, `$1${'x'.repeat(40_000)}`));
+    const long = await crafted((p) => replaceIn(p, scopes, /(<c r="C2"(?: s="\d+")? t="str"><v>)/, `$1${'x'.repeat(40_000)}`));
     expect((await verify(long)).stderr).toContain(`'Scopes'!C2 holds more than 32767 characters`);
 
     const strings = join(dir, 'long-shared-string.xlsx');
@@ -465,6 +464,55 @@ describe('hostile files never crash verify', () => {
     const told = await verify(lying);
     expect(told.stderr).toContain(`the zip entry ${scopes} inflates beyond its declared`);
     for (const file of [twins, outside, long, strings, lying]) expect((await verify(file)).code).toBe(2);
+  });
+});
+
+describe('the page setup of a printable workbook (attest-canonical/3)', () => {
+  it('every sheet prints landscape, one page wide, row 1 repeated, the footer the Evidence sheet names: intact as exported', async () => {
+    const parts = await readParts(base);
+    expect(String(parts.get('xl/workbook.xml'))).toContain(
+      `<definedName name="_xlnm.Print_Titles" localSheetId="2">&apos;Campaigns&apos;!$1:$1</definedName>`,
+    );
+    const scopes = String(parts.get(sheetPart(parts, 'Scopes')));
+    expect(scopes).toMatch(/<pageSetup [^>]*orientation="landscape"[^>]*fitToWidth="1" fitToHeight="0"/);
+    expect(scopes).toMatch(
+      /<oddFooter>&amp;LScopes&amp;CEvidence: the whole tenant: data as of [^<]+&amp;RPage &amp;P of &amp;N<\/oddFooter>/,
+    );
+    expect((await verify(base)).json).toMatchObject({ status: 'intact', problems: [] });
+  });
+
+  it('refuses a footer changed on one sheet, a page header added, print titles over more rows, another defined name', async () => {
+    const footer = await crafted((p) => replaceIn(p, sheetPart(p, 'Scopes'), /&amp;C[^<&]+/, '&amp;CApproved by the CFO'));
+    await expectAltered(footer, "the page header or footer of 'Scopes' is not the one the Evidence sheet gives (oddFooter)");
+    const header = await crafted((p) =>
+      replaceIn(p, sheetPart(p, 'Diff'), '<oddFooter>', '<oddHeader>&amp;CFinal, approved</oddHeader><oddFooter>'),
+    );
+    await expectAltered(header, "the page header or footer of 'Diff' is not the one the Evidence sheet gives (oddHeader, oddFooter)");
+    const titles = await crafted((p) => replaceIn(p, 'xl/workbook.xml', '&apos;Scopes&apos;!$1:$1', '&apos;Scopes&apos;!$1:$9'));
+    await expectAltered(titles, "the print titles of 'Scopes' are 'Scopes'!$1:$9 (Attest repeats row 1 only)");
+    const area = await crafted((p) =>
+      replaceIn(
+        p,
+        'xl/workbook.xml',
+        '<definedNames>',
+        '<definedNames><definedName name="_xlnm.Print_Area" localSheetId="3">&apos;Templates&apos;!$A$1:$B$2</definedName>',
+      ),
+    );
+    await expectAltered(area, "the workbook has the defined name '_xlnm.Print_Area' (Attest writes only print titles)");
+  });
+
+  it('refuses a footer in a workbook of an earlier form, which had none', async () => {
+    const fixture = fileURLToPath(new URL('../fixtures/evidence-attest-canonical-2.xlsx', import.meta.url));
+    const file = join(dir, 'canonical-2-footer.xlsx');
+    await editWorkbook(fixture, file, (p) =>
+      replaceIn(
+        p,
+        sheetPart(p, 'Scopes'),
+        '</worksheet>',
+        '<headerFooter><oddFooter>&amp;CApproved</oddFooter></headerFooter></worksheet>',
+      ),
+    );
+    await expectAltered(file, "'Scopes' has a page header or footer (oddFooter), which Attest never writes there");
   });
 });
 

@@ -291,7 +291,7 @@ describe('connect / connections / disconnect (in-process)', () => {
     }
   });
 
-  it('exits 2 on usage errors, 3 on bad or refused credentials, 4 when the tenant is unreachable', async () => {
+  it('exits 2 on usage errors and malformed credentials, 3 on refused ones, 4 when the tenant is unreachable', async () => {
     const keychain = memorySecretStore();
     const cmd = connectCommand({ secrets: () => keychain });
     const clientId = `quiet-otter-42@127.0.0.1:${port}/attest`;
@@ -307,9 +307,10 @@ describe('connect / connections / disconnect (in-process)', () => {
     expect(asArgument.err.join('\n')).not.toContain(creds.jwk.d);
     expect(asArgument.err.join('\n')).not.toContain(creds.clientSecret);
     const bad = io('secret-token:127.0.0.1:v2:abc');
-    expect(await run(cmd, ['--client-id', clientId, '--data-dir', dataDir], bad.cli)).toBe(EXIT.auth);
+    // Malformed credentials given to connect are bad input (2); only the tenant's refusal is an auth failure (3).
+    expect(await run(cmd, ['--client-id', clientId, '--data-dir', dataDir], bad.cli)).toBe(EXIT.usage);
     expect(bad.err.join('\n')).toMatch(/unsupported version/);
-    expect(await run(cmd, ['--client-id', 'no-at-sign', '--data-dir', dataDir], io(creds.clientSecret).cli)).toBe(EXIT.auth);
+    expect(await run(cmd, ['--client-id', 'no-at-sign', '--data-dir', dataDir], io(creds.clientSecret).cli)).toBe(EXIT.usage);
     refuse = true;
     try {
       const refused = io(creds.clientSecret);

@@ -101,7 +101,7 @@ describe('report workbook', () => {
 
     const result = await verifyWorkbook(file);
     expect(result.status).toBe('intact');
-    expect(result.form).toBe('attest-canonical/2');
+    expect(result.form).toBe('attest-canonical/3');
     expect(result.sheets.map((s) => s.name)).toEqual(['Evidence', 'Things', 'Text']);
     // the independent reader recomputes the very same hashes: every sheet (the Evidence sheet but
     // for its hash cells) and the overall hash

@@ -15,7 +15,19 @@ import { syncTenant, type SyncProgress } from '../../src/main/sync/engine';
 class FakeApi implements ApiClient {
   readonly apiRoot = 'http://fake/api/v1';
   readonly clientId = 'x@fake/test';
-  data: Record<string, object[]> = { scopes: [], automations: [], campaigns: [], templates: [], toolsets: [], rules: [] };
+  data: Record<string, object[]> = {
+    scopes: [],
+    automations: [],
+    campaigns: [],
+    templates: [],
+    toolsets: [],
+    rules: [],
+    apps: [],
+    entitlements: [],
+    appUsers: [],
+    grants: [],
+    tasks: [],
+  };
   /** Token namespace: changing it makes every earlier token invalid (a tenant restart). */
   epoch = 'e1';
   log: string[] = [];
@@ -77,7 +89,18 @@ class FakeApi implements ApiClient {
       out = byId(this.data.automations!, decodeURIComponent(path.slice('/automations/'.length)), (a) => ({ automation: a }));
     else if (path === '/mcp_toolsets/search') out = this.page(this.data.toolsets!, 'profiles', req, 100);
     else if (path === '/findings/routing-rules') out = this.page(this.data.rules!, 'list', req, 100);
-    else if (path === '/access_reviews') {
+    else if (path === '/search/apps') out = this.page(this.data.apps!, 'list', req, 100);
+    else if (path === '/search/app_users') out = this.page(this.data.appUsers!, 'list', req, 100);
+    else if (path === '/search/grants') out = this.page(this.data.grants!, 'list', req, 100);
+    else if (path === '/search/tasks') out = this.page(this.data.tasks!, 'list', req, 100);
+    else if (path === '/search/entitlements') {
+      // Every row's type is the one expanded resource type of the page.
+      out = this.page(this.data.entitlements!, 'list', req, 100);
+      out.body = {
+        ...out.body,
+        expanded: [{ '@type': 'type.googleapis.com/c1.api.app.v1.AppResourceType', id: 'rt1', displayName: 'Group' }],
+      };
+    } else if (path === '/access_reviews') {
       const views = this.data.campaigns!.map((c) => ({ accessReview: c, policyPath: '/p' }));
       out = this.page(views, 'list', req, 100);
     } else if (path.startsWith('/access_review/')) {
@@ -139,6 +162,13 @@ beforeEach(() => {
   ];
   api.data.toolsets = [{ id: 't1', displayName: 'Toolset', toolCount: 3 }];
   api.data.rules = [{ id: 'r1', displayName: 'Rule', priority: 2, action: { suppress: {} } }];
+  api.data.apps = [{ id: 'app1', displayName: 'App' }];
+  api.data.entitlements = [{ appEntitlement: { id: 'e1', appId: 'app1', displayName: 'Admins' }, appResourceTypePath: 'expanded[0]' }];
+  api.data.appUsers = [{ appUser: { id: 'u1', appId: 'app1', displayName: 'Ada' } }];
+  api.data.grants = [
+    { entitlement: api.data.entitlements[0], appEntitlementUserBinding: { appId: 'app1', appEntitlementId: 'e1', appUserId: 'u1' } },
+  ];
+  api.data.tasks = [{ task: { id: 'k1', displayName: 'Grant Admins to Ada' } }];
 });
 afterEach(() => {
   store.close();
@@ -148,6 +178,35 @@ afterEach(() => {
 const ids = (c: CollectionId) => store.listObjects(c, { sort: { column: 'id', dir: 'asc' } }).rows.map((o) => o.id);
 
 describe('sync engine', () => {
+  it('stores a grant as its binding and an entitlement beside its expanded type, each part byte-exact', async () => {
+    api.text = (path, json) => (path === '/search/entitlements' || path === '/search/grants' ? json.replace(/,"/g, ',  "') : json);
+    api.data.entitlements!.push({ appEntitlement: { id: 'e2', appId: 'app1', displayName: 'Untyped' }, appResourceTypePath: '' });
+    const summary = await syncTenant({ store, api, only: ['entitlements', 'memberships'] });
+    expect(summary.status).toBe('completed');
+    expect(store.getObject('entitlements', 'e1')!.raw).toBe(
+      '{"appEntitlementView":{"appEntitlement":{"id":"e1",  "appId":"app1",  "displayName":"Admins"},  "appResourceTypePath":"expanded[0]"},' +
+        '"appResourceType":{"@type":"type.googleapis.com/c1.api.app.v1.AppResourceType",  "id":"rt1",  "displayName":"Group"}}',
+    );
+    expect(store.getObject('entitlements', 'e1')!.columns).toMatchObject({
+      entitlementType: 'Group',
+      membershipsManaged: true,
+      displayName: 'Admins',
+    });
+    // No type given: null beside the row, and the type is unknown (not "managed").
+    expect(JSON.parse(store.getObject('entitlements', 'e2')!.raw)).toMatchObject({ appResourceType: null });
+    expect(store.getObject('entitlements', 'e2')!.columns).toMatchObject({ entitlementType: null, membershipsManaged: false });
+    expect(store.getObject('memberships', 'e1:u1')!.raw).toBe('{"appId":"app1",  "appEntitlementId":"e1",  "appUserId":"u1"}');
+
+    // A row that points at no expanded object, or a grant without its binding, is a bad page: nothing of it is stored.
+    api.data.entitlements!.push({ appEntitlement: { id: 'e3', appId: 'app1' }, appResourceTypePath: 'expanded[7]' });
+    api.data.grants!.push({ entitlement: api.data.entitlements![0] });
+    const second = await syncTenant({ store, api, only: ['entitlements', 'memberships'] });
+    const by = Object.fromEntries(second.collections.map((c) => [c.collection, c]));
+    expect(by.entitlements!.error).toMatch(/appResourceTypePath 'expanded\[7\]' points at no expanded object/);
+    expect(by.memberships!.error).toMatch(/no 'appEntitlementUserBinding' object/);
+    expect(store.getObject('entitlements', 'e3')).toBeNull();
+  });
+
   it('walks every collection to its end and stores what the tenant sent', async () => {
     api.text = (path, json) => (path === '/search/xaa/scopes' ? json.replace(/,"/g, ', "') : json);
     // Automations answer slowly: templates must still wait for them (they name a template too).

@@ -1,11 +1,11 @@
 import { createApiClient } from '../../main/api/client';
-import { parseClientSecret } from '../../main/api/credentials';
+import { parseClientId, parseClientSecret } from '../../main/api/credentials';
 import { SECRET_ENV } from '../../main/app/workspace';
 import { prepareConnection, saveConnection } from '../../main/connections';
 import { defaultDataDir } from '../../main/data-dir';
 import { KeychainError, osKeychain, type SecretStore } from '../../main/keychain';
 import { EXIT } from '../exit-codes';
-import { parseCommandArgs, UsageError, type CommandModule } from '../io';
+import { asInput, parseCommandArgs, UsageError, type CommandModule } from '../io';
 
 const usage = `Usage: attest connect --client-id ID [--server-url URL] [--auth assertion|secret] [--name NAME] [--data-dir DIR] [--json] < secret
 
@@ -50,6 +50,8 @@ export function connectCommand(deps: ConnectDeps = {}): CommandModule {
       if (auth !== 'assertion' && auth !== 'secret')
         throw new UsageError(`--auth must be 'assertion' or 'secret', not '${String(auth).slice(0, 40)}'`);
       const dataDir = values['data-dir'] ?? defaultDataDir(io.env);
+      // The client id and server URL are checked before the secret is read: a malformed one is bad input (exit 2).
+      await asInput(() => parseClientId(clientId, values['server-url']));
 
       let secret = (await io.readStdin()).trim();
       if (!secret) {
@@ -63,7 +65,7 @@ export function connectCommand(deps: ConnectDeps = {}): CommandModule {
 
       // Both parts are checked locally first: each malformed part has its own message.
       const connection = prepareConnection(dataDir, { clientId, serverUrl: values['server-url'], auth, name: values.name });
-      await parseClientSecret(secret);
+      await asInput(() => parseClientSecret(secret));
 
       const api = createApiClient({
         clientId: connection.clientId,

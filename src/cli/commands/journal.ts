@@ -1,7 +1,7 @@
 import { MUTATION_KINDS, type JournalEntry, type MutationKind } from '../../main/outbox/queue';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
-import { openWorkspaceFor } from './store-option';
+import { openWorkspaceFor, positiveInt } from './store-option';
 
 const usage = `Usage: attest journal [--connection NAME] [--data-dir DIR] [--store FILE] [--item ID] [--kind KIND] [--since ISO] [--limit N] [--json]
 
@@ -32,8 +32,7 @@ const command: CommandModule = {
     });
     if (values.kind && !MUTATION_KINDS.includes(values.kind as MutationKind))
       throw new UsageError(`--kind must be one of ${MUTATION_KINDS.join(', ')}`);
-    const limit = values.limit ? Number(values.limit) : undefined;
-    if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) throw new UsageError('--limit must be a whole number above 0');
+    const limit = values.limit ? positiveInt(values.limit, '--limit') : undefined;
     const workspace = await openWorkspaceFor(values, io);
     try {
       const { outbox } = workspace;

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { RateLimiter, type ApiClient } from '../../main/api/client';
+import { parseClientId, parseClientSecret } from '../../main/api/credentials';
 import { runSend } from '../../main/app/tasks/send';
 import { openApiForConnection, type Credentials, type Workspace } from '../../main/app/workspace';
 import {
@@ -16,8 +17,8 @@ import {
 import { readInputFile } from '../../main/input-file';
 import { CSV_IMPORT_MAX_BYTES, JSON_INPUT_MAX_BYTES } from '../../shared/input-limits';
 import { EXIT, type ExitCode } from '../exit-codes';
-import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
-import { dataDirOf, openWorkspaceFor } from './store-option';
+import { asInput, parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
+import { dataDirOf, openWorkspaceFor, positiveInt } from './store-option';
 
 const usage = `Usage: attest queue <action> [options]
 
@@ -93,8 +94,10 @@ function limiterFrom(values: Values): RateLimiter {
 
 /** Credentials given as --client-id ID [--server-url URL] [--auth secret], with the client secret on standard input. */
 async function credentialsFromStdin(clientId: string, values: Values, io: CliIO): Promise<Credentials> {
+  await asInput(() => parseClientId(clientId, values['server-url']));
   const secret = (await io.readStdin()).trim();
   if (!secret) throw new UsageError('give the client secret on standard input (it is never taken as an argument)');
+  await asInput(() => parseClientSecret(secret));
   return { clientId, clientSecret: secret, serverUrl: values['server-url'], auth: values.auth === 'secret' ? 'secret' : 'assertion' };
 }
 
@@ -116,12 +119,6 @@ async function apiFrom(values: Values, io: CliIO, workspace: Workspace): Promise
   if (!values.store || values['client-id']) return workspace.requireApi();
   const client = { limiter: limiterFrom(values) };
   return (await openApiForConnection(dataDirOf(values, io), values.connection, { env: io.env, onNotice: (m) => io.err(m), client })).api;
-}
-
-function positiveInt(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a whole number above 0`);
-  return n;
 }
 
 /** A JSON file given with --file: a regular file within the limit, UTF-8, valid JSON; errors name where, never what. */

@@ -1,7 +1,8 @@
 import type { Filters } from '../../main/store/db';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
-import { collectionArg, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE, table } from './store-option';
+import { SEARCH_COUNT_CAP } from '../../shared/search-limits';
+import { collectionArg, intOption, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE, table } from './store-option';
 
 const synopsis = 'attest search QUERY [--collection C] [--filter COLUMN=VALUE]... [--limit N] [--offset N]';
 const usage = `Usage: ${synopsis} [--connection NAME] [--data-dir DIR] [--store FILE] [--json]
@@ -53,8 +54,8 @@ const command: CommandModule = {
       const result = store.search(query, {
         ...(values.collection ? { collection: collectionArg(values.collection, '--collection') } : {}),
         filters,
-        limit: values.limit ? positiveInt(values.limit, '--limit') : 20,
-        offset: values.offset ? Number(values.offset) || 0 : 0,
+        limit: values.limit ? positiveInt(values.limit, '--limit', SEARCH_COUNT_CAP) : 20,
+        offset: values.offset ? intOption(values.offset, '--offset', 0, SEARCH_COUNT_CAP) : 0,
         ...(values.json ? {} : { highlight: io.isTTY ? ['\u001b[1m', '\u001b[22m'] : ['[', ']'] }),
       });
       const ms = performance.now() - started;

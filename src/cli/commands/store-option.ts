@@ -50,10 +50,22 @@ export function collectionArg(value: string, flag = 'collection'): CollectionId 
   return value;
 }
 
-export function positiveInt(value: string, flag: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a whole number above 0`);
+/** The most any count or id option takes unless it says less: far above any real use, far below where numbers lose precision. */
+export const OPTION_MAX = 1_000_000_000;
+
+/** A whole number from `min` to `max` given as an option (digits only: no 1e3, no 0x10, no 999999999999999999999). */
+export function intOption(value: string, flag: string, min: number, max: number = OPTION_MAX): number {
+  const text = value.trim();
+  const n = /^\d{1,16}$/.test(text) ? Number(text) : NaN;
+  if (!(n >= min && n <= max)) {
+    const shown = text.length > 24 ? `${text.slice(0, 24)}…` : text;
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max.toLocaleString('en-US')}, not '${shown}'`);
+  }
   return n;
+}
+
+export function positiveInt(value: string, flag: string, max: number = OPTION_MAX): number {
+  return intOption(value, flag, 1, max);
 }
 
 /** Lays rows out in columns (the last column is not padded). */

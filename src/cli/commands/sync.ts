@@ -8,7 +8,7 @@ import { collectionArg, openWorkspaceFor, positiveInt, table } from './store-opt
 const usage = `Usage: attest sync [--connection NAME] [--only LIST] [--concurrency N] [--data-dir DIR] [--json]
 
 Copies the tenant into the connection's local store: campaigns, templates, automations, toolsets,
-routing-rules, scopes. Each page is stored with its checkpoint; an interrupted or failed sync is
+routing-rules, scopes, apps, entitlements, app-users, memberships, tasks. Each page is stored with its checkpoint; an interrupted or failed sync is
 resumed by the next one from where it stopped. Objects no longer on the tenant are marked deleted
 only when a collection was walked to its end.
   --connection NAME   the connection to sync (default: the one used last)

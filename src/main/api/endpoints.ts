@@ -19,11 +19,20 @@ import type {
   GetMcpToolsetResponse,
   GetTaskResponse,
   ListAccessReviewsResponse,
+  ListEntitlementUsersResponse,
   ListAppScopesResponse,
   ListAutomationsResponse,
   ListRoutingRulesResponse,
   RemoveMembershipRequest,
   RemoveMembershipResponse,
+  SearchAppsRequest,
+  SearchAppsResponse,
+  SearchAppUsersRequest,
+  SearchAppUsersResponse,
+  SearchEntitlementsRequest,
+  SearchEntitlementsResponse,
+  SearchGrantsRequest,
+  SearchGrantsResponse,
   SearchAutomationsRequest,
   SearchAutomationsResponse,
   SearchMcpToolsetsResponse,
@@ -239,6 +248,54 @@ export async function getTask(api: ApiClient, id: string, opts?: CallOptions): P
   return api.request({ method: 'GET', path: `/tasks/${p(id, 'id')}`, ...signalOf(opts) });
 }
 
+/** `POST /search/apps` (a read): the tenant's apps. */
+export async function searchApps(api: ApiClient, body: SearchAppsRequest, opts?: CallOptions): Promise<ApiResponse<SearchAppsResponse>> {
+  return api.request({ method: 'POST', path: '/search/apps', body, mutation: false, ...signalOf(opts) });
+}
+
+/** `POST /search/entitlements` (a read): entitlement views; related objects named by `expandMask` in `expanded`. */
+export async function searchEntitlements(
+  api: ApiClient,
+  body: SearchEntitlementsRequest,
+  opts?: CallOptions,
+): Promise<ApiResponse<SearchEntitlementsResponse>> {
+  return api.request({ method: 'POST', path: '/search/entitlements', body, mutation: false, ...signalOf(opts) });
+}
+
+/** `POST /search/app_users` (a read): app user views. */
+export async function searchAppUsers(
+  api: ApiClient,
+  body: SearchAppUsersRequest,
+  opts?: CallOptions,
+): Promise<ApiResponse<SearchAppUsersResponse>> {
+  return api.request({ method: 'POST', path: '/search/app_users', body, mutation: false, ...signalOf(opts) });
+}
+
+/** `POST /search/grants` (a read): who holds which entitlement, each row with its entitlement view. */
+export async function searchGrants(
+  api: ApiClient,
+  body: SearchGrantsRequest,
+  opts?: CallOptions,
+): Promise<ApiResponse<SearchGrantsResponse>> {
+  return api.request({ method: 'POST', path: '/search/grants', body, mutation: false, ...signalOf(opts) });
+}
+
+/** `GET /apps/{app_id}/entitlements/{app_entitlement_id}/users`: the members of one entitlement. */
+export async function listEntitlementUsers(
+  api: ApiClient,
+  appId: string,
+  appEntitlementId: string,
+  page?: PageParams,
+  opts?: CallOptions,
+): Promise<ApiResponse<ListEntitlementUsersResponse>> {
+  return api.request({
+    method: 'GET',
+    path: `/apps/${p(appId, 'app_id')}/entitlements/${p(appEntitlementId, 'app_entitlement_id')}/users`,
+    query: pageQuery(page),
+    ...signalOf(opts),
+  });
+}
+
 // ---- Page walkers: one per walkable collection, ready for `paginate` ----
 
 export interface Walkable<P extends PageLike> {
@@ -251,6 +308,14 @@ export interface Walkable<P extends PageLike> {
 }
 
 const page = (req: PageRequest): PageParams => ({ pageSize: req.pageSize, pageToken: req.pageToken });
+/** The page members of a POST search body. */
+const pageBody = (req: PageRequest): { pageSize: number; pageToken?: string } => ({
+  pageSize: req.pageSize,
+  ...(req.pageToken ? { pageToken: req.pageToken } : {}),
+});
+
+/** The expand path that gives an entitlement's app resource type (its type: Group, Role, Access Profile...). */
+export const ENTITLEMENT_TYPE_EXPAND = 'app_resource_type_id';
 
 /** Pages of `POST /search/automations` under a filter (`{}`: every automation). */
 export function automationsWhere(
@@ -299,7 +364,27 @@ export const walks = {
   tasks: {
     pageSize: PAGE_SIZE_MAX,
     listKey: 'list',
-    fetchPage: (api) => (req, signal) =>
-      searchTasks(api, { pageSize: req.pageSize, ...(req.pageToken ? { pageToken: req.pageToken } : {}) }, { signal }),
+    fetchPage: (api) => (req, signal) => searchTasks(api, pageBody(req), { signal }),
   } satisfies Walkable<SearchTasksResponse>,
+  apps: {
+    pageSize: PAGE_SIZE_MAX,
+    listKey: 'list',
+    fetchPage: (api) => (req, signal) => searchApps(api, pageBody(req), { signal }),
+  } satisfies Walkable<SearchAppsResponse>,
+  entitlements: {
+    pageSize: PAGE_SIZE_MAX,
+    listKey: 'list',
+    fetchPage: (api) => (req, signal) =>
+      searchEntitlements(api, { ...pageBody(req), expandMask: { paths: [ENTITLEMENT_TYPE_EXPAND] } }, { signal }),
+  } satisfies Walkable<SearchEntitlementsResponse>,
+  appUsers: {
+    pageSize: PAGE_SIZE_MAX,
+    listKey: 'list',
+    fetchPage: (api) => (req, signal) => searchAppUsers(api, pageBody(req), { signal }),
+  } satisfies Walkable<SearchAppUsersResponse>,
+  grants: {
+    pageSize: PAGE_SIZE_MAX,
+    listKey: 'list',
+    fetchPage: (api) => (req, signal) => searchGrants(api, pageBody(req), { signal }),
+  } satisfies Walkable<SearchGrantsResponse>,
 } as const;

@@ -140,7 +140,13 @@ async function handleRpc(host: HostContext, request: IncomingMessage, response: 
   } catch {
     return refuse(response, 400, 'bad_request', 'The body is not JSON.');
   }
-  const channel = decodeURIComponent(path.slice('/rpc/'.length));
+  let channel: string;
+  try {
+    channel = decodeURIComponent(path.slice('/rpc/'.length));
+  } catch {
+    // A stray '%' or a '%' sequence that is not UTF-8: a bad request, not a failure of the host.
+    return refuse(response, 400, 'bad_request', 'The channel name is not valid percent-encoding.');
+  }
   const reply = await host.dispatcher.dispatch(channel, payload, { url: host.origin, isMainFrame: true });
   return sendJson(response, 200, reply);
 }
@@ -184,7 +190,12 @@ async function serveRenderer(host: HostContext, response: ServerResponse, path: 
 async function handle(host: HostContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
   // DNS rebinding: only our exact loopback host name is served.
   if (request.headers.host !== host.hostHeader) return send(response, 421, 'Misdirected request');
-  const url = new URL(request.url ?? '/', host.origin);
+  let url: URL;
+  try {
+    url = new URL(request.url ?? '/', host.origin);
+  } catch {
+    return send(response, 400, 'Bad request');
+  }
   const path = url.pathname;
   if (path.startsWith('/rpc/')) return handleRpc(host, request, response, path);
   if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, 'Method not allowed');

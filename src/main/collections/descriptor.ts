@@ -46,6 +46,18 @@ export interface CollectionDescriptor {
   /** The member of a page that holds its rows (for `byIds`: the member of the GET answer that is the object). */
   listKey: string;
   /**
+   * Store only this member of each list row, byte-exact (a grant row's `appEntitlementUserBinding`:
+   * the entitlement the row also carries is synced on its own). A row without it is a bad page.
+   */
+  rowMember?: string;
+  /**
+   * Rows point at related objects of the page's `expanded` list through JSONPath members
+   * (`"appResourceTypePath": "expanded[2]"`, asked for with an expand mask). Each row is then stored
+   * beside them as `{"<rowAs>": <the row>, "<name>": <the related object, or null>}`, every part
+   * byte-exact as received: `members` maps each path member of the row to its `name`.
+   */
+  withExpanded?: { rowAs: string; members: Record<string, string> };
+  /**
    * Rows of the list are summaries: each object is then fetched by id and stored exactly as that
    * GET returns it (campaigns: the `GET /access_review/{id}` wrapper).
    */
@@ -90,6 +102,8 @@ export const enumCol = (name: string, label: string, enumName: EnumName, path = 
   filter: true,
   enumName,
 });
+/** An enum-like filter column whose values belong to no enumeration of src/shared/enums.ts (a type's display name, a oneof kind). */
+export const valueCol = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'enum', filter: true });
 export const bool = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'bool', filter: true });
 
 /** Prefixes every column path (campaign fields live at `accessReview.*` of the view). */

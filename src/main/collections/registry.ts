@@ -4,16 +4,33 @@
  * descriptor file and one entry here.
  */
 import { COLLECTION_IDS, type CollectionId } from '../../shared/contract';
+import { apps } from './apps';
+import { appUsers } from './app-users';
 import { automations } from './automations';
 import { campaigns } from './campaigns';
 import type { CollectionDescriptor } from './descriptor';
+import { entitlements } from './entitlements';
+import { memberships } from './memberships';
 import { routingRules } from './routing-rules';
 import { scopes } from './scopes';
+import { tasks } from './tasks';
 import { templates } from './templates';
 import { toolsets } from './toolsets';
 
 /** In the order of the contract's COLLECTION_IDS (the order runs walk them and views list them). */
-export const COLLECTIONS: readonly CollectionDescriptor[] = [campaigns, templates, automations, toolsets, routingRules, scopes];
+export const COLLECTIONS: readonly CollectionDescriptor[] = [
+  campaigns,
+  templates,
+  automations,
+  toolsets,
+  routingRules,
+  scopes,
+  apps,
+  entitlements,
+  appUsers,
+  memberships,
+  tasks,
+];
 
 const BY_ID = new Map(COLLECTIONS.map((c) => [c.id, c]));
 

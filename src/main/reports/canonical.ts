@@ -4,7 +4,9 @@ import { createHash, type Hash } from 'node:crypto';
  * The canonical content of a sheet: what `attest verify` (or any independent reader) recomputes
  * from the cells alone, whatever program last saved the file.
  *
- * Canonical form "attest-canonical/2" (written since Attest 0.1 with strict verify):
+ * Canonical form "attest-canonical/3" (since printable workbooks) hashes cells as "attest-canonical/2"
+ * (written since Attest 0.1 with strict verify) did, and adds the page setup rules (see
+ * CANONICAL_FORM_TEXT):
  * - A first line: the compact JSON {"sheet":<name>,"state":<visible|hidden|veryHidden>}.
  * - Then the rows in row order, rows with no value skipped; each row the compact JSON text (no
  *   spaces) of [rowNumber, cell1, ..., cellN], N being the last column holding a value.
@@ -22,17 +24,30 @@ import { createHash, type Hash } from 'node:crypto';
  * "" as null; the Evidence sheet's manifest rows (above its hash table) hashed instead of the
  * whole sheet. verify still reads it (see verify.ts).
  */
-export const CANONICAL_FORM = 'attest-canonical/2';
+export const CANONICAL_FORM = 'attest-canonical/3';
+export const CANONICAL_FORM_2 = 'attest-canonical/2';
 export const CANONICAL_FORM_1 = 'attest-canonical/1';
-export type CanonicalForm = typeof CANONICAL_FORM | typeof CANONICAL_FORM_1;
+export type CanonicalForm = typeof CANONICAL_FORM | typeof CANONICAL_FORM_2 | typeof CANONICAL_FORM_1;
 
-export const CANONICAL_FORM_TEXT =
+/** Forms that hash a first line, number formats and error cells (all but /1). */
+const modern = (form: CanonicalForm): boolean => form !== CANONICAL_FORM_1;
+
+export const CANONICAL_FORM_2_TEXT =
   'First line {"sheet":<name>,"state":<state>}; then each non-empty row as compact JSON [rowNumber, cell1..cellN] ' +
   '(N = last non-empty column); every line + "\\n". Cells: null if empty, strings as stored, numbers as JSON numbers, ' +
   'true/false, date cells as {"d":"<ISO 8601 UTC with milliseconds>"}, error cells as {"e":"<code>"}; a cell whose number ' +
   'format is not General as {"v":<cell>,"fmt":"<format code>"}. Sheet hash = SHA-256 hex of that text (the Evidence sheet ' +
   'with its hash cells and signature taken as empty); overall = SHA-256 hex of "<sheet name>\\t<sheet hash>\\n" for each ' +
   'row of the hash table, in order.';
+
+/**
+ * attest-canonical/3 hashes cells exactly as /2 does; it adds the page setup of a printable
+ * workbook, which verify holds to these rules: every sheet's footer is the one the Evidence sheet's
+ * "Page footer" row gives (with the sheet's name), no header; print titles only as row 1 of a sheet.
+ */
+export const CANONICAL_FORM_TEXT =
+  `${CANONICAL_FORM_2_TEXT} Page setup: each sheet's footer is "&L<sheet name>&C<Page footer of the Evidence sheet>&RPage &P of &N" ` +
+  '(an "&" of a name or text written "&&"), no page header; print titles, where present, are row 1 of their sheet.';
 
 export const CANONICAL_FORM_1_TEXT =
   'Each non-empty row as compact JSON [rowNumber, cell1..cellN] + "\\n" (N = last non-empty column); ' +
@@ -115,7 +130,7 @@ function plainCell(value: unknown, form: CanonicalForm): PlainCell {
  */
 export function canonicalCell(value: unknown, form: CanonicalForm = CANONICAL_FORM, format?: string): CanonicalCell {
   if (value === null || value === undefined) return null;
-  const formatted = form === CANONICAL_FORM && format !== undefined;
+  const formatted = modern(form) && format !== undefined;
   // "" shows nothing, unless a format gives text a display of its own.
   if (value === '') return formatted ? { v: '', fmt: format } : null;
   const plain = plainCell(value, form);
@@ -161,7 +176,7 @@ export class SheetHasher {
     sheet: { name: string; state?: string },
     readonly form: CanonicalForm = CANONICAL_FORM,
   ) {
-    if (form === CANONICAL_FORM) this.pending = sheetLine(sheet.name, sheet.state);
+    if (modern(form)) this.pending = sheetLine(sheet.name, sheet.state);
   }
 
   /** Adds one row by its 1-based row number; empty rows are skipped, as readers skip them. */

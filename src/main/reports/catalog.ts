@@ -234,7 +234,7 @@ function campaignsSheet(sources: ReportSources, params: ReportParams): ReportShe
     col('Owners', 'text', (o) => join(f(o, 'ownerIds')), { source: 'accessReview.ownerIds' }),
     col('Created by', 'text', (o) => cellOf(f(o, 'createdById')), { source: 'accessReview.createdById' }),
     ...dateColumns<StoredObject>('Scheduled start', (o) => f(o, 'scheduledStartDate')),
-    col('Scope summary', 'text', (o) => scopeSummary(f(o, 'scopeV2')), { width: 50, source: 'accessReview.scopeV2' }),
+    col('Scope summary', 'text', (o) => scopeSummary(f(o, 'scopeV2')), { width: 40, source: 'accessReview.scopeV2' }),
     col('Single app', 'text', (o) => cellOf(f(o, 'singleApp.appId')), { source: 'accessReview.singleApp.appId' }),
     col('Included app user statuses', 'text', (o) => join(f(o, 'inclusionScope.appUserStatuses')), {
       source: 'accessReview.inclusionScope.appUserStatuses',
@@ -261,7 +261,7 @@ function campaignsSheet(sources: ReportSources, params: ReportParams): ReportShe
       source: 'accessReview.signatureConfig.stepUpProviderId',
     }),
     col('Policy path', 'text', (o) => cellOf(getPath(o.json, 'policyPath')), { source: 'policyPath' }),
-    col('CEL expressions', 'text', (o) => cel(getPath(o.json, CAMPAIGN)), 50),
+    col('CEL expressions', 'text', (o) => cel(getPath(o.json, CAMPAIGN)), 40),
   ];
   return sheet('Campaigns', columns, objects(sources, params, 'campaigns'), {
     collection: 'campaigns',
@@ -276,7 +276,7 @@ function templatesSheet(sources: ReportSources, params: ReportParams): ReportShe
   const columns: ReportColumn<StoredObject>[] = [
     idColumn,
     ...descriptorColumns(d),
-    col('Scope summary', 'text', (o) => scopeSummary(f(o, 'scope')), { width: 50, source: 'scope' }),
+    col('Scope summary', 'text', (o) => scopeSummary(f(o, 'scope')), { width: 40, source: 'scope' }),
     col('Recurrence', 'text', (o) => parameters(f(o, 'recurrenceRule')), { source: 'recurrenceRule' }),
     col('Auto-close campaign', 'bool', (o) => flag(f(o, 'autoCloseCampaign')), { source: 'autoCloseCampaign' }),
     col('Auto-generate report', 'bool', (o) => flag(f(o, 'autoGenerateReport')), { source: 'autoGenerateReport' }),
@@ -290,7 +290,7 @@ function templatesSheet(sources: ReportSources, params: ReportParams): ReportShe
       source: 'signatureConfig.meaningOfSignature',
     }),
     col('Review columns', 'text', (o) => join(f(o, 'columnConfig.columns')), { source: 'columnConfig.columns' }),
-    col('CEL expressions', 'text', (o) => cel(o.json), 50),
+    col('CEL expressions', 'text', (o) => cel(o.json), 40),
   ];
   return sheet('Templates', columns, objects(sources, params, 'templates'), {
     collection: 'templates',
@@ -359,7 +359,7 @@ function automationStepsSheet(sources: ReportSources, params: ReportParams): Rep
         ? kindAsWritten(p.item, AUTOMATION_TRIGGER_KEYS)
         : str(getPath(p.item, 'stepDisplayName')) || str(getPath(p.item, 'stepName')) || null,
     ),
-    col('CEL expressions', 'text', (p) => cel(p.item), 60),
+    col('CEL expressions', 'text', (p) => cel(p.item), 40),
     col(
       'Targets',
       'text',
@@ -411,7 +411,7 @@ function routingRulesSheet(sources: ReportSources, params: ReportParams): Report
       c.header === 'Enabled' ? [c, col<StoredObject>('Action', 'enum', (o) => action(o).kind)] : [c],
     ),
     col('Action parameters', 'text', (o) => parameters(action(o).body), 40),
-    col('Condition', 'text', (o) => cellOf(getPath(o.json, 'condition')), { width: 60, source: 'condition' }),
+    col('Condition', 'text', (o) => cellOf(getPath(o.json, 'condition')), { width: 40, source: 'condition' }),
     col('Description', 'text', (o) => cellOf(getPath(o.json, 'description')), { width: 40, source: 'description' }),
   ];
   // Sorted here (rules are few): by priority, then id.
@@ -453,7 +453,7 @@ function changesSheet(sources: ReportSources): ReportSheet {
     col('Request digest', 'text', (e) => e.requestDigest, 30),
     col('HTTP status', 'int', (e) => e.httpStatus),
     col('Outcome', 'enum', (e) => e.outcome),
-    col('Answer', 'text', (e) => e.answer, 60),
+    col('Answer', 'text', (e) => e.answer, 40),
   ];
   return sheet('Outbox journal', columns, () => (sources.journal ? sources.journal() : []), {
     about: 'every attempt of every change sent from this workspace, in order',
@@ -565,7 +565,7 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
   },
 };
 
-function single(kind: CollectionId, title: string, sheets: ReportSheet[]): ReportPlan {
+function single(kind: Extract<ReportKind, CollectionId>, title: string, sheets: ReportSheet[]): ReportPlan {
   return { kind, title, collections: [kind], usesJournal: false, sheets };
 }
 

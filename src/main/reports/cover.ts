@@ -11,7 +11,7 @@ import type { CellValue } from './canonical';
 import type { CollectionEvidence, ReportConnection } from './evidence';
 import type { ReportParams, ReportPlan } from './catalog';
 import type { ColumnType, SheetResult, SheetSpec } from './workbook';
-import { EVIDENCE_SHEET } from './workbook';
+import { EVIDENCE_SHEET, MAX_FOOTER } from './workbook';
 
 export const COVER_SHEET = 'Cover';
 export const DICTIONARY_SHEET = 'Dictionary';
@@ -68,6 +68,22 @@ function asOfInWords(input: CoverInput): string {
   if (times.length === 0) return 'the latest synced data (nothing synced yet)';
   const range = times[0] === times.at(-1) ? times[0] : `${times[0]} to ${times.at(-1)}`;
   return `the latest synced data of each collection, as of ${range} (UTC; per collection on the Evidence sheet)`;
+}
+
+const shortTime = (iso: string): string => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+/** The centre of every sheet's printed footer: the report, and as of when its data is. */
+export function footerLine(plan: ReportPlan, params: ReportParams, collections: readonly CollectionEvidence[]): string {
+  const synced = collections.filter((c) => c.collection !== 'outbox journal' && c.dataAsOf).map((c) => c.dataAsOf as string);
+  const latest = synced.sort().at(-1);
+  const asOf =
+    params.asOfRun !== undefined
+      ? `snapshot of sync run ${params.asOfRun}${latest ? `, ${shortTime(latest)}` : ''}`
+      : latest
+        ? `data as of ${shortTime(latest)}`
+        : 'nothing synced';
+  const line = `${plan.title}: ${asOf}`;
+  return line.length > MAX_FOOTER ? `${line.slice(0, MAX_FOOTER - 1)}…` : line;
 }
 
 /** The Cover sheet: label and value rows, then the list of sheets (`descriptions`: what each holds). */

@@ -10,7 +10,7 @@ import type { CellValue } from './canonical';
 import { InvalidInputError } from './errors';
 import type { ReportParams, ReportPlan, ReportStore } from './catalog';
 import { isoDate } from './catalog';
-import { EVIDENCE_FORMAT, SIGNED_BY, SIGNING_PUBLIC_KEY, type SheetResult } from './workbook';
+import { EVIDENCE_FORMAT, PAGE_FOOTER, SIGNED_BY, SIGNING_PUBLIC_KEY, type SheetResult } from './workbook';
 
 /** The connection as the Evidence sheet names it. Deliberately without any credential field. */
 export interface ReportConnection {
@@ -78,6 +78,8 @@ export interface ManifestInput {
   generatedBy: string;
   collections: CollectionEvidence[];
   sheets: SheetResult[];
+  /** The centre of every sheet's printed footer (stated here, so verify can hold every footer to it). */
+  footer?: string;
   /** The key that signs the workbook (its fingerprint and public key are written here). */
   signer?: { fingerprint: string; publicKey: string } | null;
 }
@@ -125,6 +127,7 @@ export function manifestRows(input: ManifestInput): CellValue[][] {
         diff: plan.diffRuns ?? null,
       }),
     ],
+    ...(input.footer ? [[PAGE_FOOTER, input.footer]] : []),
     ['All collections complete', overallCompleteness(input.collections.map((c) => ({ ...c, title: titleOf(c.collection) })))],
     [],
     [

@@ -6,7 +6,7 @@ import { osUserName } from '../os-user';
 import { REPORTS, collectionsOf, isReportKind, parseFilters, type ReportKind, type ReportParams, type ReportSources } from './catalog';
 import { InvalidInputError } from './errors';
 import { collectionEvidence, manifestRows, type CollectionEvidence, type ReportConnection } from './evidence';
-import { COVER_SHEET, coverSheet, dictionarySheet } from './cover';
+import { COVER_SHEET, coverSheet, dictionarySheet, footerLine } from './cover';
 import type { EvidenceSigner } from './signing';
 import { ReportWorkbook, type ExportProgress, type SheetResult } from './workbook';
 
@@ -84,8 +84,10 @@ export async function exportReport(options: ExportOptions): Promise<ExportResult
   const generatedAt = (options.now ?? (() => new Date()))();
   const collections = collectionEvidence(options.store, plan, params);
 
-  const sheetCount = plan.sheets.length;
+  const sheetCount = plan.sheets.length + 2; // and the Dictionary and the Cover
+  const footer = footerLine(plan, params, collections);
   const book = await ReportWorkbook.create(options.out, {
+    footer,
     signal: options.signal,
     onProgress: options.onProgress ? (p) => options.onProgress?.({ ...p, sheetCount, rowsTotal: knownRowsOf(plan.sheets) }) : undefined,
   });
@@ -138,6 +140,7 @@ export async function exportReport(options: ExportOptions): Promise<ExportResult
     appVersion: options.appVersion,
     generatedAt,
     generatedBy: preparedBy,
+    footer,
     collections,
     sheets,
     signer: options.signer,

@@ -1,4 +1,5 @@
-import type { PackageInfo, XlsxSheet } from './xlsx-reader';
+import { pageFooter } from './workbook';
+import type { DefinedName, PackageInfo, XlsxSheet } from './xlsx-reader';
 
 /**
  * What an Attest workbook is made of, and nothing else: the parts exceljs writes for it, their
@@ -78,13 +79,7 @@ export function structureProblems(pkg: PackageInfo, sheets: readonly XlsxSheet[]
     if (names.get(key) === 2) problems.push(`two sheets are named '${sheet.name}'`);
   }
   if (pkg.hiddenWindow) problems.push('the workbook window is hidden');
-  for (const extra of pkg.workbookExtras) {
-    problems.push(
-      extra === 'definedNames' || extra === 'definedName'
-        ? 'the workbook has defined names (Attest writes none)'
-        : `the workbook holds <${extra}>`,
-    );
-  }
+  for (const extra of pkg.workbookExtras) problems.push(`the workbook holds <${extra}>`);
   const wanted = new Set(listed);
   const sheetParts = sheets.filter((s) => wanted.has(s.name) && s.part).map((s) => s.part as string);
   const expected = expectedParts(sheetParts);
@@ -113,4 +108,46 @@ export function structureProblems(pkg: PackageInfo, sheets: readonly XlsxSheet[]
   check('_rels/.rels', pkg.rootRels, allowed.root);
   check('xl/_rels/workbook.xml.rels', pkg.workbookRels, allowed.workbook);
   return problems;
+}
+
+/** A sheet name as a formula writes it: quoted, its quotes doubled. */
+const quoted = (name: string): string => `'${name.replace(/'/g, "''")}'`;
+
+/**
+ * Defined names: before attest-canonical/3 Attest wrote none; since, only the print titles of a
+ * sheet, which are its row 1 (`'Sheet'!$1:$1`), once per sheet.
+ */
+export function definedNameProblems(names: readonly DefinedName[], sheets: readonly XlsxSheet[], printable: boolean): string[] {
+  if (names.length === 0) return [];
+  if (!printable) return ['the workbook has defined names (Attest writes none)'];
+  const problems: string[] = [];
+  const seen = new Set<number>();
+  for (const n of names) {
+    const sheet = n.localSheetId !== null && Number.isInteger(n.localSheetId) ? sheets[n.localSheetId] : undefined;
+    if (n.name !== '_xlnm.Print_Titles') {
+      problems.push(`the workbook has the defined name '${n.name.slice(0, 80)}' (Attest writes only print titles)`);
+    } else if (!sheet || seen.has(n.localSheetId!)) {
+      problems.push('the workbook has print titles that belong to no sheet, or twice to one');
+    } else if (n.text.trim() !== `${quoted(sheet.name)}!$1:$1`) {
+      problems.push(`the print titles of '${sheet.name}' are ${n.text.slice(0, 80)} (Attest repeats row 1 only)`);
+    }
+    if (n.localSheetId !== null) seen.add(n.localSheetId);
+  }
+  return problems;
+}
+
+/**
+ * A sheet's page header and footer: before attest-canonical/3 Attest wrote none; since, every
+ * sheet has the footer `pageFooter(sheet, footer)` (footer: the Evidence sheet's "Page footer"
+ * row; none when it has no such row) and no header. Read after the sheet's rows.
+ */
+export function pageProblems(sheet: XlsxSheet, printable: boolean, footer: string | null): string[] {
+  const texts = Object.entries(sheet.page).filter(([key, value]) => !key.startsWith('@') && value !== '');
+  const expected = printable && footer ? pageFooter(sheet.name, footer) : null;
+  const found = texts.map(([key]) => key).join(', ');
+  if (!expected) return texts.length ? [`'${sheet.name}' has a page header or footer (${found}), which Attest never writes there`] : [];
+  const odd = sheet.page.oddFooter ?? null;
+  if (texts.length !== 1 || odd !== expected)
+    return [`the page header or footer of '${sheet.name}' is not the one the Evidence sheet gives (${found || 'none'})`];
+  return [];
 }

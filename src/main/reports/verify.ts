@@ -1,16 +1,26 @@
-import { CANONICAL_FORM, CANONICAL_FORM_1, CANONICAL_FORM_1_TEXT, SheetHasher, overallHash, type CanonicalForm } from './canonical';
+import {
+  CANONICAL_FORM,
+  CANONICAL_FORM_1,
+  CANONICAL_FORM_1_TEXT,
+  CANONICAL_FORM_2,
+  SheetHasher,
+  overallHash,
+  type CanonicalForm,
+} from './canonical';
 import { checkInputFile, InputFileError } from '../input-file';
 import { InvalidInputError } from './errors';
 import { fingerprintOf, normaliseFingerprint, signatureValid, signedMessage } from './signing';
-import { structureProblems } from './structure';
+import { definedNameProblems, pageProblems, structureProblems } from './structure';
 import {
   DATE_FORMAT,
   EVIDENCE_FORMAT,
   EVIDENCE_FORMAT_1,
+  EVIDENCE_FORMAT_2,
   EVIDENCE_SHEET,
   HASHES_MARKER,
   MANIFEST_ENTRY,
   OVERALL_ENTRY,
+  PAGE_FOOTER,
   SIGNATURE_ENTRY,
   SIGNED_BY,
   SIGNING_PUBLIC_KEY,
@@ -114,6 +124,13 @@ interface EvidenceTable {
   tail: XlsxRow[];
 }
 
+/** The canonical form of each Format an Evidence sheet can carry. */
+const FORMS: Record<string, CanonicalForm> = {
+  [EVIDENCE_FORMAT]: CANONICAL_FORM,
+  [EVIDENCE_FORMAT_2]: CANONICAL_FORM_2,
+  [EVIDENCE_FORMAT_1]: CANONICAL_FORM_1,
+};
+
 class Refusal extends Error {
   constructor(
     readonly status: 'altered' | 'not-attest',
@@ -130,8 +147,12 @@ function parseEvidence(rows: XlsxRow[]): EvidenceTable {
     const key = text(row.cells[0]);
     if (key && !(key in manifest)) manifest[key] = text(row.cells[1]);
   }
-  const form = manifest.Format === EVIDENCE_FORMAT ? CANONICAL_FORM : manifest.Format === EVIDENCE_FORMAT_1 ? CANONICAL_FORM_1 : null;
-  if (!form) throw new Refusal('not-attest', `the Evidence sheet does not carry Format ${EVIDENCE_FORMAT} (or ${EVIDENCE_FORMAT_1})`);
+  const form = FORMS[manifest.Format ?? ''];
+  if (!form)
+    throw new Refusal(
+      'not-attest',
+      `the Evidence sheet does not carry Format ${EVIDENCE_FORMAT} (or the earlier ${EVIDENCE_FORMAT_2}, ${EVIDENCE_FORMAT_1})`,
+    );
   const table: EvidenceTable = {
     form,
     manifest,
@@ -299,7 +320,13 @@ async function verifyOpened(
   const selfEntry = legacy ? MANIFEST_ENTRY : EVIDENCE_SHEET;
   if (!table.entries.some((e) => e.name === selfEntry)) throw new Refusal('altered', 'the hash table of the Evidence sheet is incomplete');
   const listed = [EVIDENCE_SHEET, ...table.entries.map((e) => e.name).filter((n) => n !== selfEntry)];
-  problems.unshift(...structureProblems(reader.package, reader.sheets, listed));
+  const printable = table.form === CANONICAL_FORM;
+  const footer = printable ? (table.manifest[PAGE_FOOTER] ?? null) : null;
+  problems.unshift(
+    ...structureProblems(reader.package, reader.sheets, listed),
+    ...definedNameProblems(reader.package.definedNames, reader.sheets, printable),
+    ...pageProblems(evidence.sheet, printable, footer),
+  );
   if (new Set(table.entries.map((e) => e.name)).size !== table.entries.length) problems.push('the hash table lists a sheet twice');
 
   const checks: SheetCheck[] = [];
@@ -315,6 +342,7 @@ async function verifyOpened(
     const hashed = own
       ? hashEvidence(evidence.sheet, evidence.rows, table, problems)
       : await hashSheet(reader, sheet!, table.form, problems, onProgress);
+    if (!own) problems.push(...pageProblems(sheet!, printable, footer));
     // The Evidence sheet counts all its rows; a data sheet its rows below the header.
     const rows = own ? hashed.rows : Math.max(0, hashed.rows - 1);
     actual.push({ name: entry.name, sha256: hashed.sha256 });

@@ -63,6 +63,8 @@ export interface WorkbookOptions {
   /** Rows between progress events (default 5,000). */
   progressEvery?: number;
   creator?: string;
+  /** The centre of every sheet's printed footer (the report and as of when); see pageFooter. */
+  footer?: string;
   /** The stream the zip is written into, over the temp file's handle (tests inject failing ones). */
   output?: (temp: FileHandle) => Writable;
 }
@@ -87,10 +89,13 @@ export interface WorkbookResult {
 export const EVIDENCE_SHEET = 'Evidence';
 /**
  * Value of the Evidence sheet's "Format" row, by which verify recognises an Attest workbook and
- * its canonical form: attest-evidence/2 is attest-canonical/2, attest-evidence/1 the earlier /1.
+ * its canonical form: attest-evidence/3 is attest-canonical/3 (printable), /2 and /1 the earlier forms.
  */
-export const EVIDENCE_FORMAT = 'attest-evidence/2';
+export const EVIDENCE_FORMAT = 'attest-evidence/3';
+export const EVIDENCE_FORMAT_2 = 'attest-evidence/2';
 export const EVIDENCE_FORMAT_1 = 'attest-evidence/1';
+/** Manifest row of the Evidence sheet giving the centre of every sheet's footer (attest-evidence/3). */
+export const PAGE_FOOTER = 'Page footer';
 /** Marker of the hash section on the Evidence sheet; the manifest is every row above it. */
 export const HASHES_MARKER = 'Hashes';
 /** Name under which attest-evidence/1 listed the Evidence sheet's manifest rows in the hash table. */
@@ -103,12 +108,12 @@ export const SIGNED_BY = 'Signed by key';
 export const SIGNING_PUBLIC_KEY = 'Signing public key (Ed25519)';
 const CHECK_TEXT =
   'attest verify <file.xlsx> recomputes every hash from the cells; attest verify --key <fingerprint> <file.xlsx> also checks who signed it.';
-const HEADER_STYLE: Partial<ExcelJS.Style> = { font: { bold: true } };
+const HEADER_STYLE: Partial<ExcelJS.Style> = { font: { bold: true }, alignment: { wrapText: true, vertical: 'top' } };
 
 export const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 const SAMPLE_ROWS = 200;
 const MIN_WIDTH = 8;
-const MAX_WIDTH = 60;
+const MAX_WIDTH = 32;
 const HIGH_WATER = 1024 * 1024;
 const YIELD_MS = 25;
 
@@ -200,12 +205,65 @@ export function checkSheetName(name: string): void {
   }
 }
 
-function displayLength(value: CellValue): number {
+/** Characters of a cell on its longest line (dates as their formatted text). */
+function longestLine(value: CellValue): number {
   if (value === null || value === undefined) return 0;
   if (value instanceof Date) return 19;
-  const text = String(value);
-  const newline = text.indexOf('\n');
-  return newline >= 0 ? newline : text.length;
+  let widest = 0;
+  for (const line of String(value).split('\n')) widest = Math.max(widest, line.length);
+  return widest;
+}
+
+/**
+ * Widths in characters: the width a column asks for, else fitted to its values in the first rows
+ * (their longest line; long text wraps at MAX_WIDTH) and to the longest word of its header (the
+ * header wraps), never below MIN_WIDTH.
+ */
+export function columnWidths(columns: readonly ColumnSpec[], sample: readonly (readonly CellValue[])[]): number[] {
+  return columns.map((c, i) => {
+    if (c.width) return c.width;
+    if (c.type === 'date') return 20;
+    let widest = Math.max(...c.header.split(/\s+/).map((word) => word.length)) + 2;
+    for (const row of sample) widest = Math.max(widest, longestLine(row[i]) + 2);
+    return Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, widest));
+  });
+}
+
+/** One style per column, shared by its cells: top-aligned, long text wrapped, dates in DATE_FORMAT. */
+function columnStyle(c: ColumnSpec, label: boolean): Partial<ExcelJS.Style> {
+  if (c.type === 'date') return { numFmt: DATE_FORMAT, alignment: { vertical: 'top' } };
+  if (label) return { font: { bold: true }, alignment: { vertical: 'top', wrapText: true } };
+  if (c.type === 'text' || c.type === 'enum') return { alignment: { vertical: 'top', wrapText: true } };
+  return { alignment: { vertical: 'top' } };
+}
+
+/** Excel's header/footer codes: "&" of a text is written "&&". Excel keeps at most 255 characters. */
+const footerText = (text: string): string => text.replace(/&/g, '&&');
+
+/** The footer of every sheet: its name on the left, the report's footer line centred, page x of y on the right. */
+export function pageFooter(sheet: string, footer: string): string {
+  return `&L${footerText(sheet)}&C${footerText(footer)}&RPage &P of &N`;
+}
+
+/** Longest footer line the Evidence sheet names (Excel's 255 characters, less the sheet name and page codes). */
+export const MAX_FOOTER = 160;
+
+/**
+ * Landscape, one page wide (as many pages down as it takes), narrow margins, the header row
+ * repeated on every page of a table, and the footer (when the report gives one).
+ */
+function printSetup(name: string, footer: string | undefined, titles: boolean): Partial<ExcelJS.AddWorksheetOptions> {
+  return {
+    pageSetup: {
+      orientation: 'landscape',
+      fitToPage: true,
+      fitToWidth: 1,
+      fitToHeight: 0,
+      margins: { left: 0.4, right: 0.4, top: 0.5, bottom: 0.6, header: 0.3, footer: 0.3 },
+      ...(titles ? { printTitlesRow: '1:1' } : {}),
+    },
+    ...(footer ? { headerFooter: { oddFooter: pageFooter(name, footer) } } : {}),
+  } as Partial<ExcelJS.AddWorksheetOptions>;
 }
 
 /** Internals of exceljs's StreamBuf that we read for backpressure (see waitForDrain). */
@@ -383,7 +441,10 @@ export class ReportWorkbook {
     }
     this.checkCancel();
     const form = spec.layout === 'form';
-    const sheet = this.workbook.addWorksheet(spec.name, form ? {} : { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] }) as SheetWriter;
+    const sheet = this.workbook.addWorksheet(spec.name, {
+      ...(form ? {} : { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] }),
+      ...printSetup(spec.name, this.options.footer, !form),
+    }) as SheetWriter;
     this.worksheets.push(sheet);
     const hasher = new SheetHasher({ name: spec.name });
     const headers = spec.columns.map((c) => storedValue(c.header));
@@ -394,20 +455,12 @@ export class ReportWorkbook {
 
     // One style object per column, shared by all its cells: exceljs caches a style's id by object
     // identity, where a fresh object per cell would be serialised and looked up cell by cell.
-    const styles = spec.columns.map((c, i) =>
-      c.type === 'date' ? { numFmt: DATE_FORMAT } : form && i === 1 ? { alignment: { wrapText: true, vertical: 'top' as const } } : {},
-    );
+    const styles = spec.columns.map((c, i) => columnStyle(c, form && i === 0));
     const formats = spec.columns.map((c) => (c.type === 'date' ? DATE_FORMAT : undefined));
     const sample: CellValue[][] = [];
     let started = false;
     const start = (): void => {
-      const widths = spec.columns.map((c, i) => {
-        if (c.width) return c.width;
-        if (c.type === 'date') return 20;
-        let widest = c.header.length + 2;
-        for (const row of sample) widest = Math.max(widest, displayLength(row[i]) + 2);
-        return Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, widest));
-      });
+      const widths = columnWidths(spec.columns, sample);
       sheet.columns = spec.columns.map((c, i) => ({
         key: `c${i}`,
         width: widths[i],
@@ -481,7 +534,7 @@ export class ReportWorkbook {
       const first = new Set(opts.first ?? []);
       const rank = (name: string): number => (first.has(name) ? 0 : 1);
       this.sheets.sort((a, b) => rank(a.name) - rank(b.name));
-      const sheet = this.workbook.addWorksheet(EVIDENCE_SHEET) as SheetWriter;
+      const sheet = this.workbook.addWorksheet(EVIDENCE_SHEET, printSetup(EVIDENCE_SHEET, this.options.footer, false)) as SheetWriter;
       sheet.columns = [34, 68, 22, 22, 12, 40, 12, 40, 14, 14, 14].map((width, i) => ({ key: `c${i}`, width }));
       const evidence = evidenceSheet(manifest, this.sheets, signer);
       for (const line of evidence.rows) {

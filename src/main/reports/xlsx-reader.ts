@@ -22,6 +22,19 @@ export interface XlsxSheet {
   state: string;
   /** Part name inside the zip, e.g. xl/worksheets/sheet1.xml; null when its relationship is missing. */
   part: string | null;
+  /**
+   * The page header and footer texts of the sheet by element (oddFooter, evenHeader...), and the
+   * attributes of its headerFooter element: filled in as its rows are read.
+   */
+  page: Record<string, string>;
+}
+
+/** A defined name of the workbook (print titles, print areas, named ranges...). */
+export interface DefinedName {
+  name: string;
+  /** The index of the sheet it belongs to, in the workbook's sheet order (null: global). */
+  localSheetId: number | null;
+  text: string;
 }
 
 export interface Relationship {
@@ -39,8 +52,10 @@ export interface PackageInfo {
   contentType(part: string): string | null;
   rootRels: Relationship[];
   workbookRels: Relationship[];
-  /** Elements of xl/workbook.xml a plain workbook does not have (defined names, external links...). */
+  /** Elements of xl/workbook.xml a plain workbook does not have (external links, pivot caches...). */
   workbookExtras: string[];
+  /** The defined names of xl/workbook.xml (judged by verify, per form: see structure.ts). */
+  definedNames: DefinedName[];
   hiddenWindow: boolean;
 }
 
@@ -57,10 +72,15 @@ const SHEET_ELEMENTS = new Set(
   (
     'worksheet sheetPr tabColor outlinePr pageSetUpPr dimension sheetViews sheetView pane selection sheetFormatPr cols col ' +
     'sheetData row c v is t r rPr rPh phoneticPr b i u strike sz color rFont family scheme vertAlign charset condense extend ' +
-    'outline shadow autoFilter pageMargins pageSetup printOptions rowBreaks colBreaks brk'
+    'outline shadow autoFilter pageMargins pageSetup printOptions rowBreaks colBreaks brk ' +
+    'headerFooter oddHeader oddFooter evenHeader evenFooter firstHeader firstFooter'
   ).split(' '),
 );
-const WORKBOOK_ELEMENTS = new Set('workbook fileVersion workbookPr bookViews workbookView sheets sheet calcPr'.split(' '));
+/** Elements of a sheet's headerFooter that hold text. */
+const PAGE_TEXTS = new Set('oddHeader oddFooter evenHeader evenFooter firstHeader firstFooter'.split(' '));
+const WORKBOOK_ELEMENTS = new Set(
+  'workbook fileVersion workbookPr bookViews workbookView sheets sheet calcPr definedNames definedName'.split(' '),
+);
 
 /** Excel's built-in number formats by id (as openpyxl names them). */
 const BUILTIN_FORMATS: Record<number, string> = {
@@ -142,6 +162,7 @@ export class XlsxReader {
       rootRels: [],
       workbookRels: [],
       workbookExtras: [],
+      definedNames: [],
       hiddenWindow: false,
     };
   }
@@ -206,7 +227,11 @@ export class XlsxReader {
     this.package.workbookRels = rels;
     const extras = new Set<string>();
     let foreign = 0; // depth inside an element a plain workbook does not have (reported once, not its content)
+    let definedName: DefinedName | null = null;
     await this.consume('xl/workbook.xml', (parser) => {
+      parser.on('text', (text) => {
+        if (definedName && !foreign && definedName.text.length < 4096) definedName.text += text;
+      });
       parser.on('opentag', (tag) => {
         const name = localName(tag.name);
         if (foreign || !WORKBOOK_ELEMENTS.has(name)) {
@@ -214,7 +239,11 @@ export class XlsxReader {
           foreign += 1;
           return;
         }
-        if (name === 'workbookPr') this.date1904 = isTrue(tag.attributes.date1904);
+        if (name === 'definedName') {
+          const local = tag.attributes.localSheetId;
+          definedName = { name: String(tag.attributes.name ?? ''), localSheetId: local === undefined ? null : Number(local), text: '' };
+          this.package.definedNames.push(definedName);
+        } else if (name === 'workbookPr') this.date1904 = isTrue(tag.attributes.date1904);
         else if (name === 'workbookView' && /hidden/i.test(String(tag.attributes.visibility ?? ''))) this.package.hiddenWindow = true;
         else if (name === 'sheet') {
           const rid = Object.entries(tag.attributes).find(([k]) => localName(k) === 'id' && k !== 'sheetId')?.[1];
@@ -223,11 +252,13 @@ export class XlsxReader {
             name: String(tag.attributes.name ?? ''),
             state: String(tag.attributes.state ?? 'visible'),
             part: rel?.target ?? null,
+            page: {},
           });
         }
       });
-      parser.on('closetag', () => {
+      parser.on('closetag', (tag) => {
         if (foreign) foreign -= 1;
+        else if (localName(tag.name) === 'definedName') definedName = null;
       });
     });
     this.package.workbookExtras = [...extras];
@@ -305,14 +336,7 @@ export class XlsxReader {
    */
   async *rows(sheet: XlsxSheet, onProblem: (problem: string) => void = () => undefined): AsyncGenerator<XlsxRow> {
     if (!sheet.part || !this.has(sheet.part)) throw new UnreadableWorkbook(`the sheet '${sheet.name}' has no part in the file`);
-    const grid = new SheetGrid(
-      sheet.name,
-      this.sharedStrings,
-      this.styleFormats,
-      this.dateStyles,
-      this.date1904 ? 24107 : 25569,
-      onProblem,
-    );
+    const grid = new SheetGrid(sheet, this.sharedStrings, this.styleFormats, this.dateStyles, this.date1904 ? 24107 : 25569, onProblem);
     const stream = await this.part(sheet.part, READ_LIMITS.sheetBytes);
     yield* parseXml(
       stream,
@@ -339,15 +363,20 @@ class SheetGrid {
   private foreign = 0;
   private formulas = 0;
   private readonly told = new Set<string>();
+  /** The header or footer element whose text is being read. */
+  private pageText: string | null = null;
+  private readonly name: string;
 
   constructor(
-    private readonly name: string,
+    private readonly sheet: XlsxSheet,
     private readonly shared: string[] | null,
     private readonly formats: (string | undefined)[],
     private readonly dateStyles: boolean[],
     private readonly epoch: number,
     private readonly onProblem: (problem: string) => void,
-  ) {}
+  ) {
+    this.name = sheet.name;
+  }
 
   private problem(kind: string, text: string): void {
     if (this.told.has(kind)) return;
@@ -383,6 +412,11 @@ class SheetGrid {
     else if (name === 'col') {
       if (isTrue(a.hidden)) this.problem('hidden column', `'${this.name}' has hidden columns`);
       if (a.width !== undefined && Number(a.width) <= 0) this.problem('narrow column', `'${this.name}' has columns of zero width`);
+    } else if (name === 'headerFooter') {
+      for (const [key, value] of Object.entries(a)) this.sheet.page[`@${key}`] = String(value);
+    } else if (PAGE_TEXTS.has(name)) {
+      this.pageText = name;
+      this.sheet.page[name] = '';
     } else if (name === 'sheetView') {
       if (a.showZeros === '0' || a.showZeros === 'false') this.problem('showZeros', `'${this.name}' hides zero values`);
     } else if (this.cell) {
@@ -425,6 +459,11 @@ class SheetGrid {
   }
 
   private text(t: string): void {
+    if (this.pageText && !this.foreign) {
+      const so = this.sheet.page[this.pageText] ?? '';
+      if (so.length < 4096) this.sheet.page[this.pageText] = so + t;
+      return;
+    }
     const cell = this.cell;
     if (!cell || this.skip) return;
     if (this.inFormula) this.formula = (this.formula ?? '') + t;
@@ -441,6 +480,7 @@ class SheetGrid {
       return;
     }
     if (name === 'v') this.inValue = false;
+    else if (PAGE_TEXTS.has(name)) this.pageText = null;
     else if (name === 'is') this.inInline = false;
     else if (name === 'rPh') this.skip -= 1;
     else if (name === 'f') this.inFormula = false;

@@ -48,6 +48,16 @@ class XmlGuard {
   }
 }
 
+/** saxes's "line:column: what." in words: where, and for entities (how XXE comes in) why it is refused. */
+function xmlProblem(part: string, message: string): string {
+  const m = /^(\d+):(\d+): (.*?)\.?$/s.exec(message);
+  const where = m ? ` at line ${m[1]}, column ${m[2]}` : '';
+  const what = (m?.[3] ?? message).slice(0, 200);
+  if (/entity/i.test(what))
+    return `the part ${part} refers to an entity XML does not define${where} (an external entity, XXE, or a damaged file); verify does not read it`;
+  return `the part ${part} is not well-formed XML${where}: ${what}`;
+}
+
 /**
  * Parses one part, calling `setup` to attach handlers, and yields what `drain` returns after each
  * chunk (rows as they complete). Malformed XML ends in an UnreadableWorkbook naming the part.
@@ -62,7 +72,7 @@ export async function* parseXml<T>(
   const guard = new XmlGuard(part);
   const parser = new SaxesParser();
   parser.on('error', (error) => {
-    throw new UnreadableWorkbook(`the part ${part} is not well-formed XML (${error.message})`);
+    throw new UnreadableWorkbook(xmlProblem(part, error.message));
   });
   setup(parser);
   try {

@@ -78,9 +78,18 @@ export function sortSql(descriptor: CollectionDescriptor | null, sort: { column:
   return `${ref.sql} IS NULL, ${ref.sql} ${dir}, `;
 }
 
+/** The largest page size or offset a read takes: far above any screen or export page, and an integer SQLite binds as one. */
+export const PAGE_MAX = 1_000_000_000;
+
+/** A page size or offset: a whole number from 0 to PAGE_MAX (a fraction is rounded down), else a StoreQueryError naming it. */
+export function pageNumber(name: 'limit' | 'offset', value: number): number {
+  const n = Math.floor(value);
+  if (!(n >= 0 && n <= PAGE_MAX))
+    throw new StoreQueryError(`the ${name} must be a whole number from 0 to 1,000,000,000, not ${String(value)}`);
+  return n;
+}
+
 export function pageSql(limit: number | undefined, offset: number | undefined, params: unknown[]): string {
-  const l = limit === undefined ? -1 : Math.max(0, Math.floor(limit));
-  const o = offset === undefined ? 0 : Math.max(0, Math.floor(offset));
-  params.push(l, o);
+  params.push(limit === undefined ? -1 : pageNumber('limit', limit), offset === undefined ? 0 : pageNumber('offset', offset));
   return 'LIMIT ? OFFSET ?';
 }

@@ -10,7 +10,7 @@ import {
   SEARCH_TEXT_REVISION,
   type CollectionId,
 } from '../collections';
-import { columnRef, filterSql, pageSql, StoreQueryError } from './query';
+import { columnRef, filterSql, pageNumber, pageSql, StoreQueryError } from './query';
 import type { ColumnValue, Filters, FilterValue, SearchHit, SearchOptions } from './types';
 import { queryProblem, SEARCH_COUNT_CAP } from '../../shared/search-limits';
 
@@ -218,6 +218,8 @@ export interface SearchResult {
  */
 export function searchObjects(db: Database, query: string, opts: SearchOptions = {}, limits: SearchLimits = SEARCH_LIMITS): SearchResult {
   const { countCap, rankWindow, bm25Budget } = limits;
+  const limit = pageNumber('limit', opts.limit ?? 50);
+  const offset = pageNumber('offset', opts.offset ?? 0);
   const terms = termLookup(db);
   const words = wordsQuery(query, terms);
   if (words === null) return { hits: [], total: 0, capped: false, order: 'bm25' };
@@ -250,8 +252,6 @@ export function searchObjects(db: Database, query: string, opts: SearchOptions =
     .get(match, ...joinParams) as number;
   const capped = counted > countCap;
   const total = Math.min(counted, countCap);
-  const limit = Math.max(0, Math.floor(opts.limit ?? 50));
-  const offset = Math.max(0, Math.floor(opts.offset ?? 0));
   const collectionPostings = d ? terms.docs(facetToken('collection', d.id)) : 0;
   const useBm25 = counted <= rankWindow && words.postings + facetPostings + collectionPostings <= bm25Budget;
   const order: SearchResult['order'] = opts.sort ? 'column' : useBm25 ? 'bm25' : 'names-first';

@@ -61,7 +61,57 @@ export function pageObjects(descriptor: CollectionDescriptor, res: ApiResponse<u
   }
   const parsed = (list ?? []) as unknown[];
   if (slices.length !== parsed.length) throw badPage(`${what}: ${slices.length} rows in the text but ${parsed.length} parsed`);
-  return slices.map((raw, i) => ({ raw, json: parsed[i] }));
+  const rows = slices.map((raw, i) => ({ raw, json: parsed[i] }));
+  if (descriptor.rowMember !== undefined) return rows.map((row, i) => rowMember(row, descriptor.rowMember!, `${what} row ${i}`));
+  if (descriptor.withExpanded) return withExpanded(rows, text, body, descriptor.withExpanded, what);
+  return rows;
+}
+
+/** The member `member` of a row, byte-exact. */
+function rowMember(row: ReceivedObject, member: string, what: string): ReceivedObject {
+  const json = isRecord(row.json) ? row.json[member] : undefined;
+  let raw: string | null;
+  try {
+    raw = memberSlice(row.raw, member);
+  } catch (error) {
+    unreadable(what, error);
+  }
+  if (raw === null || !isRecord(json)) throw badPage(`${what}: no '${member}' object`);
+  return { raw, json };
+}
+
+const EXPANDED_PATH = /^expanded\[(\d+)\]$/;
+
+/** Each row beside the objects of the page's `expanded` list its path members point at (see `withExpanded`). */
+function withExpanded(
+  rows: ReceivedObject[],
+  text: string,
+  body: Record<string, unknown>,
+  spec: NonNullable<CollectionDescriptor['withExpanded']>,
+  what: string,
+): ReceivedObject[] {
+  const parsed = Array.isArray(body.expanded) ? (body.expanded as unknown[]) : [];
+  let slices: string[];
+  try {
+    slices = arrayMemberSlices(text, 'expanded');
+  } catch (error) {
+    unreadable(what, error);
+  }
+  if (slices.length !== parsed.length) throw badPage(`${what}: ${slices.length} expanded objects in the text but ${parsed.length} parsed`);
+  return rows.map((row, i) => {
+    let raw = `{${JSON.stringify(spec.rowAs)}:${row.raw}`;
+    const json: Record<string, unknown> = { [spec.rowAs]: row.json };
+    for (const [pathMember, name] of Object.entries(spec.members)) {
+      const path = isRecord(row.json) ? row.json[pathMember] : undefined;
+      const match = typeof path === 'string' ? EXPANDED_PATH.exec(path) : null;
+      const index = match ? Number(match[1]) : -1;
+      if (typeof path === 'string' && path !== '' && (index < 0 || index >= slices.length))
+        throw badPage(`${what} row ${i}: ${pathMember} '${path}' points at no expanded object`);
+      raw += `,${JSON.stringify(name)}:${index >= 0 ? slices[index] : 'null'}`;
+      json[name] = index >= 0 ? parsed[index] : null;
+    }
+    return { raw: `${raw}}`, json };
+  });
 }
 
 /** One object read by id: the whole answer, or its member `member`; null when the tenant does not have it. */

@@ -1,5 +1,6 @@
 import { useRef, type ReactNode } from 'react';
 import {
+  AppWindow,
   Bot,
   CircleHelp,
   ClipboardCheck,
@@ -9,9 +10,13 @@ import {
   Inbox,
   KeyRound,
   LayoutDashboard,
+  Layers,
+  ListChecks,
   Route as RouteIcon,
   Search,
   Settings,
+  UserCheck,
+  Users,
   Wrench,
   type LucideIcon,
 } from 'lucide-react';
@@ -31,6 +36,11 @@ const COLLECTION_ICONS: Record<CollectionId, LucideIcon> = {
   toolsets: Wrench,
   'routing-rules': RouteIcon,
   scopes: KeyRound,
+  apps: AppWindow,
+  entitlements: Layers,
+  'app-users': Users,
+  memberships: UserCheck,
+  tasks: ListChecks,
 };
 
 /** A sidebar entry: an icon and its label (only the icon where the window is narrow; the label stays its name and its tooltip). */

@@ -8,8 +8,25 @@ export const COLLECTION_LABELS: Record<CollectionId, string> = {
   toolsets: 'Toolsets',
   'routing-rules': 'Routing rules',
   scopes: 'Scopes',
+  apps: 'Apps',
+  entitlements: 'Entitlements',
+  'app-users': 'App users',
+  memberships: 'Memberships',
+  tasks: 'Tasks',
 };
-export const COLLECTION_ORDER: CollectionId[] = ['campaigns', 'templates', 'automations', 'toolsets', 'routing-rules', 'scopes'];
+export const COLLECTION_ORDER: CollectionId[] = [
+  'campaigns',
+  'templates',
+  'automations',
+  'toolsets',
+  'routing-rules',
+  'scopes',
+  'apps',
+  'entitlements',
+  'app-users',
+  'memberships',
+  'tasks',
+];
 
 /** The singular noun of an object of a collection. */
 export const COLLECTION_NOUN: Record<CollectionId, string> = {
@@ -19,4 +36,9 @@ export const COLLECTION_NOUN: Record<CollectionId, string> = {
   toolsets: 'Toolset',
   'routing-rules': 'Routing rule',
   scopes: 'Scope',
+  apps: 'App',
+  entitlements: 'Entitlement',
+  'app-users': 'App user',
+  memberships: 'Membership',
+  tasks: 'Task',
 };

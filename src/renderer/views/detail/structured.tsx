@@ -359,6 +359,29 @@ function ScopeView({ raw }: { raw: JsonObject }) {
   );
 }
 
+/** An object stored inside the view that carries it (`appUser`, `task`...), field by field. */
+function MemberView({ raw, path, title }: { raw: JsonObject; path: string[]; title: string }) {
+  let inner: JsonObject = raw;
+  for (const key of path) inner = isObject(inner[key]) ? inner[key] : inner;
+  return (
+    <Section title={title}>
+      <Fields value={inner} />
+    </Section>
+  );
+}
+
+function EntitlementView({ raw }: { raw: JsonObject }) {
+  const type = isObject(raw.appResourceType) ? raw.appResourceType : null;
+  return (
+    <>
+      <MemberView raw={raw} path={['appEntitlementView', 'appEntitlement']} title="Entitlement" />
+      <Section title="Type (app resource type)">
+        {type ? <Fields value={type} /> : <span className="muted">Not given by the tenant.</span>}
+      </Section>
+    </>
+  );
+}
+
 export function Structured({ collection, raw }: { collection: CollectionId; raw: JsonObject }) {
   switch (collection) {
     case 'automations':
@@ -373,5 +396,15 @@ export function Structured({ collection, raw }: { collection: CollectionId; raw:
       return <ToolsetView raw={raw} />;
     case 'scopes':
       return <ScopeView raw={raw} />;
+    case 'apps':
+      return <MemberView raw={raw} path={[]} title="App" />;
+    case 'entitlements':
+      return <EntitlementView raw={raw} />;
+    case 'app-users':
+      return <MemberView raw={raw} path={['appUser']} title="App user" />;
+    case 'memberships':
+      return <MemberView raw={raw} path={[]} title="Membership" />;
+    case 'tasks':
+      return <MemberView raw={raw} path={['task']} title="Task" />;
   }
 }
