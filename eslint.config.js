@@ -6,6 +6,8 @@ import globals from 'globals';
 import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+// The core under src/main: every layer but the fronts (rpc, shell, browser-host) and the entry.
+const CORE_LAYERS = ['api', 'collections', 'store', 'sync', 'outbox', 'reports', 'jobs', 'app'];
 const layer = (name) => [`**/${name}`, `**/${name}/**`, `@/${name}/**`];
 
 const restrict = (message, groups, paths = []) => ({
@@ -49,7 +51,7 @@ export default tseslint.config(
     ),
   },
   {
-    // The core runs under plain Node: only the shell (src/main/index.ts, src/main/shell/) may touch Electron.
+    // The main process runs under plain Node: only the shell (src/main/index.ts, src/main/shell/) may touch Electron.
     files: ['src/main/**'],
     ignores: ['src/main/index.ts', 'src/main/shell/**'],
     rules: restrict(
@@ -57,6 +59,33 @@ export default tseslint.config(
       ['electron/*', ...layer('tenant'), ...layer('renderer'), ...layer('cli')],
       ['electron'],
     ),
+  },
+  {
+    // The core's layers never reach the fronts that sit on them: rpc, the shell, the browser host, the CLI.
+    // (Same message start as above, so one rule reads as one policy; this block replaces it for these files.)
+    files: CORE_LAYERS.map((name) => `src/main/${name}/**`),
+    rules: restrict(
+      'the core never imports electron, the reference tenant or a front (rpc, shell, browser-host, cli)',
+      [
+        'electron/*',
+        ...layer('tenant'),
+        ...layer('renderer'),
+        ...layer('cli'),
+        ...layer('rpc'),
+        ...layer('shell'),
+        ...layer('browser-host'),
+      ],
+      ['electron'],
+    ),
+  },
+  {
+    // Short functions and lines keep the main process readable; long ones hide state (see docs/desktop-app.md).
+    files: ['src/main/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 120 }] },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    rules: { 'max-len': ['error', { code: 160, tabWidth: 2 }] },
   },
   {
     files: ['src/main/index.ts', 'src/main/shell/**'],

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: lint, format check, typecheck, vitest (unit + integration), renderer build, Playwright e2e.
+// `npm test`: lint, format check, typecheck, import rules, vitest (unit + integration), renderer build, Playwright e2e.
 // Every step runs even when an earlier one fails; the last line is `N passed, N failed` over all
-// suites (lint and typecheck count as one check each). Exits non-zero on any failure, on a missing
+// suites (lint, format, typecheck and import rules count as one check each). Exits non-zero on any failure, on a missing
 // report, on zero tests, and (under CI=true) on any skipped test.
 // Runs under the project's Node (fetched where the system one is older), and inside its own D-Bus
 // session with a throwaway unlocked keyring (scripts/with-keyring.sh) where no Secret Service is
@@ -92,6 +92,8 @@ if (missing) {
 if (want('lint')) check('lint', bin('eslint'), ['.', '--max-warnings=0']);
 if (want('format')) check('format', bin('prettier'), ['--check', '.', '--log-level=warn']);
 if (want('typecheck')) check('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
+// Import loops and layer rules (.dependency-cruiser.cjs): one check, like lint.
+if (want('deps')) check('deps', bin('depcruise'), ['src', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']);
 
 if (want('unit')) {
   const ok = run('vitest', bin('vitest'), ['run']);

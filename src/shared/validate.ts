@@ -47,7 +47,9 @@ export function validateScopeValue(value: unknown, field = 'scopeValue'): Valida
     if (!isScopeTokenChar(char.codePointAt(0) ?? 0)) {
       return {
         code: 'scope_value_charset',
-        message: `${field} has ${describeChar(char)} at position ${position}; only printable ASCII except space, '"' and '\\' is allowed (RFC 6749 scope-token)`,
+        message:
+          `${field} has ${describeChar(char)} at position ${position}; ` +
+          `only printable ASCII except space, '"' and '\\' is allowed (RFC 6749 scope-token)`,
         position,
       };
     }

@@ -128,6 +128,8 @@ test('update a synced template in its editor (the derived updateMask shown befor
   await expect(page.locator('[data-screen="detail"][data-collection="templates"]')).toBeVisible();
   await page.getByRole('button', { name: 'Edit template…' }).click();
   await expect(page.getByLabel('Change', { exact: true })).toHaveValue('update-template');
+  // The picker shows the template once the synced list has loaded; read its value only then.
+  await expect(page.locator('#template-id')).not.toHaveValue('');
   const templateId = await page.locator('#template-id').inputValue();
   expect(tenant.data.templates.has(templateId)).toBe(true);
   await expect(page.getByTestId('template-preview')).toContainText('No change yet');

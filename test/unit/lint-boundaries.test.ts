@@ -4,6 +4,11 @@ import { describe, expect, it } from 'vitest';
 // The layer rules of eslint.config.js, proven against code that breaks them.
 const eslint = new ESLint({ cwd: process.cwd() });
 
+async function ruleErrors(filePath: string, code: string, ruleId: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === ruleId).map((m) => m.message);
+}
+
 async function importErrors(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
   return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
@@ -58,5 +63,39 @@ describe('layer boundaries', () => {
     const viewDown =
       "import { Cell } from '../../components/Cell';\nimport { useApp } from '../../stores/app';\nexport const x = [Cell, useApp];\n";
     expect(await importErrors('src/renderer/views/list/Fine.tsx', viewDown)).toEqual([]);
+  });
+
+  it.each(['api', 'collections', 'store', 'sync', 'outbox', 'reports', 'jobs', 'app'])(
+    'refuses the fronts in the core layer %s',
+    async (name) => {
+      const code =
+        "import { dispatch } from '../rpc/dispatch';\nimport { menu } from '../shell/menu';\n" +
+        "import { host } from '../browser-host/server';\nimport { run } from '../../cli/index';\nexport const x = [dispatch, menu, host, run];\n";
+      const errors = await importErrors(`src/main/${name}/wrong.ts`, code);
+      expect(errors).toHaveLength(4);
+      expect(errors.every((e) => /core never imports .*a front \(rpc, shell, browser-host, cli\)/.test(e))).toBe(true);
+    },
+  );
+
+  it('lets rpc and the browser host use the application layer', async () => {
+    const code = "import { openWorkspace } from '../app/workspace';\nexport const x = openWorkspace;\n";
+    expect(await importErrors('src/main/rpc/wrong.ts', code)).toEqual([]);
+    expect(await importErrors('src/main/browser-host/wrong.ts', code)).toEqual([]);
+  });
+
+  it('refuses a function over 120 lines in the main process', async () => {
+    const body = (n: number) => Array.from({ length: n }, (_, i) => `  const v${i} = ${i};`).join('\n');
+    const long = `export function long(): number {\n${body(118)}\n  return v0;\n}\n`;
+    const short = `export function short(): number {\n${body(117)}\n  return v0;\n}\n`;
+    expect(await ruleErrors('src/main/store/wrong.ts', long, 'max-lines-per-function')).toEqual([
+      expect.stringMatching(/too many lines \(121\)/),
+    ]);
+    expect(await ruleErrors('src/main/store/fine.ts', short, 'max-lines-per-function')).toEqual([]);
+  });
+
+  it('refuses a source line over 160 characters', async () => {
+    const line = (n: number) => `export const s = '${'x'.repeat(n - 20)}';\n`;
+    expect(await ruleErrors('src/renderer/wrong.ts', line(161), 'max-len')).toHaveLength(1);
+    expect(await ruleErrors('src/tenant/fine.ts', line(160), 'max-len')).toEqual([]);
   });
 });

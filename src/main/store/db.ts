@@ -5,7 +5,8 @@ import type { CollectionId } from '../collections';
 import { migrate, MigrationError, pendingMigrations } from './migrate';
 import { MIGRATIONS } from './migrations';
 import { ObjectReader } from './objects';
-import { ensureSearchIndex, recoverSearchQueue, searchObjects, warmSearch, type SearchResult } from './search';
+import { ensureColumns } from './refresh-columns';
+import { ensureSearchIndex, rebuildSearchIndex, recoverSearchQueue, searchObjects, warmSearch, type SearchResult } from './search';
 import { SyncWriter } from './sync-writer';
 import type { DiffDetail, DiffQuery } from './diff';
 import type {
@@ -82,7 +83,9 @@ export function openStore(file: string, opts: OpenStoreOptions = {}): Store {
       // A larger WAL between checkpoints: a sync rewrites the same index pages page after page.
       db.pragma('wal_autocheckpoint = 10000');
       migrate(db, MIGRATIONS);
-      if (!ensureSearchIndex(db)) recoverSearchQueue(db);
+      // Columns extracted again: the facets in the index follow them.
+      if (ensureColumns(db)) rebuildSearchIndex(db);
+      else if (!ensureSearchIndex(db)) recoverSearchQueue(db);
     } else if (pendingMigrations(db, MIGRATIONS).length > 0) {
       throw new MigrationError('this store needs an update that a read-only open cannot make; open it once for writing');
     }

@@ -1,6 +1,6 @@
 /** App users (accounts): people and non-human accounts of each app. */
 import { APP_USER_STATUS_VALUES, APP_USER_TYPE_VALUES, type AppUserType } from '../../shared/enums';
-import type { AppUser } from '../dataset';
+import type { AppUser } from '../model';
 import { known, slug, type BuildContext } from './context';
 
 const FIRST_NAMES = [

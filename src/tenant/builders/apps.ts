@@ -1,5 +1,5 @@
 /** Apps. App 0 is the service's own catalog app, whose entitlements are the access profiles. */
-import type { App } from '../dataset';
+import type { App } from '../model';
 import type { BuildContext } from './context';
 
 const APP_NAMES = [

@@ -4,7 +4,7 @@
  * collections refer to (apps, entitlements, accounts per app, templates, policy ids).
  */
 import { Random } from '../random';
-import type { App, AppUser, Entitlement, TenantData } from '../dataset';
+import type { App, AppUser, Entitlement, TenantCollections } from '../model';
 
 /** The dataset's "now": generated timestamps lie around it, so the same seed gives the same bytes. */
 export const DATASET_NOW = Date.UTC(2026, 9, 1, 12, 0, 0);
@@ -57,8 +57,7 @@ export function iso(ms: number): string {
   return [prefix, hours, ':', minutes, ':', secs, '.', pad(t % 1000, 3), 'Z'].join('');
 }
 
-/** A membership's id: one per (entitlement, app user), so a lookup is one Map get. */
-export const membershipId = (appEntitlementId: string, appUserId: string) => `${appEntitlementId}:${appUserId}`;
+export { membershipId } from '../model';
 export const seconds = (n: number) => `${n}s`;
 
 export class BuildContext {
@@ -70,7 +69,7 @@ export class BuildContext {
 
   constructor(
     readonly seed: number,
-    readonly data: TenantData,
+    readonly data: TenantCollections,
   ) {
     const r = new Random(seed, 'policies');
     for (let i = 0; i < 8; i += 1) this.policyIds.push(r.id());

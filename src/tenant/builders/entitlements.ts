@@ -1,5 +1,5 @@
 /** Entitlements: of every kind the removal rule distinguishes, and the ones bound to cross-app scopes. */
-import type { App, Entitlement, EntitlementKind } from '../dataset';
+import type { App, Entitlement, EntitlementKind } from '../model';
 import { slug, type BuildContext } from './context';
 
 const ENTITLEMENT_NAMES: Record<Exclude<EntitlementKind, 'scope'>, string[]> = {

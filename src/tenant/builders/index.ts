@@ -13,7 +13,7 @@
  * use it for objects created through the API (scopes' entitlements, campaigns, revoke tasks).
  */
 import type { AccessReview, Task } from '../../shared/api-types';
-import type { Entitlement, TenantData } from '../dataset';
+import type { Entitlement, TenantCollections } from '../model';
 import type { Random } from '../random';
 import { appUsers } from './app-users';
 import { apps } from './apps';
@@ -36,7 +36,7 @@ export class Builders {
   readonly minimumAutomations = MINIMUM_AUTOMATIONS;
   private readonly ctx: BuildContext;
 
-  constructor(seed: number, data: TenantData) {
+  constructor(seed: number, data: TenantCollections) {
     this.ctx = new BuildContext(seed, data);
   }
 

@@ -2,7 +2,7 @@
  * Memberships: who holds which entitlement, one per (entitlement, app user), since when, and how
  * (directly, or through a group of the same app). A share of them are time-bound.
  */
-import type { Entitlement, Membership } from '../dataset';
+import type { Entitlement, Membership } from '../model';
 import { DATASET_NOW, DAY, iso, membershipId, type BuildContext } from './context';
 
 export function memberships(ctx: BuildContext, count: number): void {

@@ -5,6 +5,14 @@ import { FINDING_TYPE_VALUES } from '../../shared/enums';
 import type { Random } from '../random';
 import { isFuture, known, riskScoreV3, seconds, type BuildContext } from './context';
 
+/** The verb a rule's display name starts with, per action. */
+const ACTION_VERB: Record<RoutingRuleActionKey, string> = {
+  createTask: 'Route',
+  suppress: 'Suppress',
+  snooze: 'Snooze',
+  acceptRisk: 'Accept',
+};
+
 export function routingAction(ctx: BuildContext, r: Random, key: RoutingRuleActionKey): FindingRoutingRuleAction {
   switch (key) {
     case 'acceptRisk':
@@ -31,7 +39,7 @@ export function routingRules(ctx: BuildContext, count: number): void {
       id: r.id(),
       appId: app.id,
       templateId: r.id(),
-      displayName: `${key === 'createTask' ? 'Route' : key === 'suppress' ? 'Suppress' : key === 'snooze' ? 'Snooze' : 'Accept'} ${findingType.slice('FINDING_TYPE_'.length).toLowerCase().replace(/_/g, ' ')} in ${app.displayName}`,
+      displayName: `${ACTION_VERB[key]} ${findingType.slice('FINDING_TYPE_'.length).toLowerCase().replace(/_/g, ' ')} in ${app.displayName}`,
       description: 'Routes matching findings automatically',
       condition: r.pick(['finding.severity >= 3', 'finding.account.type == "service"', 'finding.app.name.startsWith("AWS")', 'true']),
       enabled: r.chance(0.8),

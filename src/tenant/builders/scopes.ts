@@ -1,7 +1,7 @@
 /** Cross-app access scopes, each with the entitlement bound to it. */
 import type { Scope } from '../../shared/api-types';
 import { XAA_SCOPE_CLASSIFICATION_VALUES, XAA_SCOPE_SOURCE_VALUES, XAA_SCOPE_STATE_VALUES } from '../../shared/enums';
-import type { App } from '../dataset';
+import type { App } from '../model';
 import { isFuture, riskScoreV3, type BuildContext } from './context';
 import { scopeEntitlement } from './entitlements';
 

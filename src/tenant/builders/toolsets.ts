@@ -1,6 +1,6 @@
 /** MCP toolsets (access profiles), each linked to a synced role entitlement. */
 import type { McpAccessProfile } from '../../shared/api-types';
-import type { App } from '../dataset';
+import type { App } from '../model';
 import { isFuture, riskScoreV3, type BuildContext } from './context';
 
 export function toolsets(ctx: BuildContext, count: number): void {
