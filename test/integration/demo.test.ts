@@ -42,6 +42,8 @@ describe('attest demo', () => {
       'MCP toolsets',
       'Routing rules',
       'Scopes',
+      'Access',
+      'Tasks',
       'Outbox journal',
       'Diff',
       'Dictionary',

@@ -95,6 +95,63 @@ const rule = (i: number, action: Record<string, unknown>): unknown => ({
   createdAt: iso(i),
 });
 
+/** Apps, entitlements of three types (one whose type the tenant did not give), memberships and tasks. */
+const apps = [
+  { id: 'app-1', displayName: 'GitHub', createdAt: iso(1), deletedAt: null },
+  { id: 'app-2', displayName: 'Okta', createdAt: iso(2) },
+];
+const entitlementRow = (id: string, appId: string, name: string, type: string | null): unknown => ({
+  appEntitlementView: {
+    appEntitlement: { id, appId, displayName: name, createdAt: iso(3) },
+    appResourceTypePath: type ? 'expanded[0]' : '',
+  },
+  appResourceType: type ? { '@type': 'type.googleapis.com/c1.api.app.v1.AppResourceType', id: `rt-${type}`, displayName: type } : null,
+});
+const entitlements = [
+  entitlementRow('ent-g', 'app-1', 'Engineers', 'Group'),
+  entitlementRow('ent-r', 'app-1', 'Admin role', 'Role'),
+  entitlementRow('ent-x', 'app-2', 'Mystery', null),
+];
+const membership = (entitlementId: string, appId: string, user: string, extra: Record<string, unknown>): unknown => ({
+  appId,
+  appEntitlementId: entitlementId,
+  appUserId: user,
+  appUser: { appUser: { id: user, displayName: `User ${user}`, email: `${user}@example.test` } },
+  appEntitlementUserBindingCreatedAt: iso(4),
+  grantSources: [],
+  originatingTicketId: '',
+  ...extra,
+});
+const memberships = [
+  // An unset end: null in one, left out in the other; both read as no end.
+  membership('ent-g', 'app-1', 'u-1', { appEntitlementUserBindingDeprovisionAt: null }),
+  membership('ent-g', 'app-1', 'u-2', {}),
+  membership('ent-r', 'app-1', 'u-1', {
+    appEntitlementUserBindingDeprovisionAt: iso(200),
+    grantSources: [{ appId: 'app-1', id: 'ent-g' }],
+  }),
+  membership('ent-x', 'app-2', 'u-3', { originatingTicketId: 'task-1' }),
+];
+const tasks = [
+  {
+    task: {
+      id: 'task-1',
+      numericId: '1001',
+      displayName: 'Grant Admin role to User u-1',
+      state: 'TASK_STATE_OPEN',
+      type: { grant: { appId: 'app-1', appEntitlementId: 'ent-r', appUserId: 'u-1' } },
+      emergencyAccess: false,
+      actions: ['TASK_ACTION_TYPE_APPROVE', 'TASK_ACTION_TYPE_ESCALATE_TO_EMERGENCY_ACCESS'],
+      approverIds: ['u-9'],
+      form: { displayName: 'Access request details' },
+      policy: { current: { id: 'step-2', state: 'POLICY_STEP_STATE_ACTIVE', approval: { approval: {} } }, history: [{ id: 'step-1' }] },
+      createdAt: iso(5),
+      deletedAt: null,
+    },
+  },
+  { task: { id: 'task-2', displayName: 'Revoke', state: 'TASK_STATE_CLOSED', type: { revoke: { appId: 'app-2' } }, createdAt: iso(6) } },
+];
+
 beforeAll(() => {
   store = openStore(join(dir, 'store.sqlite'));
   run1 = storeRun(store, {
@@ -110,6 +167,10 @@ beforeAll(() => {
       rule(5, { escalateToCiso: { pager: true } }),
     ],
     scopes: Array.from({ length: 20 }, (_, i) => scope(i)),
+    apps,
+    entitlements,
+    memberships,
+    tasks,
   });
   // Run 2: one scope changed, one removed, one added; the rest as before.
   const scopes2 = Array.from({ length: 20 }, (_, i) => scope(i)).filter((s) => s.id !== 'scope-019');
@@ -166,6 +227,8 @@ const expectedSheets: Record<ReportKind, string[]> = {
     'MCP toolsets',
     'Routing rules',
     'Scopes',
+    'Access',
+    'Tasks',
     'Outbox journal',
     'Diff',
   ],
@@ -175,6 +238,8 @@ const expectedSheets: Record<ReportKind, string[]> = {
   toolsets: ['MCP toolsets'],
   'routing-rules': ['Routing rules'],
   scopes: ['Scopes'],
+  access: ['Access'],
+  tasks: ['Tasks'],
   changes: ['Outbox journal'],
   diff: ['Diff'],
 };
@@ -186,6 +251,8 @@ const sheetCollection: Record<string, CollectionId> = {
   'MCP toolsets': 'toolsets',
   'Routing rules': 'routing-rules',
   Scopes: 'scopes',
+  Access: 'memberships',
+  Tasks: 'tasks',
 };
 
 /** Excel's letter of a 0-based column index (A..Z, AA..). */
@@ -270,6 +337,73 @@ describe('report catalog', () => {
     expect(text('Automation steps')).toContain('teleportUser');
     expect(text('Scopes')).toContain('2025-01-01T10:00:00.123456Z');
     expect(text('Scopes')).toContain('0001-01-01T00:00:00Z');
+  });
+
+  it('access: who holds what, with app and entitlement names, the type, and null or omitted ends alike', async () => {
+    const file = await exportKind('access');
+    for (const py of [openpyxlDump(file, true)]) {
+      const rows = py.sheets.find((s) => s.name === 'Access')!.data!;
+      const header = rows[0]!.slice(1) as string[];
+      const at = (row: unknown[], h: string) => row[header.indexOf(h) + 1];
+      const byKey = Object.fromEntries(rows.slice(1).map((r) => [`${String(at(r, 'Entitlement ID'))}:${String(at(r, 'App user ID'))}`, r]));
+      expect(Object.keys(byKey).sort()).toEqual(['ent-g:u-1', 'ent-g:u-2', 'ent-r:u-1', 'ent-x:u-3']);
+      const g1 = byKey['ent-g:u-1']!;
+      expect([at(g1, 'App'), at(g1, 'Entitlement'), at(g1, 'Entitlement type'), at(g1, 'Memberships managed')]).toEqual([
+        'GitHub',
+        'Engineers',
+        'Group',
+        true,
+      ]);
+      expect([at(g1, 'App user'), at(g1, 'App user email'), at(g1, 'Granted')]).toEqual(['User u-1', 'u-1@example.test', 'direct']);
+      // null and omitted ends: the same empty cells.
+      for (const key of ['ent-g:u-1', 'ent-g:u-2']) {
+        expect(at(byKey[key]!, 'Until (UTC)') ?? null, key).toBeNull();
+        expect(at(byKey[key]!, 'Until (API text)') ?? null, key).toBeNull();
+      }
+      const r1 = byKey['ent-r:u-1']!;
+      expect([at(r1, 'Entitlement type'), at(r1, 'Memberships managed'), at(r1, 'Granted'), at(r1, 'Granted through')]).toEqual([
+        'Role',
+        false,
+        'inherited',
+        'ent-g',
+      ]);
+      expect(at(r1, 'Until (API text)')).toBe(iso(200));
+      // A type the tenant did not give: empty, not "not managed".
+      const x = byKey['ent-x:u-3']!;
+      expect([at(x, 'App'), at(x, 'Entitlement type') ?? null, at(x, 'Memberships managed') ?? null, at(x, 'Granting task')]).toEqual([
+        'Okta',
+        null,
+        null,
+        'task-1',
+      ]);
+      // The Evidence sheet states the three collections the sheet reads.
+      const evidence = JSON.stringify(py.sheets.find((s) => s.name === 'Evidence')!.data);
+      for (const title of ['Memberships', 'Entitlements', 'Apps']) expect(evidence).toContain(title);
+    }
+    const filtered = openpyxlDump(await exportKind('access', { filters: ['app=app-2'] }));
+    expect(filtered.sheets.find((s) => s.name === 'Access')!.rows).toBe(1);
+  });
+
+  it('tasks: type, state, current step, emergency access and what the task allows', async () => {
+    const py = openpyxlDump(await exportKind('tasks'), true);
+    const rows = py.sheets.find((s) => s.name === 'Tasks')!.data!;
+    const header = rows[0]!.slice(1) as string[];
+    const at = (row: unknown[], h: string) => row[header.indexOf(h) + 1];
+    const task = rows.slice(1).find((r) => at(r, 'ID') === 'task-1')!;
+    expect([at(task, 'Type'), at(task, 'State'), at(task, 'Can escalate'), at(task, 'Emergency access')]).toEqual([
+      'grant',
+      'TASK_STATE_OPEN',
+      true,
+      false,
+    ]);
+    expect([at(task, 'Current step'), at(task, 'Current step kind'), at(task, 'Steps done'), at(task, 'Form')]).toEqual([
+      'step-2',
+      'approval',
+      1,
+      'Access request details',
+    ]);
+    const other = rows.slice(1).find((r) => at(r, 'ID') === 'task-2')!;
+    expect([at(other, 'Type'), at(other, 'Can escalate'), at(other, 'Deleted (UTC)') ?? null]).toEqual(['revoke', false, null]);
   });
 
   it('lists routing rules in priority order with their action and parameters', async () => {

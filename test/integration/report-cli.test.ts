@@ -82,6 +82,22 @@ describe('attest export / verify exit codes', () => {
     expect(missing.stderr).toContain(`attest verify: no file ${join(dir, 'nowhere.xlsx')}`);
   });
 
+  it('export access and export tasks: the reports of who holds what and of tasks, verified intact', async () => {
+    for (const [kind, sheet] of [
+      ['access', 'Access'],
+      ['tasks', 'Tasks'],
+    ] as const) {
+      const out = join(dir, `${kind}.xlsx`);
+      const exported = await attest('export', kind, '--out', out);
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.stderr).toContain(sheet);
+      expect(openpyxlDump(out).sheets.map((s) => s.name)).toEqual(['Cover', 'Evidence', sheet, 'Dictionary']);
+      expect((await attest('verify', out)).code).toBe(0);
+    }
+    const help = await attest('export', '--help');
+    expect(help.stdout + help.stderr).toMatch(/access +Access: who holds what/);
+  });
+
   it('the cover names who prepared it (--prepared-by, else the OS account), the server, the version of package.json, how to verify', async () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(pkg.version).not.toBe('0.0.0');

@@ -11,6 +11,7 @@ import { openStore, type Store } from '../../src/main/store/db';
 import { syncTenant } from '../../src/main/sync/engine';
 import { XAA_SCOPE_CLASSIFICATION_VALUES, XAA_SCOPE_SOURCE_VALUES, XAA_SCOPE_STATE_VALUES } from '../../src/shared/enums';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
+import { isManagedKind, omitsUnset, RESOURCE_TYPE_NAMES } from '../../src/tenant/views';
 import { openpyxlDump, SYSTEM_PYTHON } from '../helpers/openpyxl';
 import { runCli } from './sync.helpers';
 
@@ -28,6 +29,8 @@ const SHEET_OF = {
   toolsets: 'MCP toolsets',
   'routing-rules': 'Routing rules',
   scopes: 'Scopes',
+  memberships: 'Access',
+  tasks: 'Tasks',
 } as const;
 
 beforeAll(async () => {
@@ -67,6 +70,8 @@ describe('evidence workbook of a synced reference tenant', () => {
       'MCP toolsets',
       'Routing rules',
       'Scopes',
+      'Access',
+      'Tasks',
       'Outbox journal',
       'Diff',
       'Dictionary',
@@ -166,6 +171,35 @@ describe('evidence workbook of a synced reference tenant', () => {
     expect(unknown.size, 'the reference tenant serves some enum values the spec does not list').toBeGreaterThan(0);
     const cells = new Set(scopes.data!.flat().filter((v): v is string => typeof v === 'string'));
     for (const v of unknown) expect(cells.has(v), v).toBe(true);
+  });
+
+  it('access: one row per membership the tenant serves, with its entitlement type; null and omitted ends export alike', () => {
+    const py = openpyxlDump(file, true);
+    const rows = py.sheets.find((s) => s.name === 'Access')!.data!;
+    const header = rows[0]!.slice(1) as string[];
+    const at = (row: unknown[], h: string) => row[header.indexOf(h) + 1];
+    const d = tenant.data;
+    expect(rows.length - 1).toBe(d.memberships.size);
+    const byKey = new Map(rows.slice(1).map((r) => [`${String(at(r, 'Entitlement ID'))}:${String(at(r, 'App user ID'))}`, r]));
+    const forms = new Set<string>();
+    for (const m of d.memberships.values()) {
+      const row = byKey.get(`${m.appEntitlementId}:${m.appUserId}`)!;
+      const e = d.entitlements.get(m.appEntitlementId)!;
+      expect(at(row, 'Entitlement type')).toBe(RESOURCE_TYPE_NAMES[e.kind]);
+      expect(at(row, 'Memberships managed')).toBe(isManagedKind(e.kind));
+      expect(at(row, 'App')).toBe(d.apps.get(m.appId)!.displayName);
+      expect(at(row, 'Since (API text)')).toBe(m.createdAt);
+      if (m.deprovisionAt) {
+        expect((at(row, 'Until (UTC)') as { d: string }).d).toBe(new Date(m.deprovisionAt).toISOString());
+      } else {
+        // Served as null or left out: the same empty cells.
+        expect([at(row, 'Until (UTC)') ?? null, at(row, 'Until (API text)') ?? null]).toEqual([null, null]);
+        forms.add(omitsUnset(7, m.id) ? 'omitted' : 'null');
+      }
+    }
+    expect([...forms].sort()).toEqual(['null', 'omitted']);
+    const tasks = py.sheets.find((s) => s.name === 'Tasks')!;
+    expect(tasks.rows).toBe([...d.tasks.values()].filter((t) => !t.deletedAt).length);
   });
 
   it('never carries the client secret or its private key', () => {

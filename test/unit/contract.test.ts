@@ -35,7 +35,14 @@ describe('the contract', () => {
   });
 
   it('names every window.attest function: channels then on<Event> subscriptions, no generic invoke', () => {
-    expect(API_NAMES).toEqual([...CHANNEL_NAMES, 'onSyncProgress', 'onConnectionState', 'onSendProgress', 'onExportProgress']);
+    expect(API_NAMES).toEqual([
+      ...CHANNEL_NAMES,
+      'onSyncProgress',
+      'onConnectionState',
+      'onSendProgress',
+      'onExportProgress',
+      'onMenuCommand',
+    ]);
     expect(API_NAMES).not.toContain('invoke');
     expect(API_NAMES).not.toContain('send');
     expect(subscriberName('syncProgress')).toBe('onSyncProgress');

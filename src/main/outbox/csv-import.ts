@@ -139,40 +139,33 @@ function headerNames(fields: readonly string[]): string {
   return `${named.join(', ')}${fields.length > 12 ? `, … (${fields.length} columns)` : ''}`;
 }
 
-/** Reads and validates a whole CSV; nothing is written. */
-export function parseImport(
-  csvInput: string | Uint8Array,
-  kind: ImportKind,
-  ctx: ValidationContext,
-  lookupActive: ActiveLookup,
-): ParsedImport {
-  const errors: ImportRowError[] = [];
-  const warnings: string[] = [];
-  const preview: ImportPreview = { kind, rows: 0, valid: [], errors, duplicatesInFile: [], duplicatesInQueue: [], warnings };
-  const changes: ParsedImport['changes'] = [];
-  const specs = IMPORT_COLUMNS[kind];
-  if (!specs) {
-    errors.push({
-      line: 0,
-      column: 0,
-      field: 'kind',
-      message: `CSV import supports ${Object.keys(IMPORT_COLUMNS).join(' and ')}, not '${kind}'`,
-    });
-    return { preview, changes };
-  }
+/** A data row: its fields, and the physical line it starts on. */
+interface CsvRow {
+  fields: string[];
+  line: number;
+}
 
+/** Where each known column is: spec name -> 0-based index in the header. */
+type Positions = Map<string, number>;
+
+function fileError(line: number, message: string): ImportRowError {
+  return { line, column: 0, field: 'file', message };
+}
+
+/** The file as text (bytes checked to be UTF-8), without BOM, with LF line ends. */
+function readText(csvInput: string | Uint8Array): { text: string } | { error: ImportRowError } {
   let text: string;
   if (typeof csvInput === 'string') text = csvInput;
   else {
     const decoded = decodeCsvBytes(csvInput);
-    if (decoded.error) {
-      errors.push(decoded.error);
-      return { preview, changes };
-    }
+    if (decoded.error) return { error: decoded.error };
     text = decoded.text;
   }
-  text = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  return { text: text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n') };
+}
 
+/** The non-blank records of the CSV, each with the line it starts on. */
+function readRows(text: string): { rows: CsvRow[] } | { error: ImportRowError } {
   let records: { record: string[]; raw: string; info: { lines: number } }[];
   try {
     records = parse(text, {
@@ -185,10 +178,8 @@ export function parseImport(
     }) as unknown as typeof records;
   } catch (error) {
     const e = error as { code?: string; lines?: number };
-    errors.push({ line: e.lines ?? 0, column: 0, field: 'file', message: `the file is not valid CSV: ${csvProblem(e.code)}` });
-    return { preview, changes };
+    return { error: fileError(e.lines ?? 0, `the file is not valid CSV: ${csvProblem(e.code)}`) };
   }
-
   const rows = records
     .map((r) => {
       const inner = r.raw.replace(/^\n+/, '').replace(/\n$/, '');
@@ -196,21 +187,12 @@ export function parseImport(
       return { fields: r.record, line: r.info.lines - newlines };
     })
     .filter((r) => r.fields.some((f) => f.trim() !== ''));
+  return { rows };
+}
 
-  const header = rows.shift();
-  if (!header) {
-    errors.push({
-      line: 1,
-      column: 0,
-      field: 'file',
-      message: `the file is empty: it needs a header line (${specs.map((s) => s.name).join(', ')}) and at least one row`,
-    });
-    return { preview, changes };
-  }
-
-  // Header: map each known column to its position.
-  const position = new Map<string, number>();
-  const seen = new Map<string, number>();
+/** Maps each known column of the header to its position; unknown columns are warned about, repeated and missing ones are errors. */
+function mapHeader(header: CsvRow, kind: ImportKind, specs: ColumnSpec[], errors: ImportRowError[], warnings: string[]): Positions {
+  const position: Positions = new Map();
   header.fields.forEach((name, index) => {
     const key = normalizeHeader(name);
     const spec = specs.find((s) => normalizeHeader(s.name) === key || normalizeHeader(s.field) === key);
@@ -218,102 +200,184 @@ export function parseImport(
       if (name.trim() !== '') warnings.push(`column ${index + 1} ${headerName(name)} is not used by ${kind} and is ignored`);
       return;
     }
-    if (seen.has(spec.name)) {
+    const earlier = position.get(spec.name);
+    if (earlier !== undefined) {
       errors.push({
         line: header.line,
         column: index + 1,
         field: spec.name,
-        message: `column '${spec.name}' appears twice (columns ${(seen.get(spec.name) ?? 0) + 1} and ${index + 1})`,
+        message: `column '${spec.name}' appears twice (columns ${earlier + 1} and ${index + 1})`,
       });
       return;
     }
-    seen.set(spec.name, index);
     position.set(spec.name, index);
   });
   const missing = specs.filter((s) => s.required && !position.has(s.name));
   if (missing.length > 0) {
-    const looksLikeData = position.size === 0;
+    const found = headerNames(header.fields);
     errors.push({
       line: header.line,
       column: 0,
       field: missing.map((s) => s.name).join(','),
-      message: looksLikeData
-        ? `the first line must be a header naming the columns: ${specs.map((s) => s.name).join(', ')} (found: ${headerNames(header.fields)})`
-        : `missing column${missing.length > 1 ? 's' : ''} ${missing.map((s) => `'${s.name}'`).join(', ')} (the header has: ${headerNames(header.fields)})`,
+      message:
+        position.size === 0
+          ? `the first line must be a header naming the columns: ${specs.map((s) => s.name).join(', ')} (found: ${found})`
+          : `missing column${missing.length > 1 ? 's' : ''} ${missing.map((s) => `'${s.name}'`).join(', ')} (the header has: ${found})`,
     });
   }
-  if (errors.length > 0) return { preview, changes };
+  return position;
+}
 
-  const headerWidth = header.fields.length;
-  const firstLineOf = new Map<string, number>();
-  preview.rows = rows.length;
-  for (const row of rows) {
-    if (row.fields.length !== headerWidth) {
-      const lastNeeded = Math.max(...[...position.values()]) + 1;
-      if (row.fields.length < lastNeeded) {
-        const absent = specs.filter((s) => (position.get(s.name) ?? -1) >= row.fields.length && s.required).map((s) => s.name);
-        errors.push({
-          line: row.line,
-          column: row.fields.length + 1,
-          field: absent[0] ?? specs[0]!.name,
-          message: `line ${row.line} has ${row.fields.length} field${row.fields.length === 1 ? '' : 's'} but the header has ${headerWidth}${absent.length ? `: ${absent.join(', ')} missing` : ''}`,
-        });
-        continue;
-      }
-      if (row.fields.length > headerWidth) {
-        errors.push({
-          line: row.line,
-          column: headerWidth + 1,
-          field: 'row',
-          message: `line ${row.line} has ${row.fields.length} fields but the header has ${headerWidth}: quote values that contain commas`,
-        });
-        continue;
-      }
-    }
-    const input: Record<string, unknown> = {};
-    let rowError: ImportRowError | null = null;
-    for (const spec of specs) {
-      const index = position.get(spec.name);
-      if (index === undefined) continue;
-      const raw = row.fields[index] ?? '';
-      const bad = badCharacter(raw);
-      if (bad) {
-        rowError = {
+/** A row with fewer fields than the columns it needs, or more than the header: the error, or null. */
+function widthError(row: CsvRow, headerWidth: number, position: Positions, specs: ColumnSpec[]): ImportRowError | null {
+  const width = row.fields.length;
+  if (width === headerWidth) return null;
+  const lastNeeded = Math.max(...[...position.values()]) + 1;
+  if (width < lastNeeded) {
+    const absent = specs.filter((s) => (position.get(s.name) ?? -1) >= width && s.required).map((s) => s.name);
+    const has = `line ${row.line} has ${width} field${width === 1 ? '' : 's'} but the header has ${headerWidth}`;
+    return {
+      line: row.line,
+      column: width + 1,
+      field: absent[0] ?? specs[0]!.name,
+      message: `${has}${absent.length ? `: ${absent.join(', ')} missing` : ''}`,
+    };
+  }
+  if (width > headerWidth) {
+    return {
+      line: row.line,
+      column: headerWidth + 1,
+      field: 'row',
+      message: `line ${row.line} has ${width} fields but the header has ${headerWidth}: quote values that contain commas`,
+    };
+  }
+  return null;
+}
+
+/** The input a row gives (enum short forms expanded, empty optional fields left out), or the error of a bad character. */
+function rowInput(row: CsvRow, position: Positions, specs: ColumnSpec[]): { input: Record<string, unknown> } | { error: ImportRowError } {
+  const input: Record<string, unknown> = {};
+  for (const spec of specs) {
+    const index = position.get(spec.name);
+    if (index === undefined) continue;
+    const raw = row.fields[index] ?? '';
+    const bad = badCharacter(raw);
+    if (bad) {
+      return {
+        error: {
           line: row.line,
           column: index + 1,
           field: spec.name,
           message: `${spec.name} has ${bad.what} at character ${bad.index + 1}`,
-        };
-        break;
-      }
-      if (raw === '' && !spec.required) continue;
-      input[spec.field] = spec.enumValues ? expandEnum(raw, spec.enumValues) : raw;
+        },
+      };
     }
-    if (!rowError) {
-      try {
-        const change = prepareChange(kind, input, ctx);
-        const first = firstLineOf.get(change.dedupeKey);
-        if (first !== undefined) {
-          preview.duplicatesInFile.push({ line: row.line, firstLine: first, key: change.target });
-          continue;
-        }
-        firstLineOf.set(change.dedupeKey, row.line);
-        const queued = lookupActive(kind, change.dedupeKey);
-        if (queued) {
-          preview.duplicatesInQueue.push({ line: row.line, itemId: queued.id, itemState: queued.state, key: change.target });
-          continue;
-        }
-        preview.valid.push({ line: row.line, input: change.input, summary: change.summary });
-        changes.push({ line: row.line, change });
-      } catch (error) {
-        if (!(error instanceof OutboxValidationError)) throw error;
-        const spec = specs.find((s) => s.field === error.field || s.name === error.field);
-        const message = spec ? error.message.replace(new RegExp(`^${error.field}\\b`), spec.name) : error.message;
-        rowError = { line: row.line, column: spec ? (position.get(spec.name) ?? -1) + 1 : 0, field: spec?.name ?? error.field, message };
-      }
-    }
-    if (rowError) errors.push(rowError);
+    if (raw === '' && !spec.required) continue;
+    input[spec.field] = spec.enumValues ? expandEnum(raw, spec.enumValues) : raw;
   }
-  if (rows.length === 0) errors.push({ line: header.line, column: 0, field: 'file', message: 'the file has a header but no rows' });
-  return { preview, changes };
+  return { input };
+}
+
+/** A kind's refusal of a row's input, with the CSV column's name and position instead of the field's. */
+function refusal(error: OutboxValidationError, line: number, position: Positions, specs: ColumnSpec[]): ImportRowError {
+  const spec = specs.find((s) => s.field === error.field || s.name === error.field);
+  const message = spec ? error.message.replace(new RegExp(`^${error.field}\\b`), spec.name) : error.message;
+  return { line, column: spec ? (position.get(spec.name) ?? -1) + 1 : 0, field: spec?.name ?? error.field, message };
+}
+
+/** The rows checked one by one: invalid ones are errors; duplicates (in the file, or queued) are reported; the rest become changes. */
+class RowChecker {
+  readonly #firstLineOf = new Map<string, number>();
+
+  constructor(
+    private readonly kind: ImportKind,
+    private readonly ctx: ValidationContext,
+    private readonly lookupActive: ActiveLookup,
+    private readonly position: Positions,
+    private readonly specs: ColumnSpec[],
+    private readonly out: ParsedImport,
+  ) {}
+
+  check(row: CsvRow, headerWidth: number): void {
+    const { preview } = this.out;
+    const widthProblem = widthError(row, headerWidth, this.position, this.specs);
+    if (widthProblem) {
+      preview.errors.push(widthProblem);
+      return;
+    }
+    const read = rowInput(row, this.position, this.specs);
+    if ('error' in read) {
+      preview.errors.push(read.error);
+      return;
+    }
+    let change: PreparedChange;
+    try {
+      change = prepareChange(this.kind, read.input, this.ctx);
+    } catch (error) {
+      if (!(error instanceof OutboxValidationError)) throw error;
+      preview.errors.push(refusal(error, row.line, this.position, this.specs));
+      return;
+    }
+    this.#accept(row.line, change);
+  }
+
+  #accept(line: number, change: PreparedChange): void {
+    const { preview, changes } = this.out;
+    const first = this.#firstLineOf.get(change.dedupeKey);
+    if (first !== undefined) {
+      preview.duplicatesInFile.push({ line, firstLine: first, key: change.target });
+      return;
+    }
+    this.#firstLineOf.set(change.dedupeKey, line);
+    const queued = this.lookupActive(this.kind, change.dedupeKey);
+    if (queued) {
+      preview.duplicatesInQueue.push({ line, itemId: queued.id, itemState: queued.state, key: change.target });
+      return;
+    }
+    preview.valid.push({ line, input: change.input, summary: change.summary });
+    changes.push({ line, change });
+  }
+}
+
+/** Reads and validates a whole CSV; nothing is written. */
+export function parseImport(
+  csvInput: string | Uint8Array,
+  kind: ImportKind,
+  ctx: ValidationContext,
+  lookupActive: ActiveLookup,
+): ParsedImport {
+  const errors: ImportRowError[] = [];
+  const warnings: string[] = [];
+  const preview: ImportPreview = { kind, rows: 0, valid: [], errors, duplicatesInFile: [], duplicatesInQueue: [], warnings };
+  const out: ParsedImport = { preview, changes: [] };
+  const specs = IMPORT_COLUMNS[kind];
+  if (!specs) {
+    errors.push({
+      line: 0,
+      column: 0,
+      field: 'kind',
+      message: `CSV import supports ${Object.keys(IMPORT_COLUMNS).join(' and ')}, not '${kind}'`,
+    });
+    return out;
+  }
+  const read = readText(csvInput);
+  const parsed = 'error' in read ? read : readRows(read.text);
+  if ('error' in parsed) {
+    errors.push(parsed.error);
+    return out;
+  }
+  const rows = parsed.rows;
+  const header = rows.shift();
+  if (!header) {
+    const columns = specs.map((s) => s.name).join(', ');
+    errors.push(fileError(1, `the file is empty: it needs a header line (${columns}) and at least one row`));
+    return out;
+  }
+  const position = mapHeader(header, kind, specs, errors, warnings);
+  if (errors.length > 0) return out;
+  preview.rows = rows.length;
+  const checker = new RowChecker(kind, ctx, lookupActive, position, specs, out);
+  for (const row of rows) checker.check(row, header.fields.length);
+  if (rows.length === 0) errors.push(fileError(header.line, 'the file has a header but no rows'));
+  return out;
 }

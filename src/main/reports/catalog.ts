@@ -44,6 +44,8 @@ export const REPORT_KINDS = [
   'toolsets',
   'routing-rules',
   'scopes',
+  'access',
+  'tasks',
   'changes',
   'diff',
 ] as const;
@@ -439,6 +441,92 @@ function scopesSheet(sources: ReportSources, params: ReportParams): ReportSheet 
   });
 }
 
+/** What the Access sheet shows of an entitlement and of an app, read once from the store (the same snapshot). */
+interface EntitlementFacts {
+  name: CellValue;
+  type: CellValue;
+  managed: boolean | null;
+}
+
+function entitlementFacts(sources: ReportSources, params: ReportParams): Map<string, EntitlementFacts> {
+  const out = new Map<string, EntitlementFacts>();
+  for (const o of sources.store.iterateObjects('entitlements', { asOfRun: params.asOfRun })) {
+    const type = o.columns.entitlementType ?? null;
+    out.set(o.id, { name: o.columns.displayName ?? null, type, managed: type === null ? null : o.columns.membershipsManaged === true });
+  }
+  return out;
+}
+
+function appNames(sources: ReportSources, params: ReportParams): Map<string, CellValue> {
+  const out = new Map<string, CellValue>();
+  for (const o of sources.store.iterateObjects('apps', { asOfRun: params.asOfRun })) out.set(o.id, o.columns.displayName ?? null);
+  return out;
+}
+
+/** Who holds what: one row per membership, with its app, entitlement (name, type) and app user, how and since when. */
+function accessSheet(sources: ReportSources, params: ReportParams): ReportSheet {
+  let entitlements = new Map<string, EntitlementFacts>();
+  let apps = new Map<string, CellValue>();
+  const m = (o: StoredObject, name: string): CellValue => cellOf(o.columns[name]);
+  const entitlement = (o: StoredObject): EntitlementFacts | undefined => entitlements.get(String(o.columns.appEntitlementId ?? ''));
+  const columns: ReportColumn<StoredObject>[] = [
+    col('App ID', 'text', (o) => m(o, 'appId'), { source: 'appId' }),
+    col('App', 'text', (o) => apps.get(String(o.columns.appId ?? '')) ?? null, { width: 24, about: "the app's name (apps)" }),
+    col('Entitlement ID', 'text', (o) => m(o, 'appEntitlementId'), { source: 'appEntitlementId' }),
+    col('Entitlement', 'text', (o) => entitlement(o)?.name ?? null, { width: 30, about: "the entitlement's name (entitlements)" }),
+    col('Entitlement type', 'enum', (o) => entitlement(o)?.type ?? null, {
+      about: "the entitlement's app resource type (Access Profile, Group, Profile, Role, Permission, Scope); empty when unknown",
+    }),
+    col('Memberships managed', 'bool', (o) => entitlement(o)?.managed ?? null, {
+      about: 'whether the service manages its memberships (catalog, group, profile): only those can be removed; empty when unknown',
+    }),
+    col('App user ID', 'text', (o) => m(o, 'appUserId'), { source: 'appUserId' }),
+    col('App user', 'text', (o) => m(o, 'appUserName'), { width: 24, source: 'appUser.appUser.displayName' }),
+    col('App user email', 'text', (o) => cellOf(getPath(o.json, 'appUser.appUser.email')), { width: 30, source: 'appUser.appUser.email' }),
+    col('Granted', 'enum', (o) => m(o, 'grantedHow'), { source: 'grantSources', about: 'direct, or inherited through other entitlements' }),
+    col('Granted through', 'text', (o) => m(o, 'grantSourceIds'), { width: 30, source: 'grantSources[].id' }),
+    col('Granting task', 'text', (o) => m(o, 'originatingTicketId') || null, { source: 'originatingTicketId' }),
+    ...dateColumns<StoredObject>('Since', (o) => o.columns.grantedAt, 'appEntitlementUserBindingCreatedAt'),
+    ...dateColumns<StoredObject>('Until', (o) => o.columns.deprovisionAt, 'appEntitlementUserBindingDeprovisionAt'),
+  ];
+  const memberships = objects(sources, params, 'memberships');
+  const source = function* (): Iterable<StoredObject> {
+    // The lookups are read when the sheet is written, not when the report is planned.
+    entitlements = entitlementFacts(sources, params);
+    apps = appNames(sources, params);
+    yield* memberships();
+  };
+  return sheet('Access', columns, source, {
+    collection: 'memberships',
+    total: total(sources, params, 'memberships'),
+    about: 'who holds what: one row per membership (app user, entitlement, app), how it was granted and since when',
+  });
+}
+
+/** The kind of a policy step instance (approval, provision, wait, form...). */
+const stepKind = (step: unknown): string | null => membersOf(step, ['id', 'policyGenerationId', 'state'])[0] ?? null;
+
+function tasksSheet(sources: ReportSources, params: ReportParams): ReportSheet {
+  const t = (o: StoredObject, path: string): unknown => getPath(o.json, `task.${path}`);
+  const columns: ReportColumn<StoredObject>[] = [
+    idColumn,
+    ...descriptorColumns(descriptorOf('tasks')),
+    col('Current step kind', 'enum', (o) => stepKind(t(o, 'policy.current')), { source: 'task.policy.current' }),
+    col('Steps done', 'int', (o) => (Array.isArray(t(o, 'policy.history')) ? (t(o, 'policy.history') as unknown[]).length : 0), {
+      source: 'task.policy.history',
+    }),
+    col('Form', 'text', (o) => cellOf(t(o, 'form.displayName')), { width: 30, source: 'task.form.displayName' }),
+    col('Approvers', 'text', (o) => join(t(o, 'approverIds')), { width: 30, source: 'task.approverIds' }),
+    col('Actions', 'text', (o) => join(t(o, 'actions')), { width: 40, source: 'task.actions' }),
+    col('Description', 'text', (o) => cellOf(t(o, 'description')), { width: 40, source: 'task.description' }),
+  ];
+  return sheet('Tasks', columns, objects(sources, params, 'tasks'), {
+    collection: 'tasks',
+    total: total(sources, params, 'tasks'),
+    about: 'one row per task: its type, state, current policy step, emergency access and what it allows',
+  });
+}
+
 function changesSheet(sources: ReportSources): ReportSheet {
   const columns: ReportColumn<JournalEntry>[] = [
     col('Seq', 'int', (e) => e.seq),
@@ -481,6 +569,8 @@ function diffSheet(sources: ReportSources, runs: { from: number; to: number } | 
 type Builder = (sources: ReportSources, params: ReportParams) => ReportPlan;
 
 const ALL: CollectionId[] = COLLECTIONS.map((c) => c.id);
+/** The access report reads memberships, and names their entitlements and apps: the Evidence sheet states all three. */
+const ACCESS_COLLECTIONS: CollectionId[] = ['memberships', 'entitlements', 'apps'];
 
 /** The two completed runs a diff compares: given, or the last two completed. */
 export function resolveDiffRuns(store: ReportStore, params: ReportParams): { from: number; to: number } | undefined {
@@ -520,6 +610,8 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
           toolsetsSheet(s, p),
           routingRulesSheet(s, p),
           scopesSheet(s, p),
+          accessSheet(s, p),
+          tasksSheet(s, p),
           changesSheet(s),
           diffSheet(s, diffRuns),
         ],
@@ -538,6 +630,17 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
     build: (s, p) => single('routing-rules', 'Finding routing rules', [routingRulesSheet(s, p)]),
   },
   scopes: { title: 'Cross-app scopes', build: (s, p) => single('scopes', 'Cross-app scopes', [scopesSheet(s, p)]) },
+  access: {
+    title: 'Access: who holds what',
+    build: (s, p) => ({
+      kind: 'access',
+      title: 'Access: who holds what',
+      collections: ACCESS_COLLECTIONS,
+      usesJournal: false,
+      sheets: [accessSheet(s, p)],
+    }),
+  },
+  tasks: { title: 'Tasks', build: (s, p) => single('tasks', 'Tasks', [tasksSheet(s, p)]) },
   changes: {
     title: 'Change log (outbox journal)',
     build: (s) => ({
@@ -644,6 +747,9 @@ export function collectionsOf(kind: ReportKind): CollectionId[] {
     case 'changes':
     case 'diff':
       return [];
+    case 'access':
+      // Filters aim at the memberships (the rows); the entitlements and apps are only named.
+      return ['memberships'];
     default:
       return [kind];
   }

@@ -3,7 +3,7 @@
  * window of a collection, the values of a column with their counts, matches per collection, and a
  * memo of the results that scan a whole collection, kept until the next sync run starts or ends.
  */
-import { collection as descriptorOf, type CollectionId, type ColumnValue } from '../collections';
+import { collection as descriptorOf, columnValues, type CollectionId, type ColumnValue } from '../collections';
 import type { Store } from './db';
 import { OBJECT_COLUMNS, toStoredObject, type ObjectRow } from './objects';
 import { columnRef, filterSql } from './query';
@@ -74,6 +74,7 @@ export function objectWindow(
 /** Values of one column among the current objects of a collection with their counts, most frequent first. */
 export function columnValueCounts(store: Store, id: CollectionId, column: string, limit = 50): { value: ColumnValue; count: number }[] {
   const ref = columnRef(descriptorOf(id), column);
+  if (ref.multi) return multiValueCounts(store, id, ref.sql, limit);
   const rows = store.db
     .prepare(
       `SELECT ${ref.sql} AS k, count(*) AS c FROM objects o JOIN object_versions v ON v.vid = o.current_vid
@@ -86,4 +87,21 @@ export function columnValueCounts(store: Store, id: CollectionId, column: string
 /** Matches of typed words per collection, each counted up to the search's count cap. */
 export function matchesPerCollection(store: Store, query: string): Record<string, number> {
   return countByCollection(store.db, query);
+}
+
+/** A `multi` column: each value of each object's list counted once (an object without any counts as absent). */
+function multiValueCounts(store: Store, id: CollectionId, sql: string, limit: number): { value: ColumnValue; count: number }[] {
+  const counts = new Map<ColumnValue, number>();
+  const lists = store.db
+    .prepare(`SELECT ${sql} FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE o.collection = ?`)
+    .pluck()
+    .iterate(id) as IterableIterator<ColumnValue>;
+  for (const list of lists) {
+    const values = columnValues({ multi: true }, list);
+    for (const value of values.length > 0 ? values : [null]) counts.set(value, (counts.get(value) ?? 0) + 1);
+  }
+  return [...counts]
+    .map(([value, count]) => ({ value, count }))
+    .sort((a, b) => b.count - a.count || String(a.value ?? '').localeCompare(String(b.value ?? '')))
+    .slice(0, limit);
 }
