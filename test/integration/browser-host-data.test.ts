@@ -126,18 +126,18 @@ describe('the contract over a stored workspace', () => {
         },
       },
     });
-    // The description already has that value: only what really changes is in the mask.
-    expect(preview.input.updateMask).toBe('displayName,notificationConfig');
+    // The description already has that value: only what really changes is in the mask, down to the member of a message.
+    expect(preview.input.updateMask).toBe('displayName,notificationConfig.sendReminders');
     expect(preview.input.before).toEqual({
       displayName: 'Quarterly finance access review',
-      notificationConfig: { sendClose: true, sendKickoff: true, sendReminders: false },
+      'notificationConfig.sendReminders': false,
     });
     expect(preview.request).toMatchObject({
       method: 'POST',
       path: '/access_review_template/art_quarterly_finance',
-      body: { updateMask: 'displayName,notificationConfig' },
+      body: { updateMask: 'displayName,notificationConfig.sendReminders' },
     });
-    expect(preview.summary).toBe('update template art_quarterly_finance: displayName,notificationConfig');
+    expect(preview.summary).toBe('update template art_quarterly_finance: displayName,notificationConfig.sendReminders');
     await expect(
       call('outboxCheck', { kind: 'update-template', input: { templateId: 'art_quarterly_finance', changes: { scopeType: 'X' } } }),
     ).rejects.toThrow(/bad_request scopeType is set by the server/);
