@@ -12,10 +12,12 @@ import {
   type Outbox,
   type OutboxItem,
   type OutboxState,
+  type QueuedItem,
   type SendSummary,
 } from '../../main/outbox/queue';
 import { readInputFile } from '../../main/input-file';
 import { CSV_IMPORT_MAX_BYTES, JSON_INPUT_MAX_BYTES } from '../../shared/input-limits';
+import { namedSummary } from '../../shared/named-summary';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { asInput, parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
 import { dataDirOf, openWorkspaceFor, positiveInt } from './store-option';
@@ -36,6 +38,9 @@ Actions:
                                                      the rest is kept; validated again, update-template's
                                                      mask derived again)
   import FILE.csv --kind remove-membership|create-scope [--dry-run]
+                                                    (checked against the store: a row it is sure the
+                                                    tenant refuses is an error, an unknown id a warning;
+                                                    --dry-run lists the rows with the names of their ids)
   list [--state S] [--kind K]
   show ID
   send [--ids ID,ID…] [--concurrency N] [--rps N]   (recovers interrupted items and reconciles first)
@@ -281,7 +286,13 @@ function add({ rest, values, io, outbox }: ActionCall): ExitCode {
   const item = outbox.enqueue(kind, inputFor(kind, values), { source: 'cli' });
   if (values.json) io.out(JSON.stringify(item, null, 2));
   io.err(`queued ${item.id}: ${item.summary}`);
+  printWarnings(io, item);
   return EXIT.ok;
+}
+
+/** The store's warnings about a queued change: what it does not know, named. */
+function printWarnings(io: CliIO, item: QueuedItem): void {
+  for (const w of item.warnings) io.err(`warning: ${w.field}: ${w.message}`);
 }
 
 function edit(call: ActionCall): ExitCode {
@@ -298,6 +309,7 @@ function edit(call: ActionCall): ExitCode {
   const edited = outbox.edit(id, { ...item.input, ...given });
   if (values.json) io.out(JSON.stringify(edited, null, 2));
   io.err(`edited ${edited.id}: ${edited.summary}`);
+  printWarnings(io, edited);
   return EXIT.ok;
 }
 
@@ -313,6 +325,11 @@ function importCsv({ rest, values, io, outbox }: ActionCall): ExitCode {
   for (const e of result.errors.slice(0, 200)) io.err(`${file}:${e.line}${e.column ? `:${e.column}` : ''}: ${e.field}: ${e.message}`);
   if (result.errors.length > 200) io.err(`… and ${result.errors.length - 200} more errors`);
   for (const w of result.warnings) io.err(`warning: ${w}`);
+  for (const w of result.rowWarnings.slice(0, 200))
+    io.err(`${file}:${w.line}${w.column ? `:${w.column}` : ''}: warning: ${w.field}: ${w.message}`);
+  if (result.rowWarnings.length > 200) io.err(`… and ${result.rowWarnings.length - 200} more warnings`);
+  if (result.dryRun && !values.json)
+    for (const row of result.valid) io.out(`line ${row.line}: ${namedSummary(row.summary, row.input, row.names)}`);
   for (const d of result.duplicatesInFile.slice(0, 50)) io.err(`line ${d.line}: duplicate of line ${d.firstLine} (skipped)`);
   for (const d of result.duplicatesInQueue.slice(0, 50))
     io.err(`line ${d.line}: already in the outbox as ${d.itemId?.slice(0, 8)} (${d.itemState}) (skipped)`);
@@ -321,7 +338,8 @@ function importCsv({ rest, values, io, outbox }: ActionCall): ExitCode {
     io.err(`nothing imported: ${result.errors.length} row(s) with errors out of ${result.rows}`);
     return EXIT.usage;
   }
-  const skipped = dups ? `, ${dups} duplicate(s) skipped` : '';
+  const warned = new Set(result.rowWarnings.map((w) => w.line)).size;
+  const skipped = `${dups ? `, ${dups} duplicate(s) skipped` : ''}${warned ? `, ${warned} with warnings` : ''}`;
   io.err(
     result.dryRun
       ? `dry run: ${result.valid.length} of ${result.rows} rows would be queued${skipped}`

@@ -35,6 +35,7 @@ import {
   type OutboxItem,
   type OutboxState,
   type PendingOverlay,
+  type QueuedItem,
   type ReconcileSummary,
   type SendSummary,
 } from './types';
@@ -44,7 +45,8 @@ export type { OutboxStore } from './items';
 export type { SendOptions } from './sender';
 
 export interface Outbox {
-  enqueue(kind: MutationKind, input: unknown, opts?: { source?: string }): OutboxItem;
+  /** Validates (by the spec, then against the store) and queues a change; the store's warnings come with the item. */
+  enqueue(kind: MutationKind, input: unknown, opts?: { source?: string }): QueuedItem;
   /**
    * Validates a change exactly as enqueue (or edit of item `editing`) would and says what would be
    * sent (update-template: the derived updateMask), queuing nothing; a refusal throws the same error.
@@ -59,7 +61,7 @@ export interface Outbox {
   ): ImportResult;
   list(filter?: { state?: OutboxState; kind?: MutationKind; limit?: number }): OutboxItem[];
   get(id: string): OutboxItem | null;
-  edit(id: string, input: unknown): OutboxItem;
+  edit(id: string, input: unknown): QueuedItem;
   discard(id: string): void;
   retry(id: string): void;
   resolve(id: string, note?: string): void;
