@@ -14,6 +14,7 @@ const commands: Record<string, () => Promise<{ default: CommandModule }>> = {
   connections: () => import('./commands/connections'),
   disconnect: () => import('./commands/disconnect'),
   sync: () => import('./commands/sync'),
+  list: () => import('./commands/list'),
   search: () => import('./commands/search'),
   show: () => import('./commands/show'),
   diff: () => import('./commands/diff'),

@@ -7,7 +7,11 @@ export interface CliIO {
   /** Reads all of standard input (used for secrets, which never come as arguments). */
   readStdin(): Promise<string>;
   env: NodeJS.ProcessEnv;
+  /** stderr is a terminal (progress, highlights in messages). */
   isTTY: boolean;
+  /** stdout is a terminal: tables are cut to its width (`columns`) by default. */
+  stdoutIsTTY?: boolean;
+  columns?: number | undefined;
 }
 
 export const processIO: CliIO = {
@@ -21,6 +25,10 @@ export const processIO: CliIO = {
   },
   env: process.env,
   isTTY: Boolean(process.stderr.isTTY),
+  stdoutIsTTY: Boolean(process.stdout.isTTY),
+  get columns() {
+    return process.stdout.columns;
+  },
 };
 
 /** A bad command line: printed with the command's usage, exit code 2. */

@@ -1,5 +1,6 @@
 import { app, BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
+import { NOTICES_FILE } from './app/about';
 import { createEventBus } from './events';
 import { createDispatcher } from './rpc/dispatch';
 import { createHandlers } from './rpc/handlers';
@@ -35,8 +36,13 @@ if (!app.requestSingleInstanceLock()) {
     .then(() => {
       lockDownSession();
       serveRenderer(join(__dirname, '../renderer'));
-      installMenu({ isMac: process.platform === 'darwin', dev: !app.isPackaged, docsUrl: 'https://github.com' });
       const events = createEventBus(log);
+      // Help → Documentation and About open in the app (the documentation ships in the renderer bundle).
+      installMenu({
+        isMac: process.platform === 'darwin',
+        dev: !app.isPackaged,
+        onCommand: (command) => events.emit('menuCommand', { command }),
+      });
       session = createSession({
         dataDir: defaultDataDir(),
         appVersion: app.getVersion(),
@@ -56,6 +62,12 @@ if (!app.requestSingleInstanceLock()) {
         host: 'electron',
         version: app.getVersion(),
         platform: process.platform,
+        runtime: [
+          { name: 'Electron', version: process.versions.electron ?? '' },
+          { name: 'Chromium', version: process.versions.chrome ?? '' },
+          { name: 'Node', version: process.versions.node },
+        ],
+        noticesFile: join(__dirname, '../renderer', NOTICES_FILE),
         openExternal: openExternalSafely,
       });
       registerIpc(createDispatcher({ handlers, allowedOrigins: appOrigins, host: 'electron', log }));

@@ -6,6 +6,7 @@
  */
 export const CHANNEL_NAMES = [
   'appInfo',
+  'aboutApp',
   'listConnections',
   'inspectCredentials',
   'testConnection',
@@ -49,7 +50,7 @@ export const CHANNEL_NAMES = [
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 
-export const EVENT_NAMES = ['syncProgress', 'connectionState', 'sendProgress', 'exportProgress'] as const;
+export const EVENT_NAMES = ['syncProgress', 'connectionState', 'sendProgress', 'exportProgress', 'menuCommand'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** The subscription function for an event: `syncProgress` -> `onSyncProgress`. */

@@ -296,6 +296,28 @@ export const CHANNELS = {
     }),
     'About the running app: version, host, data folder, keychain availability.',
   ),
+  aboutApp: channel(
+    none,
+    z.object({
+      /** Attest's version, from its package.json. */
+      version: z.string(),
+      host: z.enum(['electron', 'browser']),
+      /** What runs the app, where known: Electron, Chromium and Node in the desktop app; Node in the browser host. */
+      runtime: z.array(z.object({ name: z.string(), version: z.string() })),
+      platform: z.string(),
+      dataDir: z.string(),
+      /** The third-party licence notices generated at build time; null when this build has none (a development run). */
+      notices: z
+        .object({
+          generatedAt: z.string(),
+          packages: z.array(
+            z.object({ name: z.string(), version: z.string(), licenses: z.string(), repository: z.string(), text: z.string() }),
+          ),
+        })
+        .nullable(),
+    }),
+    'About Attest: its version, what runs it, its data folder, and the third-party licence notices of this build.',
+  ),
 
   // --- connections
   listConnections: channel(
@@ -398,6 +420,8 @@ export const CHANNELS = {
       .object({
         collection: CollectionId,
         filters: Filters,
+        /** The list's text filter: words the objects' indexed text must match, as search matches them. */
+        text: z.string().max(500).default(''),
         sort: Sort,
         offset: z.number().int().nonnegative().default(0),
         limit: z.number().int().min(1).max(1000).default(200),
@@ -749,11 +773,16 @@ export const ExportProgress = z.object({
 });
 export type ExportProgress = z.infer<typeof ExportProgress>;
 
+/** A command of the desktop app's menu for the renderer (Help → Documentation, Help → About Attest). */
+export const MenuCommand = z.object({ command: z.enum(['documentation', 'about']) });
+export type MenuCommand = z.infer<typeof MenuCommand>;
+
 export const EVENTS = {
   syncProgress: SyncProgress,
   connectionState: ConnectionState,
   sendProgress: SendProgress,
   exportProgress: ExportProgress,
+  menuCommand: MenuCommand,
 } as const satisfies { [E in EventName]: z.ZodType };
 
 export type Events = typeof EVENTS;

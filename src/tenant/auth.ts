@@ -8,7 +8,8 @@
  * vendor's fixed domain whatever the tenant's host (the vendor's own clients refuse any other);
  * the tenant's host is the assertions' audience, taken from the client id. The signed-assertion flow is checked with jose:
  * EdDSA by the client's key, iss = sub = client id, aud = the tenant domain, exp present, in the
- * future and at most five minutes ahead, nbf and iat not in the future (small skew allowed).
+ * future and at most five minutes ahead, nbf and iat not in the future (small skew allowed), and a
+ * `nonce` header of 32 hex digits, as the vendor's clients send it.
  */
 import { createHash, generateKeyPairSync, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { errors as joseErrors, jwtVerify } from 'jose';
@@ -124,8 +125,9 @@ export class Auth {
   /** Why a client assertion is refused, or null when it is good. */
   private async checkAssertion(client: Client, assertion: string): Promise<string | null> {
     let payload;
+    let protectedHeader;
     try {
-      ({ payload } = await jwtVerify(assertion, client.publicKey, {
+      ({ payload, protectedHeader } = await jwtVerify(assertion, client.publicKey, {
         algorithms: ['EdDSA', 'Ed25519'],
         issuer: client.clientId,
         subject: client.clientId,
@@ -149,6 +151,9 @@ export class Auth {
       if (error instanceof joseErrors.JOSEAlgNotAllowed) return 'client assertion must be signed with EdDSA (Ed25519)';
       return 'client assertion is not a valid signed JWT';
     }
+    // The vendor's clients send a nonce of 32 hex digits (16 random bytes); a server may check its form.
+    if (typeof protectedHeader.nonce !== 'string' || !/^[0-9a-f]{32}$/.test(protectedHeader.nonce))
+      return 'client assertion header must carry a nonce of 32 lowercase hex digits';
     const now = Math.floor(Date.now() / 1000);
     if (typeof payload.exp !== 'number') return 'client assertion exp must be a number';
     if (payload.exp > now + MAX_ASSERTION_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) {

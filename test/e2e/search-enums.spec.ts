@@ -58,6 +58,18 @@ test('search finds the scopes classified dangerous by the word, and narrows by f
   await expect(summary).toContainText(`${byTrigger} result`);
   await expect(page.getByTestId('search-hit')).toHaveCount(byTrigger);
   await page.screenshot({ path: join(screenshotDir, 'search-filters.png') });
+  // Back and Forward keep the search: its words, collection and field filters.
+  await page.getByTestId('search-hit').first().click();
+  await expect(page.locator('[data-screen="detail"]')).toBeVisible();
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await expect(page.getByRole('textbox', { name: 'Search' })).toHaveValue('schedule');
+  await expect(filters.getByRole('combobox', { name: 'Filter by Trigger type' })).toHaveValue('TRIGGER_TYPE_SCHEDULE');
+  await expect(page.getByTestId('search-hit')).toHaveCount(byTrigger);
+  await page.getByRole('button', { name: 'Forward', exact: true }).click();
+  await expect(page.locator('[data-screen="detail"]')).toBeVisible();
+  await page.keyboard.press('Alt+ArrowLeft');
+  await expect(page.getByTestId('search-summary')).toContainText(`${byTrigger} result`);
+  await expect(page.getByTestId('facet-automations')).toHaveClass(/active/);
   // Another collection: its own filters, none of the previous ones kept.
   await page.getByTestId('facet-scopes').click();
   await expect(filters.getByRole('combobox', { name: 'Filter by Classification' })).toHaveValue('');

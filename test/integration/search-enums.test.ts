@@ -67,7 +67,12 @@ describe('attest search over enum values', () => {
 
     const scheduled = store
       .listObjects('automations', { limit: 10_000 })
-      .rows.filter((o) => String(o.columns.primaryTriggerType).startsWith('TRIGGER_TYPE_SCHEDULE'))
+      // Any of its trigger types (primary, every live and draft trigger).
+      .rows.filter((o) =>
+        String(o.columns.triggerType ?? '')
+          .split(', ')
+          .some((t) => t.startsWith('TRIGGER_TYPE_SCHEDULE')),
+      )
       .map((o) => o.id)
       .sort();
     expect(scheduled.length).toBeGreaterThan(0);

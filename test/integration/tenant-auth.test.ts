@@ -3,7 +3,7 @@
  * of the signed assertion broken once (each refused with the right OAuth error), and the bearer
  * check of the API.
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { importJWK, SignJWT, type JWTPayload } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/main/api/client';
@@ -22,6 +22,7 @@ interface AssertionOptions {
   omit?: string[];
   key?: Record<string, string>;
   alg?: string;
+  nonce?: string;
 }
 
 /** A client assertion as the spec describes it, with any claim overridden or left out. */
@@ -39,7 +40,9 @@ async function assertion(options: AssertionOptions = {}): Promise<string> {
   };
   for (const name of options.omit ?? []) delete claims[name];
   const key = await importJWK(options.key ?? privateJwkOf(t.clientSecret), 'EdDSA');
-  return new SignJWT(claims).setProtectedHeader({ alg: options.alg ?? 'EdDSA', nonce: crypto.randomUUID() } as { alg: string }).sign(key);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: options.alg ?? 'EdDSA', nonce: options.nonce ?? randomBytes(16).toString('hex') } as { alg: string })
+    .sign(key);
 }
 
 function assertionForm(jwt: string, clientId = tenant().clientId): Record<string, string> {
@@ -181,6 +184,13 @@ describe('token endpoint: each assertion rule broken once is refused', () => {
       'invalid_client',
       /aud/,
     );
+  });
+
+  it('a nonce that is not 32 hex digits (as the vendor clients send it) -> 401 invalid_client', async () => {
+    for (const nonce of [randomBytes(16).toString('base64url'), crypto.randomUUID(), 'ABCDEF0123456789ABCDEF0123456789', '']) {
+      await expectOAuthError(tenant().tokenRequest(assertionForm(await assertion({ nonce }))), 401, 'invalid_client', /nonce of 32/);
+    }
+    expect((await tenant().tokenRequest(assertionForm(await assertion({ nonce: 'a'.repeat(32) })))).status).toBe(200);
   });
 
   it('no exp -> 401 invalid_client (never-expiring assertions are not allowed)', async () => {

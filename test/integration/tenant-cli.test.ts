@@ -3,6 +3,7 @@
  * (signed-assertion flow, as the app uses), exit 0 on SIGTERM; usage errors exit 2.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { importJWK, SignJWT } from 'jose';
@@ -48,7 +49,7 @@ describe('attest tenant', () => {
         nbf: now - 120,
         exp: now + 120,
       })
-        .setProtectedHeader({ alg: 'EdDSA' })
+        .setProtectedHeader({ alg: 'EdDSA', nonce: randomBytes(16).toString('hex') } as { alg: string })
         .sign(await importJWK(jwk, 'EdDSA'));
       const token = await fetch(`${info.url}/auth/v1/token`, {
         method: 'POST',

@@ -7,6 +7,7 @@ import type { ApiRequest, ApiResponse } from '../../src/main/api/client';
 import { ApiError } from '../../src/main/api/errors';
 import { migrate } from '../../src/main/store/migrate';
 import m0100 from '../../src/main/store/migrations/0100-outbox';
+import m0101 from '../../src/main/store/migrations/0101-outbox-batches';
 import { openOutbox, type Outbox, type OutboxStore } from '../../src/main/outbox/queue';
 
 export type Fault = 'drop-after-apply' | 'server-before' | 'auth' | 'network' | 'rate-limited' | 'gateway-before' | null;
@@ -159,7 +160,7 @@ export function openTestOutbox(): TestOutbox {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
-  migrate(db, [m0100]);
+  migrate(db, [m0100, m0101]);
   const synced = new Map<string, Record<string, unknown>>();
   const gone = new Set<string>();
   const asOf = new Map<string, string>();

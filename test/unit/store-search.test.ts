@@ -259,4 +259,31 @@ describe('store search', () => {
     expect(broad).toMatchObject({ total: 1, capped: true, order: 'names-first' });
     expect(broad.hits.map((h) => h.id)).toEqual(['s3', 's1']);
   });
+
+  it('is warmed once the store is open: the keystrokes after prepare no statement, and answer as before', () => {
+    put([
+      scope('s1', 'Payroll export', 'payrolls and payrollers'),
+      scope('s2', 'Ledger', 'pays nothing'),
+      scope('s3', 'Okta admin', 'owners'),
+    ]);
+    const typed = ['p', 'pa', 'pay', 'payro', 'o', 'okta'];
+    const cold = typed.map((q) => [store.search(q, { limit: 50 }), countByCollection(store.db, q)]);
+    store.close();
+    store = openStore(join(dir, 'store.sqlite'));
+    store.warmSearch();
+    const prepare = store.db.prepare.bind(store.db);
+    let prepared = 0;
+    store.db.prepare = ((sql: string) => {
+      prepared += 1;
+      return prepare(sql);
+    }) as typeof store.db.prepare;
+    const warm = typed.map((q) => [store.search(q, { limit: 50 }), countByCollection(store.db, q)]);
+    expect(warm).toEqual(cold);
+    // One-letter, short and expanded prefixes alike: every statement was ready, or made once and kept.
+    const again = typed.map((q) => [store.search(q, { limit: 50 }), countByCollection(store.db, q)]);
+    const afterFirstPass = prepared;
+    typed.forEach((q) => store.search(q, { limit: 50 }));
+    expect(prepared).toBe(afterFirstPass);
+    expect(again).toEqual(cold);
+  });
 });

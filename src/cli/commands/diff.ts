@@ -1,3 +1,4 @@
+import { textLine } from '../output';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, type CommandModule } from '../io';
 import { collectionArg, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store-option';
@@ -49,7 +50,8 @@ const command: CommandModule = {
         return EXIT.ok;
       }
       for (const c of changes) {
-        io.out(
+        textLine(
+          io,
           `${MARK[c.change]} ${c.collection.padEnd(13)} ${c.id}  ${c.title}${c.changedFields.length ? `  (${c.changedFields.join(', ')})` : ''}`,
         );
       }

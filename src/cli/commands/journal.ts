@@ -1,19 +1,24 @@
 import { MUTATION_KINDS, type JournalEntry, type MutationKind } from '../../main/outbox/queue';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
+import { OUTPUT_OPTIONS, OUTPUT_USAGE, outputFormat, print } from '../output';
 import { openWorkspaceFor, positiveInt } from './store-option';
 
-const usage = `Usage: attest journal [--connection NAME] [--data-dir DIR] [--store FILE] [--item ID] [--kind KIND] [--since ISO] [--limit N] [--json]
+const usage = `Usage: attest journal [--connection NAME] [--data-dir DIR] [--store FILE] [--item ID] [--kind KIND] [--since ISO] [--limit N] [-o table|json|csv]
 
 Prints the outbox journal: every attempt to send a change and every decision about it (kind,
 target, SHA-256 of the canonical request, HTTP status, the tenant's answer, time). It is only ever
-appended to: the change-log evidence.`;
+appended to: the change-log evidence.
+${OUTPUT_USAGE}
+                      (table: the tenant's answer cut to 200 characters; csv and json: whole)`;
 
-function line(e: JournalEntry): string {
-  const http = e.httpStatus ? ` HTTP ${e.httpStatus}` : '';
-  const digest = e.requestDigest ? ` sha256:${e.requestDigest.slice(0, 16)}` : '';
-  const answer = e.answer && e.outcome !== 'succeeded' ? `  ${e.answer.slice(0, 200)}` : '';
-  return `${e.at}  ${e.itemId.slice(0, 8)}  ${e.kind.padEnd(17)} ${e.event.padEnd(11)} ${e.outcome.padEnd(10)}${http}${digest}  ${e.target}${answer}`;
+const HEADERS = ['At', 'Item', 'Kind', 'Event', 'Outcome', 'HTTP', 'Request SHA-256', 'Target', 'Answer'];
+const CSV_HEADERS = ['at', 'itemId', 'kind', 'event', 'outcome', 'httpStatus', 'requestDigest', 'target', 'answer'];
+
+function row(e: JournalEntry, whole: boolean): (string | number | null)[] {
+  const answer = e.answer && (whole || e.outcome !== 'succeeded') ? (whole ? e.answer : e.answer.slice(0, 200)) : null;
+  const digest = whole ? e.requestDigest : e.requestDigest ? e.requestDigest.slice(0, 16) : null;
+  return [e.at, whole ? e.itemId : e.itemId.slice(0, 8), e.kind, e.event, e.outcome, e.httpStatus, digest, e.target, answer];
 }
 
 const command: CommandModule = {
@@ -21,7 +26,7 @@ const command: CommandModule = {
   usage,
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, {
-      json: { type: 'boolean', default: false },
+      ...OUTPUT_OPTIONS,
       store: { type: 'string' },
       connection: { type: 'string' },
       'data-dir': { type: 'string' },
@@ -30,6 +35,7 @@ const command: CommandModule = {
       since: { type: 'string' },
       limit: { type: 'string' },
     });
+    const format = outputFormat(values);
     if (values.kind && !MUTATION_KINDS.includes(values.kind as MutationKind))
       throw new UsageError(`--kind must be one of ${MUTATION_KINDS.join(', ')}`);
     const limit = values.limit ? positiveInt(values.limit, '--limit') : undefined;
@@ -42,11 +48,13 @@ const command: CommandModule = {
         since: values.since,
         limit,
       });
-      if (values.json) io.out(JSON.stringify(entries, null, 2));
-      else {
-        for (const entry of entries) io.out(line(entry));
-        io.err(`${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}`);
-      }
+      print(io, format, {
+        headers: HEADERS,
+        csvHeaders: CSV_HEADERS,
+        rows: entries.map((e) => row(e, format === 'csv')),
+        json: () => entries,
+      });
+      if (format === 'table') io.err(`${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}`);
       return EXIT.ok;
     } finally {
       workspace.close();

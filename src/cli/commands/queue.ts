@@ -20,6 +20,7 @@ import { CSV_IMPORT_MAX_BYTES, JSON_INPUT_MAX_BYTES } from '../../shared/input-l
 import { namedSummary } from '../../shared/named-summary';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { asInput, parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
+import { escapeControls, OUTPUT_OPTIONS, outputFormat, print } from '../output';
 import { dataDirOf, openWorkspaceFor, positiveInt } from './store-option';
 
 const usage = `Usage: attest queue <action> [options]
@@ -41,7 +42,7 @@ Actions:
                                                     (checked against the store: a row it is sure the
                                                     tenant refuses is an error, an unknown id a warning;
                                                     --dry-run lists the rows with the names of their ids)
-  list [--state S] [--kind K]
+  list [--state S] [--kind K] [-o table|json|csv]
   show ID
   send [--ids ID,ID…] [--concurrency N] [--rps N]   (recovers interrupted items and reconciles first)
   reconcile                                         (settle uncertain items by reading the tenant)
@@ -50,12 +51,13 @@ Actions:
 Where:   --connection NAME [--data-dir DIR] (default: the last used connection), or --store FILE
 Tenant:  the connection's credentials (keychain), or --client-id ID [--server-url URL] with the
          client secret on standard input (send, reconcile); --rps N caps requests per second
-Output:  --json prints machine-readable results on stdout.
+Output:  --json prints machine-readable results on stdout; list takes -o table|json|csv (table by default,
+         cut to the terminal's width on a terminal).
 Exit:    0 ok, 2 usage or invalid change, 3 credentials refused, 4 tenant unreachable,
          5 some items failed or are uncertain.`;
 
 const options = {
-  json: { type: 'boolean', default: false },
+  ...OUTPUT_OPTIONS,
   store: { type: 'string' },
   connection: { type: 'string' },
   'data-dir': { type: 'string' },
@@ -190,9 +192,17 @@ function inputFor(kind: MutationKind, v: Values): unknown {
   }
 }
 
+/** Why an item failed or is uncertain, or null. */
+function whyOf(item: OutboxItem): string | null {
+  return item.state === 'failed' || item.state === 'uncertain' ? (item.lastError ?? item.note ?? '') : null;
+}
+
+/** One item on a line, for a person (escaped). */
 function line(item: OutboxItem): string {
-  const why = item.state === 'failed' || item.state === 'uncertain' ? ` — ${item.lastError ?? item.note ?? ''}` : '';
-  return `${item.id.slice(0, 8)}  ${item.state.padEnd(10)} ${item.kind.padEnd(17)} ${item.summary}${why}`;
+  const why = whyOf(item);
+  return escapeControls(
+    `${item.id.slice(0, 8)}  ${item.state.padEnd(10)} ${item.kind.padEnd(17)} ${item.summary}${why === null ? '' : ` — ${why}`}`,
+  );
 }
 
 function printSummary(io: CliIO, s: SendSummary): void {
@@ -201,7 +211,7 @@ function printSummary(io: CliIO, s: SendSummary): void {
   io.err(`sent ${s.total - s.notSent} of ${s.total}: ${outcomes} (${(s.elapsedMs / 1000).toFixed(1)} s, ${rate}/s)`);
   if (s.blocked.length)
     io.err(`${s.blocked.length} item(s) wait behind an uncertain change to the same object: reconcile or decide it first`);
-  if (s.paused) io.err(`paused: ${s.paused.message}`);
+  if (s.paused) io.err(escapeControls(`paused: ${s.paused.message}`));
   if (s.cancelled) io.err('cancelled: the remaining items stay queued');
   if (s.refreshed.runId !== null)
     io.err(`stored ${s.refreshed.stored} changed object(s) of ${s.touched.join(', ')} from the answers (run ${s.refreshed.runId})`);
@@ -253,7 +263,7 @@ async function sendAll(workspace: Workspace, api: ApiClient, values: Values, io:
   }
   const { last, totals, reconcilePaused } = result;
   if (reconcilePaused) {
-    io.err(`paused: ${reconcilePaused.message}`);
+    io.err(escapeControls(`paused: ${reconcilePaused.message}`));
     return reconcilePaused.reason === 'auth' ? EXIT.auth : EXIT.network;
   }
   const counts = outbox.counts();
@@ -285,7 +295,7 @@ function add({ rest, values, io, outbox }: ActionCall): ExitCode {
   if (!kind || !MUTATION_KINDS.includes(kind)) throw new UsageError(`add needs a kind: ${MUTATION_KINDS.join(', ')} (or escalate)`);
   const item = outbox.enqueue(kind, inputFor(kind, values), { source: 'cli' });
   if (values.json) io.out(JSON.stringify(item, null, 2));
-  io.err(`queued ${item.id}: ${item.summary}`);
+  io.err(escapeControls(`queued ${item.id}: ${item.summary}`));
   printWarnings(io, item);
   return EXIT.ok;
 }
@@ -308,7 +318,7 @@ function edit(call: ActionCall): ExitCode {
     throw new UsageError(`edit needs at least one flag of a ${item.kind} change (see \`add ${item.kind}\`)`);
   const edited = outbox.edit(id, { ...item.input, ...given });
   if (values.json) io.out(JSON.stringify(edited, null, 2));
-  io.err(`edited ${edited.id}: ${edited.summary}`);
+  io.err(escapeControls(`edited ${edited.id}: ${edited.summary}`));
   printWarnings(io, edited);
   return EXIT.ok;
 }
@@ -322,14 +332,15 @@ function importCsv({ rest, values, io, outbox }: ActionCall): ExitCode {
   const bytes = readInputFile(file, 'the CSV file', CSV_IMPORT_MAX_BYTES);
   const result = outbox.importCsv(bytes, kind, { dryRun: values['dry-run'], source: `csv:${file}` });
   if (values.json) io.out(JSON.stringify({ ...result, valid: result.valid.length }, null, 2));
-  for (const e of result.errors.slice(0, 200)) io.err(`${file}:${e.line}${e.column ? `:${e.column}` : ''}: ${e.field}: ${e.message}`);
+  for (const e of result.errors.slice(0, 200))
+    io.err(escapeControls(`${file}:${e.line}${e.column ? `:${e.column}` : ''}: ${e.field}: ${e.message}`));
   if (result.errors.length > 200) io.err(`… and ${result.errors.length - 200} more errors`);
-  for (const w of result.warnings) io.err(`warning: ${w}`);
+  for (const w of result.warnings) io.err(escapeControls(`warning: ${w}`));
   for (const w of result.rowWarnings.slice(0, 200))
-    io.err(`${file}:${w.line}${w.column ? `:${w.column}` : ''}: warning: ${w.field}: ${w.message}`);
+    io.err(escapeControls(`${file}:${w.line}${w.column ? `:${w.column}` : ''}: warning: ${w.field}: ${w.message}`));
   if (result.rowWarnings.length > 200) io.err(`… and ${result.rowWarnings.length - 200} more warnings`);
   if (result.dryRun && !values.json)
-    for (const row of result.valid) io.out(`line ${row.line}: ${namedSummary(row.summary, row.input, row.names)}`);
+    for (const row of result.valid) io.out(escapeControls(`line ${row.line}: ${namedSummary(row.summary, row.input, row.names)}`));
   for (const d of result.duplicatesInFile.slice(0, 50)) io.err(`line ${d.line}: duplicate of line ${d.firstLine} (skipped)`);
   for (const d of result.duplicatesInQueue.slice(0, 50))
     io.err(`line ${d.line}: already in the outbox as ${d.itemId?.slice(0, 8)} (${d.itemState}) (skipped)`);
@@ -354,11 +365,15 @@ function list({ values, io, outbox }: ActionCall): ExitCode {
   const kind = values.kind ? ((KIND_ALIASES[values.kind] ?? values.kind) as MutationKind) : undefined;
   if (kind && !MUTATION_KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${MUTATION_KINDS.join(', ')}`);
   const items = outbox.list({ state, kind });
-  if (values.json) io.out(JSON.stringify(items, null, 2));
-  else {
-    for (const item of items) io.out(line(item));
-    io.err(`${items.length} item(s)`);
-  }
+  const format = outputFormat(values);
+  const whole = format === 'csv';
+  print(io, format, {
+    headers: ['ID', 'State', 'Kind', 'Change', 'Why', 'Attempts', 'Updated'],
+    csvHeaders: ['id', 'state', 'kind', 'summary', 'why', 'attempts', 'updatedAt'],
+    rows: items.map((i) => [whole ? i.id : i.id.slice(0, 8), i.state, i.kind, i.summary, whyOf(i), i.attempts, i.updatedAt]),
+    json: () => items,
+  });
+  if (format === 'table') io.err(`${items.length} item(s)`);
   return EXIT.ok;
 }
 
@@ -388,7 +403,7 @@ async function send({ values, io, workspace }: ActionCall): Promise<ExitCode> {
 async function reconcile({ values, io, workspace, outbox }: ActionCall): Promise<ExitCode> {
   const rec = await outbox.reconcile(await apiFrom(values, io, workspace));
   if (values.json) io.out(JSON.stringify(rec, null, 2));
-  for (const d of rec.details) io.err(`${d.itemId.slice(0, 8)}  ${d.outcome.padEnd(12)} ${d.note}`);
+  for (const d of rec.details) io.err(escapeControls(`${d.itemId.slice(0, 8)}  ${d.outcome.padEnd(12)} ${d.note}`));
   io.err(`reconciled ${rec.examined}: ${rec.applied} applied, ${rec.requeued} queued again, ${rec.unknown} still uncertain`);
   if (rec.paused) return rec.paused.reason === 'auth' ? EXIT.auth : EXIT.network;
   return rec.unknown > 0 ? EXIT.outboxIncomplete : EXIT.ok;
@@ -414,6 +429,10 @@ const command: CommandModule = {
     const { values, positionals } = parseCommandArgs(argv, options, true);
     const [action, ...rest] = positionals;
     if (!action) throw new UsageError('give an action: add, edit, import, list, show, send, reconcile, retry, discard or resolve');
+    const format = outputFormat(values);
+    if (action !== 'list' && values.output !== undefined && format !== 'json')
+      throw new UsageError(`-o ${format} is for queue list; the other actions print JSON with -o json (or --json)`);
+    values.json = format === 'json';
     const workspace = await openFor(action, values, io);
     try {
       const run = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
@@ -421,11 +440,11 @@ const command: CommandModule = {
       return await run({ action, rest, values, io, workspace, outbox: workspace.outbox });
     } catch (error) {
       if (error instanceof OutboxValidationError) {
-        io.err(`attest queue: ${error.field}: ${error.message}; nothing was queued`);
+        io.err(escapeControls(`attest queue: ${error.field}: ${error.message}; nothing was queued`));
         return EXIT.usage;
       }
       if (error instanceof OutboxStateError) {
-        io.err(`attest queue: ${error.message}`);
+        io.err(escapeControls(`attest queue: ${error.message}`));
         return EXIT.other;
       }
       throw error;

@@ -1,11 +1,13 @@
-import type { Filters } from '../../main/store/db';
+import { COLLECTIONS, collection as descriptorOf } from '../../main/collections';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 import { SEARCH_COUNT_CAP } from '../../shared/search-limits';
-import { collectionArg, intOption, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE, table } from './store-option';
+import { MARK_CLOSE, MARK_OPEN, OUTPUT_OPTIONS, OUTPUT_USAGE, outputFormat, print } from '../output';
+import { parseFilters } from './list';
+import { collectionArg, intOption, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store-option';
 
 const synopsis = 'attest search QUERY [--collection C] [--filter COLUMN=VALUE]... [--limit N] [--offset N]';
-const usage = `Usage: ${synopsis} [--connection NAME] [--data-dir DIR] [--store FILE] [--json]
+const usage = `Usage: ${synopsis} [-o table|json|csv] [--connection NAME] [--data-dir DIR] [--store FILE]
 
 Searches the local store offline: names, descriptions, scope values, conditions and every CEL
 expression, and states, classifications and trigger types by their labels ("dangerous", "pending
@@ -19,8 +21,9 @@ Best matches first (bm25); for very broad queries, matches in names first, then 
   --limit N           at most N hits (default 20)
   --offset N          skip the first N hits
 ${STORE_USAGE}
-  --json              print {total, capped, order, hits: [{collection, id, title, snippet, rank, columns}]}
-                      as JSON (matches are counted up to 10,000: capped says there were more)`;
+${OUTPUT_USAGE}
+                      (json: {total, capped, order, hits: [{collection, id, title, snippet, rank, columns}]};
+                      matches are counted up to 10,000: capped says there were more)`;
 
 const command: CommandModule = {
   summary: 'offline full-text search across the synced collections',
@@ -30,6 +33,7 @@ const command: CommandModule = {
       argv,
       {
         ...STORE_OPTIONS,
+        ...OUTPUT_OPTIONS,
         collection: { type: 'string' },
         filter: { type: 'string', multiple: true },
         limit: { type: 'string' },
@@ -37,40 +41,29 @@ const command: CommandModule = {
       },
       true,
     );
+    const format = outputFormat(values);
     const query = positionals.join(' ').trim();
     if (!query) throw new UsageError('give something to search for');
-    const filters: Filters = {};
-    for (const f of values.filter ?? []) {
-      const eq = f.indexOf('=');
-      if (eq <= 0) throw new UsageError(`--filter '${f}' is not COLUMN=VALUE`);
-      const [column, value] = [f.slice(0, eq), f.slice(eq + 1)];
-      const previous = filters[column];
-      filters[column] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
-    }
+    const only = values.collection ? collectionArg(values.collection, '--collection') : undefined;
+    const filters = parseFilters(values.filter ?? [], only ? [descriptorOf(only)] : COLLECTIONS);
     const workspace = await openForReading(values, io);
     const { store } = workspace;
     try {
       const started = performance.now();
       const result = store.search(query, {
-        ...(values.collection ? { collection: collectionArg(values.collection, '--collection') } : {}),
+        ...(only ? { collection: only } : {}),
         filters,
         limit: values.limit ? positiveInt(values.limit, '--limit', SEARCH_COUNT_CAP) : 20,
         offset: values.offset ? intOption(values.offset, '--offset', 0, SEARCH_COUNT_CAP) : 0,
-        ...(values.json ? {} : { highlight: io.isTTY ? ['\u001b[1m', '\u001b[22m'] : ['[', ']'] }),
+        ...(format === 'json' ? {} : { highlight: [MARK_OPEN, MARK_CLOSE] }),
       });
       const ms = performance.now() - started;
-      if (values.json) {
-        io.out(JSON.stringify({ total: result.total, capped: result.capped, order: result.order, hits: result.hits }, null, 2));
-        return EXIT.ok;
-      }
-      if (result.hits.length > 0) {
-        io.out(
-          table([
-            ['COLLECTION', 'ID', 'TITLE', 'MATCH'],
-            ...result.hits.map((h) => [h.collection, h.id, h.title, h.snippet.replace(/\s+/g, ' ')]),
-          ]),
-        );
-      }
+      print(io, format, {
+        headers: ['Collection', 'ID', 'Title', 'Match'],
+        csvHeaders: ['collection', 'id', 'title', 'match'],
+        rows: result.hits.map((h) => [h.collection, h.id, h.title, h.snippet.replace(/\s+/g, ' ')]),
+        json: () => ({ total: result.total, capped: result.capped, order: result.order, hits: result.hits }),
+      });
       const total = `${result.total.toLocaleString('en-US')}${result.capped ? '+' : ''}`;
       const matches = `${total} match${result.total === 1 && !result.capped ? '' : 'es'}`;
       io.err(`${matches}${result.total > result.hits.length ? `, ${result.hits.length} shown` : ''} (${ms.toFixed(1)} ms)`);

@@ -67,17 +67,3 @@ export function intOption(value: string, flag: string, min: number, max: number 
 export function positiveInt(value: string, flag: string, max: number = OPTION_MAX): number {
   return intOption(value, flag, 1, max);
 }
-
-/** Lays rows out in columns (the last column is not padded). */
-export function table(rows: string[][]): string {
-  if (rows.length === 0) return '';
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows
-    .map((r) =>
-      r
-        .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!)))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}

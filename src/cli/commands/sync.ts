@@ -3,7 +3,7 @@ import type { CollectionId } from '../../main/collections';
 import type { SyncProgress, SyncSummary } from '../../main/sync/engine';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
-import { collectionArg, openWorkspaceFor, positiveInt, table } from './store-option';
+import { collectionArg, openWorkspaceFor, positiveInt } from './store-option';
 
 const usage = `Usage: attest sync [--connection NAME] [--only LIST] [--concurrency N] [--data-dir DIR] [--json]
 
@@ -69,22 +69,23 @@ function exitCodeOf(summary: SyncSummary): ExitCode {
   return EXIT.other;
 }
 
-function printSummary(io: CliIO, summary: SyncSummary): void {
-  io.out(
-    table([
-      ['COLLECTION', 'FETCHED', 'PAGES', 'UPSERTED', 'DELETED', 'COMPLETE', 'MS', 'ERROR'],
-      ...summary.collections.map((c) => [
-        c.collection,
-        String(c.fetched),
-        String(c.pages),
-        String(c.upserted),
-        String(c.deleted),
-        c.complete ? 'yes' : 'no',
-        String(c.ms),
-        c.error ?? '',
-      ]),
+/** The summary table (the output module loaded only now: a sync that is stopped never needs it). */
+async function printSummary(io: CliIO, summary: SyncSummary): Promise<void> {
+  const { print } = await import('../output');
+  print(io, 'table', {
+    headers: ['Collection', 'Fetched', 'Pages', 'Upserted', 'Deleted', 'Complete', 'ms', 'Error'],
+    rows: summary.collections.map((c) => [
+      c.collection,
+      c.fetched,
+      c.pages,
+      c.upserted,
+      c.deleted,
+      c.complete ? 'yes' : 'no',
+      c.ms,
+      c.error,
     ]),
-  );
+    json: () => summary,
+  });
   io.err(`run ${summary.runId}${summary.resumed ? ' (resumed)' : ''}: ${summary.status} in ${(summary.ms / 1000).toFixed(1)} s`);
 }
 
@@ -119,7 +120,7 @@ const command: CommandModule = {
       });
       lines?.draw();
       if (values.json) io.out(JSON.stringify(summary, null, 2));
-      else printSummary(io, summary);
+      else await printSummary(io, summary);
       return exitCodeOf(summary);
     } finally {
       process.off('SIGINT', onSignal);

@@ -1,7 +1,7 @@
 /**
  * Access tokens from `POST {base}/auth/v1/token` (form body only, never credentials in headers):
  * - `assertion` (default): a JWS `alg: EdDSA` signed with the secret's Ed25519 key, a random
- *   `nonce` header, claims iss = sub = client id, aud = [token host without port], iat = now,
+ *   `nonce` header of 32 hex digits and no `typ` (as the vendor's clients send it), claims iss = sub = client id, aud = [token host without port], iat = now,
  *   nbf = now - 120 s, exp = now + 120 s.
  * - `secret`: the basic form with `client_secret`.
  * The token lives in memory only. It is re-minted 60 s before `expires_in` runs out (half the
@@ -51,11 +51,8 @@ interface Token {
 /** Signs a client assertion as the architecture prescribes. Exported for tests. */
 export async function signClientAssertion(clientId: string, audience: string, key: ParsedClientSecret, nowMs: number): Promise<string> {
   const now = Math.floor(nowMs / 1000);
-  const header: { alg: 'EdDSA'; typ: 'JWT'; nonce: string; kid?: string } = {
-    alg: 'EdDSA',
-    typ: 'JWT',
-    nonce: randomBytes(16).toString('base64url'),
-  };
+  // As the vendor's clients send it: a nonce of 32 hex digits (16 random bytes), and no `typ`.
+  const header: { alg: 'EdDSA'; nonce: string; kid?: string } = { alg: 'EdDSA', nonce: randomBytes(16).toString('hex') };
   if (key.keyId) header.kid = key.keyId;
   return new SignJWT({})
     .setProtectedHeader(header)

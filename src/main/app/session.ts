@@ -248,6 +248,14 @@ export class Session {
     // Anything that was in flight when the app last stopped is uncertain now (`recover`): never lost, never resent blindly.
     const workspace = next.open();
     this.current = workspace;
+    // Search is ready before the first keystroke: warmed right after this turn, off any request's path.
+    setImmediate(() => {
+      try {
+        if (this.current === workspace) workspace.store.warmSearch();
+      } catch {
+        // Only a head start: a search that needs the store says what is wrong with it.
+      }
+    });
     this.monitor.missingSecret = missingSecret;
     // The first probe answers quickly; the app is usable offline either way.
     await this.monitor.probe(workspace);

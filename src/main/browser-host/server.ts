@@ -1,4 +1,5 @@
 import { appVersion } from '../app-version';
+import { NOTICES_FILE } from '../app/about';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -227,8 +228,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     dispatcher: createDispatcher({
       handlers: createHandlers(session, {
         host: 'browser',
-        version: options.version ?? '0.0.0',
+        version: options.version ?? appVersion(),
         platform: process.platform,
+        runtime: [{ name: 'Node', version: process.versions.node }],
+        noticesFile: join(options.rendererRoot, NOTICES_FILE),
         openExternal: async (url) => {
           log(`would open ${url} (the browser host opens no external links)`);
           return false;

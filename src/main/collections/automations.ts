@@ -1,8 +1,19 @@
-import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS } from '../../shared/api-types/automation';
+import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS, TRIGGER_TYPE_OF } from '../../shared/api-types/automation';
 import { kindOf } from '../../shared/api-types/common';
 import { automationsWhere, getAutomation, walks } from '../api/endpoints';
-import { bool, date, enumCol, text, type CollectionDescriptor } from './descriptor';
+import { appCol, bool, date, enumCol, enumList, text, type CollectionDescriptor } from './descriptor';
 import { asArray, celText, getPath, lines, str, unique } from './extract';
+
+/**
+ * Every trigger type of an automation, as the search filter `triggerTypes` matches them: its
+ * primary type and the type of each of its triggers, live and draft (an unknown trigger member
+ * adds nothing; a form-started automation has only its primary type).
+ */
+function triggerTypes(a: unknown): string[] {
+  const triggers = [...asArray(getPath(a, 'triggers')), ...asArray(getPath(a, 'draftTriggers'))];
+  const kinds = triggers.map((t) => kindOf(t, AUTOMATION_TRIGGER_KEYS)).filter((k) => k !== 'unknown');
+  return [str(getPath(a, 'primaryTriggerType')), ...kinds.map((k) => TRIGGER_TYPE_OF[k])];
+}
 
 /** Live and draft steps together (both are searched, and both may name templates). */
 function automationSteps(obj: unknown): unknown[] {
@@ -40,6 +51,7 @@ export const automations: CollectionDescriptor = {
     bool('enabled', 'Enabled'),
     bool('isDraft', 'Draft'),
     enumCol('primaryTriggerType', 'Trigger type', 'TriggerType'),
+    enumList('triggerType', 'All triggers', 'TriggerType', 'triggers', triggerTypes),
     {
       name: 'triggerKinds',
       label: 'Triggers',
@@ -64,11 +76,17 @@ export const automations: CollectionDescriptor = {
       type: 'int',
       value: (a) => asArray(getPath(a, 'automationSteps')).length,
     },
-    text('appId', 'App'),
+    appCol(),
     date('createdAt', 'Created'),
     date('lastExecutedAt', 'Last run'),
   ],
   defaultSort: { column: 'displayName', dir: 'asc' },
+  filterAliases: {
+    triggerTypes: { column: 'triggerType' },
+    // Enabled is ON; "empty or both ON and OFF applies no status filter", as any of true and false does.
+    statuses: { column: 'enabled', values: { AUTOMATION_STATUS_FILTER_ON: 'true', AUTOMATION_STATUS_FILTER_OFF: 'false' } },
+    appIds: { column: 'appId' },
+  },
   searchText: (a) => ({
     title: str(getPath(a, 'displayName')),
     body: lines(

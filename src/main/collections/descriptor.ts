@@ -26,6 +26,37 @@ export interface ColumnDef {
   enumName?: EnumName;
   /** A computed value instead of the value at `path` (e.g. the kind of a oneof). */
   value?(obj: unknown): ColumnValue;
+  /**
+   * The value is a list (each value once, joined by MULTI_SEPARATOR): a filter matches an object
+   * when any of its values is one of the filter's, and each value is a facet of its own.
+   */
+  multi?: boolean;
+}
+
+/** Between the values of a `multi` column. */
+export const MULTI_SEPARATOR = ', ';
+
+/** The values of a column value (a `multi` column's list; one value otherwise; none when absent). */
+export function columnValues(column: Pick<ColumnDef, 'multi'>, value: ColumnValue | undefined): (string | number | boolean)[] {
+  if (value === null || value === undefined || value === '') return [];
+  if (column.multi && typeof value === 'string') return value.split(MULTI_SEPARATOR).filter((v) => v !== '');
+  return [value];
+}
+
+export interface FilterAlias {
+  column: string;
+  values?: Record<string, string>;
+}
+
+/** A filter given as `key=value` in a collection's terms: its aliases resolved (the key and value as given otherwise). */
+export function resolveFilter(
+  d: Pick<CollectionDescriptor, 'filterAliases'>,
+  key: string,
+  value: string,
+): { column: string; value: string } {
+  const alias = d.filterAliases && Object.hasOwn(d.filterAliases, key) ? d.filterAliases[key] : undefined;
+  if (!alias) return { column: key, value };
+  return { column: alias.column, value: alias.values && Object.hasOwn(alias.values, value) ? alias.values[value]! : value };
 }
 
 export interface SearchText {
@@ -87,6 +118,12 @@ export interface CollectionDescriptor {
   diffRoot?: string;
   columns: ColumnDef[];
   defaultSort: { column: string; dir: 'asc' | 'desc' };
+  /**
+   * The names of the spec's search filters that columns of this collection stand for, offline
+   * (`triggerTypes` -> triggerType), with the filter's values in the column's terms where they differ
+   * (`statuses` ON/OFF -> enabled true/false).
+   */
+  filterAliases?: Record<string, FilterAlias>;
   searchText(obj: unknown): SearchText;
   references?(obj: unknown): References;
 }
@@ -102,6 +139,22 @@ export const enumCol = (name: string, label: string, enumName: EnumName, path = 
   filter: true,
   enumName,
 });
+/** A list of enum values (see `multi`), computed by `values`: a filter on it matches any of them. */
+export const enumList = (name: string, label: string, enumName: EnumName, path: string, values: (obj: unknown) => string[]): ColumnDef => ({
+  name,
+  label,
+  path,
+  type: 'enum',
+  filter: true,
+  enumName,
+  multi: true,
+  value: (obj) => {
+    const list = [...new Set(values(obj).filter((v) => v !== ''))];
+    return list.length > 0 ? list.join(MULTI_SEPARATOR) : null;
+  },
+});
+/** The app an object belongs to: an id, offered as a filter (the search filters `appId`/`appIds`). */
+export const appCol = (path = 'appId'): ColumnDef => ({ name: 'appId', label: 'App', path, type: 'text', filter: true });
 /** An enum-like filter column whose values belong to no enumeration of src/shared/enums.ts (a type's display name, a oneof kind). */
 export const valueCol = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'enum', filter: true });
 export const bool = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'bool', filter: true });

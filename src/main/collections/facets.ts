@@ -12,7 +12,7 @@
  */
 import type { CollectionId } from '../../shared/contract';
 import { ENUMS, enumLabel, enumPrefix } from '../../shared/enums';
-import type { ColumnDef, ColumnValue } from './descriptor';
+import { columnValues, type ColumnDef, type ColumnValue } from './descriptor';
 import { collection as descriptorOf, COLLECTIONS } from './registry';
 
 const FACET_MARK = '\uE000';
@@ -75,11 +75,12 @@ export function facetsText(collection: CollectionId, columns: Record<string, Col
   let tokens = facetToken('collection', collection);
   let words = '';
   for (const c of d.columns) {
-    const value = columns[c.name];
-    if (!c.filter || value === null || value === undefined || value === '') continue;
-    const f = fragment(collection, c, value);
-    tokens += ` ${f.token}`;
-    if (f.words !== '') words += ` ${f.words}`;
+    if (!c.filter) continue;
+    for (const value of columnValues(c, columns[c.name])) {
+      const f = fragment(collection, c, value);
+      tokens += ` ${f.token}`;
+      if (f.words !== '') words += ` ${f.words}`;
+    }
   }
   return tokens + words;
 }

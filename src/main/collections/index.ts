@@ -5,8 +5,9 @@
  */
 export { COLLECTION_IDS, type CollectionId } from '../../shared/contract';
 export type { CollectionDescriptor, ColumnDef, ColumnType, ColumnValue, References, SearchText } from './descriptor';
-export { COLLECTIONS, collection, isCollectionId, SEARCH_TEXT_REVISION } from './registry';
+export { COLLECTIONS, collection, COLUMNS_REVISION, isCollectionId, SEARCH_TEXT_REVISION } from './registry';
 export { extractColumns } from './columns';
+export { columnValues, MULTI_SEPARATOR, resolveFilter, type FilterAlias } from './descriptor';
 export { compactWord, FACET_COLUMNS, facetToken, facetsText, valueWords } from './facets';
 export { hashOf, prepareObject, type PreparedObject, type ReceivedObject } from './prepare';
 export { celExpressions, getPath, isRecord, lines, str, targets, type CelExpression } from './extract';

@@ -49,3 +49,9 @@ export function collection(id: string): CollectionDescriptor {
  * search index from the stored raw JSON on its next writable open.
  */
 export const SEARCH_TEXT_REVISION = 2;
+
+/**
+ * Bumped whenever a descriptor changes which columns it extracts or how: the store then extracts
+ * the columns of every stored version again from its raw JSON on its next writable open.
+ */
+export const COLUMNS_REVISION = 1;

@@ -1,7 +1,7 @@
 import { kindOf } from '../../shared/api-types/common';
 import { ROUTING_RULE_ACTION_KEYS } from '../../shared/api-types/routing-rule';
 import { walks } from '../api/endpoints';
-import { bool, date, enumCol, int, text, type CollectionDescriptor } from './descriptor';
+import { appCol, bool, date, enumCol, int, text, type CollectionDescriptor } from './descriptor';
 import { celText, getPath, isRecord, lines, str } from './extract';
 
 export const routingRules: CollectionDescriptor = {
@@ -27,12 +27,13 @@ export const routingRules: CollectionDescriptor = {
       },
     },
     enumCol('findingType', 'Finding type', 'FindingType'),
-    text('appId', 'App'),
+    appCol(),
     text('templateId', 'Template'),
     date('createdAt', 'Created'),
     date('updatedAt', 'Updated'),
   ],
   defaultSort: { column: 'priority', dir: 'asc' },
+  filterAliases: { appIds: { column: 'appId' } },
   searchText: (r) => ({
     title: str(getPath(r, 'displayName')),
     body: lines(

@@ -1,5 +1,5 @@
 import { walks } from '../api/endpoints';
-import { date, enumCol, text, type CollectionDescriptor } from './descriptor';
+import { appCol, date, enumCol, text, type CollectionDescriptor } from './descriptor';
 import { getPath, lines, str } from './extract';
 
 export const scopes: CollectionDescriptor = {
@@ -15,7 +15,7 @@ export const scopes: CollectionDescriptor = {
     enumCol('state', 'State', 'XaaScopeState'),
     enumCol('classification', 'Classification', 'XaaScopeClassification'),
     enumCol('source', 'Source', 'XaaScopeSource'),
-    text('appId', 'App'),
+    appCol(),
     text('xaaResourceServerId', 'Resource server'),
     text('appEntitlementId', 'Entitlement'),
     date('createdAt', 'Created'),
@@ -23,6 +23,7 @@ export const scopes: CollectionDescriptor = {
     date('lastDiscoveredAt', 'Last discovered'),
   ],
   defaultSort: { column: 'scopeValue', dir: 'asc' },
+  filterAliases: { appIds: { column: 'appId' } },
   searchText: (s) => ({
     title: str(getPath(s, 'displayName')) || str(getPath(s, 'scopeValue')),
     body: lines(str(getPath(s, 'scopeValue')), str(getPath(s, 'description')), str(getPath(s, 'id'))),

@@ -1,5 +1,5 @@
 import { walks } from '../api/endpoints';
-import { date, int, text, type CollectionDescriptor } from './descriptor';
+import { appCol, date, int, text, type CollectionDescriptor } from './descriptor';
 import { getPath, lines, str } from './extract';
 
 export const toolsets: CollectionDescriptor = {
@@ -13,13 +13,14 @@ export const toolsets: CollectionDescriptor = {
   columns: [
     text('displayName', 'Name'),
     int('toolCount', 'Tools'),
-    text('appId', 'App'),
+    appCol(),
     text('connectorId', 'Connector'),
     text('appEntitlementId', 'Entitlement'),
     date('createdAt', 'Created'),
     date('updatedAt', 'Updated'),
   ],
   defaultSort: { column: 'displayName', dir: 'asc' },
+  filterAliases: { appIds: { column: 'appId' } },
   searchText: (t) => ({
     title: str(getPath(t, 'displayName')),
     body: lines(str(getPath(t, 'description')), str(getPath(t, 'id')), str(getPath(t, 'appEntitlementId'))),

@@ -4,15 +4,19 @@
  * durable transaction together with its overlay rows and its journal entry.
  */
 import { parseImport, type ImportKind } from './csv-import';
-import type { ActiveItem, OutboxDb, OutboxStore } from './items';
+import { rowToItem, type ActiveItem, type ItemRow, type OutboxDb, type OutboxStore } from './items';
 import { descriptorOf, prepareChange, type PreparedChange, type ValidationContext } from './kinds';
 import {
   OutboxStateError,
   OutboxValidationError,
+  type BulkAction,
+  type BulkRefusal,
+  type BulkResult,
   type ChangePreview,
   type ImportPreview,
   type ImportResult,
   type MutationKind,
+  type OutboxFilter,
   type OutboxItem,
   type OutboxState,
   type ChangeWarning,
@@ -83,16 +87,25 @@ export function importCsv(
 ): ImportResult {
   const dryRun = opts.dryRun === true;
   const lookup = (k: MutationKind, key: string) => o.activeByKey(k, key);
-  if (dryRun) return { ...parseImport(csvText, kind, ctx, lookup).preview, dryRun, queued: 0, itemIds: [] };
+  if (dryRun) return { ...parseImport(csvText, kind, ctx, lookup).preview, dryRun, queued: 0, itemIds: [], batch: null };
   // Validated and written in one write transaction: the duplicate checks against the queue
   // hold for the rows written, and the rows are all written or none.
   return o.durable(() => {
     const { preview, changes } = parseImport(csvText, kind, ctx, lookup);
-    if (preview.errors.length > 0 || changes.length === 0) return { ...preview, dryRun, queued: 0, itemIds: [] };
+    if (preview.errors.length > 0 || changes.length === 0) return { ...preview, dryRun, queued: 0, itemIds: [], batch: null };
     const now = new Date().toISOString();
-    const itemIds = changes.map((c) => o.insert(c.change, `${opts.source ?? 'csv'}:${c.line}`, now));
-    return { ...preview, dryRun, queued: itemIds.length, itemIds };
+    const source = opts.source ?? 'csv';
+    const name = batchName(source);
+    const batch = o.createBatch({ name, source, kind, rows: changes.length, now });
+    const itemIds = changes.map((c) => o.insert(c.change, `${source}:${c.line}`, now, batch));
+    return { ...preview, dryRun, queued: itemIds.length, itemIds, batch: { id: batch, name } };
   }, true);
+}
+
+/** A batch's name: the file's name, from the import's source (`csv:/path/to/file.csv`, or the name itself). */
+export function batchName(source: string): string {
+  const path = source.replace(/^csv:/, '');
+  return path.split(/[\\/]/).pop() || path || 'csv';
 }
 
 export function editItem(o: OutboxDb, ctx: ValidationContext, id: string, input: unknown): QueuedItem {
@@ -130,30 +143,96 @@ export const TRANSITIONS = {
 
 export type Transition = keyof typeof TRANSITIONS;
 
+function allowedText(event: Transition): string {
+  const { allowed, verb } = TRANSITIONS[event];
+  const states = allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed[0];
+  return `only ${states} items can be ${verb}`;
+}
+
+function allows(event: Transition, state: OutboxState): boolean {
+  return (TRANSITIONS[event].allowed as readonly OutboxState[]).includes(state);
+}
+
+/** Records one decision on an item whose state allows it: its new state, its overlays, its journal entry. */
+function decide(o: OutboxDb, item: OutboxItem, event: Transition, note: string | null, now: string): void {
+  const { next } = TRANSITIONS[event];
+  o.setState({ id: item.id, state: next, now, note, lastError: null });
+  if (next === 'discarded' || next === 'resolved') o.deleteOverlays(item.id);
+  o.journal.append({
+    itemId: item.id,
+    kind: item.kind,
+    target: item.target,
+    attempt: item.attempts,
+    event,
+    requestDigest: item.requestDigest,
+    outcome: next,
+    answer: note,
+    at: now,
+  });
+}
+
 /** Applies a decision (discard, retry, resolve) to one item; refuses it in a state that does not allow it. */
 export function transition(o: OutboxDb, id: string, event: Transition, note?: string): void {
-  const { allowed, next, verb } = TRANSITIONS[event];
   o.durable(() => {
     const item = mustGet(o, id);
-    if (!(allowed as readonly OutboxState[]).includes(item.state)) {
-      const states = allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed[0];
-      throw new OutboxStateError(`item ${id} is ${item.state}: only ${states} items can be ${verb}`);
-    }
-    const now = new Date().toISOString();
-    o.setState({ id, state: next, now, note: note ?? null, lastError: null });
-    if (next === 'discarded' || next === 'resolved') o.deleteOverlays(id);
-    o.journal.append({
-      itemId: id,
-      kind: item.kind,
-      target: item.target,
-      attempt: item.attempts,
-      event,
-      requestDigest: item.requestDigest,
-      outcome: next,
-      answer: note ?? null,
-      at: now,
-    });
+    if (!allows(event, item.state)) throw new OutboxStateError(`item ${id} is ${item.state}: ${allowedText(event)}`);
+    const clash = event === 'retry' && item.state === 'failed' ? o.otherActiveByKey(item.kind, o.row(id)!.dedupe_key, id) : undefined;
+    if (clash) throw new OutboxStateError(`item ${id} cannot be retried: the same change is already in the outbox as item ${clash.id}`);
+    decide(o, item, event, note ?? null, new Date().toISOString());
   });
+}
+
+/** Adds an item to the refusals of its state and reason. */
+function refuse(refused: BulkRefusal[], row: ItemRow, reason: string): void {
+  const state = row.state as OutboxState;
+  let group = refused.find((r) => r.state === state && r.reason === reason);
+  if (!group) refused.push((group = { state, reason, count: 0, itemIds: [] }));
+  group.count += 1;
+  group.itemIds.push(row.id);
+}
+
+/**
+ * Applies a decision to every item a filter selects, in one transaction: the items whose state
+ * allows it change; the others are left as they were and reported by state and reason. A retry is
+ * also refused where the same change is active again (queued anew, or retried earlier in the same
+ * action). Ids that name no item refuse the whole action, changing nothing.
+ */
+export function bulkTransition(o: OutboxDb, event: BulkAction, filter: OutboxFilter, note?: string): BulkResult {
+  return o.durable(() => {
+    const rows = o.rows(filter);
+    if (filter.ids) {
+      const found = new Set(rows.map((r) => r.id));
+      const unknown = filter.ids.filter((id) => !found.has(id) && !o.row(id));
+      if (unknown.length > 0) {
+        const named = `${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''}`;
+        throw new OutboxStateError(`no outbox item ${named}: nothing was changed`);
+      }
+    }
+    const result: BulkResult = {
+      action: event,
+      outcome: TRANSITIONS[event].next,
+      matched: rows.length,
+      changed: 0,
+      itemIds: [],
+      refused: [],
+    };
+    const now = new Date().toISOString();
+    for (const row of rows) {
+      if (!allows(event, row.state as OutboxState)) {
+        refuse(result.refused, row, allowedText(event));
+        continue;
+      }
+      // A failed item queued again must not become a second active copy of the same change.
+      if (event === 'retry' && row.state === 'failed' && o.otherActiveByKey(row.kind as MutationKind, row.dedupe_key, row.id)) {
+        refuse(result.refused, row, 'the same change is already in the outbox as another item');
+        continue;
+      }
+      decide(o, rowToItem(row), event, note ?? null, now);
+      result.changed += 1;
+      result.itemIds.push(row.id);
+    }
+    return result;
+  }, true);
 }
 
 /** Whatever is `sending` after a crash becomes `uncertain` (settled later by reconcile). Returns how many. */

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { Journal } from './journal';
 import { descriptorOf, type KindDescriptor, type PreparedChange, type RefreshedObject } from './kinds';
-import type { MutationKind, OutboxItem, OutboxRequest, OutboxState, PendingOverlay } from './types';
+import type { MutationKind, OutboxBatch, OutboxFilter, OutboxItem, OutboxRequest, OutboxState, PendingOverlay } from './types';
 
 /** What the outbox needs of the store: its database handle, and the synced objects. */
 export interface OutboxStore {
@@ -39,6 +39,7 @@ export interface ItemRow {
   dedupe_key: string;
   summary: string;
   source: string | null;
+  batch_id: number | null;
   attempts: number;
   last_status: number | null;
   last_error: string | null;
@@ -66,10 +67,28 @@ export interface ActiveItem {
   state: OutboxState;
 }
 
-export interface ItemFilter {
-  state?: OutboxState;
-  kind?: MutationKind;
-  limit?: number;
+export interface ItemFilter extends OutboxFilter {
+  limit?: number | undefined;
+  /** Items to pass over first (with `limit`: one page). */
+  offset?: number | undefined;
+}
+
+interface BatchRow {
+  id: number;
+  name: string;
+  source: string;
+  kind: string;
+  rows: number;
+  created_at: string;
+}
+
+/** A batch to record (`createBatch`). */
+export interface NewBatch {
+  name: string;
+  source: string;
+  kind: MutationKind;
+  rows: number;
+  now: string;
 }
 
 /** The fields of a state change (`setState`); `note` and `lastError` are kept when null. */
@@ -105,6 +124,7 @@ export function rowToItem(r: ItemRow): OutboxItem {
     target: r.target,
     summary: r.summary,
     source: r.source,
+    batchId: r.batch_id ?? null,
     attempts: r.attempts,
     lastStatus: r.last_status,
     lastError: r.last_error,
@@ -118,6 +138,38 @@ export function rowToItem(r: ItemRow): OutboxItem {
 }
 
 const ACTIVE_STATES = "('queued','sending','uncertain')";
+
+function noCounts(): Record<OutboxState, number> {
+  return { queued: 0, sending: 0, succeeded: 0, failed: 0, uncertain: 0, resolved: 0, discarded: 0 };
+}
+
+/** The WHERE clause of a filter, with its named parameters (ids as one JSON array: any number of them). */
+function whereOf(filter: OutboxFilter): { sql: string; params: Record<string, unknown> } {
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (filter.ids) {
+    where.push('id IN (SELECT value FROM json_each(@ids))');
+    params.ids = JSON.stringify(filter.ids);
+  }
+  if (filter.state) {
+    where.push('state = @state');
+    params.state = filter.state;
+  }
+  if (filter.kind) {
+    where.push('kind = @kind');
+    params.kind = filter.kind;
+  }
+  if (filter.batch !== undefined) {
+    where.push('batch_id = @batch');
+    params.batch = filter.batch;
+  }
+  if (filter.error) {
+    // The reason shown: the last error, or the note reconciling left. LIKE ignores ASCII case.
+    where.push(`(last_error LIKE @error ESCAPE '\\' OR note LIKE @error ESCAPE '\\')`);
+    params.error = `%${filter.error.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  }
+  return { sql: where.length ? ` WHERE ${where.join(' AND ')}` : '', params };
+}
 const SYNC_FULL = 2;
 /** Object ids per `IN (...)` list when reading overlays (well under SQLite's bound on parameters). */
 const OVERLAY_CHUNK = 500;
@@ -135,9 +187,14 @@ function prepareStatements(db: Database) {
   return {
     insert: db.prepare(
       `INSERT INTO outbox_items (id, kind, kind_version, state, input_json, request_json, request_digest, target, dedupe_key, summary, source,
-         created_at, updated_at)
-       VALUES (@id, @kind, @version, 'queued', @input, @request, @digest, @target, @dedupeKey, @summary, @source, @now, @now)`,
+         batch_id, created_at, updated_at)
+       VALUES (@id, @kind, @version, 'queued', @input, @request, @digest, @target, @dedupeKey, @summary, @source, @batch, @now, @now)`,
     ),
+    insertBatch: db.prepare(
+      `INSERT INTO outbox_batches (name, source, kind, rows, created_at) VALUES (@name, @source, @kind, @rows, @now)`,
+    ),
+    batches: db.prepare(`SELECT * FROM outbox_batches ORDER BY id DESC`),
+    batchCounts: db.prepare(`SELECT batch_id, state, count(*) AS n FROM outbox_items WHERE batch_id IS NOT NULL GROUP BY batch_id, state`),
     insertOverlay: db.prepare(
       `INSERT OR REPLACE INTO outbox_overlays (item_id, collection, object_id, effect, data_json) VALUES (?, ?, ?, ?, ?)`,
     ),
@@ -245,22 +302,41 @@ export class OutboxDb {
     return held;
   }
 
-  list(filter: ItemFilter = {}): OutboxItem[] {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (filter.state) {
-      where.push('state = ?');
-      params.push(filter.state);
-    }
-    if (filter.kind) {
-      where.push('kind = ?');
-      params.push(filter.kind);
-    }
+  /** The rows a filter matches, in queue order (a page of them with `limit` and `offset`). */
+  rows(filter: ItemFilter = {}): ItemRow[] {
+    const { sql, params } = whereOf(filter);
     const limit = filter.limit && filter.limit > 0 ? ` LIMIT ${Math.floor(filter.limit)}` : '';
-    const rows = this.db
-      .prepare(`SELECT * FROM outbox_items${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq${limit}`)
-      .all(...params) as ItemRow[];
-    return rows.map(rowToItem);
+    const offset = limit && filter.offset && filter.offset > 0 ? ` OFFSET ${Math.floor(filter.offset)}` : '';
+    return this.db.prepare(`SELECT * FROM outbox_items${sql} ORDER BY seq${limit}${offset}`).all(params) as ItemRow[];
+  }
+
+  list(filter: ItemFilter = {}): OutboxItem[] {
+    return this.rows(filter).map(rowToItem);
+  }
+
+  /** How many items a filter matches. */
+  count(filter: OutboxFilter = {}): number {
+    const { sql, params } = whereOf(filter);
+    return this.db.prepare(`SELECT count(*) FROM outbox_items${sql}`).pluck().get(params) as number;
+  }
+
+  /** The imports, newest first, with their items per state now. */
+  batches(): OutboxBatch[] {
+    const counts = new Map<number, Record<OutboxState, number>>();
+    for (const r of this.#stmt.batchCounts.all() as { batch_id: number; state: OutboxState; n: number }[]) {
+      const c = counts.get(r.batch_id) ?? noCounts();
+      c[r.state] = r.n;
+      counts.set(r.batch_id, c);
+    }
+    return (this.#stmt.batches.all() as BatchRow[]).map((b) => ({
+      id: b.id,
+      name: b.name,
+      source: b.source,
+      kind: b.kind as MutationKind,
+      rows: b.rows,
+      createdAt: b.created_at,
+      counts: counts.get(b.id) ?? noCounts(),
+    }));
   }
 
   /** Up to two ids starting with `prefix` (taken literally). */
@@ -273,7 +349,7 @@ export class OutboxDb {
   }
 
   counts(): Record<OutboxState, number> {
-    const out: Record<OutboxState, number> = { queued: 0, sending: 0, succeeded: 0, failed: 0, uncertain: 0, resolved: 0, discarded: 0 };
+    const out = noCounts();
     for (const r of this.#stmt.counts.all() as { state: OutboxState; n: number }[]) out[r.state] = r.n;
     return out;
   }
@@ -316,8 +392,13 @@ export class OutboxDb {
     this.#stmt.deleteOverlays.run(itemId);
   }
 
-  /** Inserts a prepared change with its overlay and journal entry. */
-  insert(change: PreparedChange, source: string | null, now: string): string {
+  /** Records an import; returns its id (its items are inserted with it). */
+  createBatch(batch: NewBatch): number {
+    return Number(this.#stmt.insertBatch.run(batch).lastInsertRowid);
+  }
+
+  /** Inserts a prepared change with its overlay and journal entry (`batch`: the import it is part of). */
+  insert(change: PreparedChange, source: string | null, now: string, batch: number | null = null): string {
     const id = randomUUID();
     this.#stmt.insert.run({
       id,
@@ -330,6 +411,7 @@ export class OutboxDb {
       dedupeKey: change.dedupeKey,
       summary: change.summary,
       source,
+      batch,
       now,
     });
     this.writeOverlays(id, descriptorOf(change.kind), change.input, true);

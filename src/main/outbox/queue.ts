@@ -10,6 +10,7 @@
  */
 import type { OutboxApi } from './api-shape';
 import {
+  bulkTransition,
   checkChange,
   editItem,
   enqueueChange,
@@ -20,18 +21,22 @@ import {
   transition,
   validationContext,
 } from './actions';
-import { ensureSchema, OutboxDb, type OutboxStore } from './items';
+import { ensureSchema, OutboxDb, type ItemFilter, type OutboxStore } from './items';
 import { KINDS } from './kinds';
 import { reconcileItems } from './reconcile';
 import { runSend, type SendOptions } from './sender';
 import {
   OutboxStateError,
+  type BulkAction,
+  type BulkResult,
   type ChangePreview,
   type ImportPreview,
   type ImportResult,
   type JournalEntry,
   type JournalFilter,
   type MutationKind,
+  type OutboxBatch,
+  type OutboxFilter,
   type OutboxItem,
   type OutboxState,
   type PendingOverlay,
@@ -41,7 +46,7 @@ import {
 } from './types';
 
 export * from './types';
-export type { OutboxStore } from './items';
+export type { ItemFilter, OutboxStore } from './items';
 export type { SendOptions } from './sender';
 
 export interface Outbox {
@@ -59,12 +64,22 @@ export interface Outbox {
     kind: 'remove-membership' | 'create-scope',
     opts?: { dryRun?: boolean; source?: string },
   ): ImportResult;
-  list(filter?: { state?: OutboxState; kind?: MutationKind; limit?: number }): OutboxItem[];
+  /** The items a filter matches, in queue order (a page of them with `limit` and `offset`). */
+  list(filter?: ItemFilter): OutboxItem[];
+  /** How many items a filter matches. */
+  count(filter?: OutboxFilter): number;
+  /** The CSV imports, newest first, with their items per state. */
+  batches(): OutboxBatch[];
   get(id: string): OutboxItem | null;
   edit(id: string, input: unknown): QueuedItem;
   discard(id: string): void;
   retry(id: string): void;
   resolve(id: string, note?: string): void;
+  /**
+   * Retries, resolves (with one note) or discards every item `filter` selects, in one transaction;
+   * items whose state does not allow it are refused and reported, unknown ids change nothing.
+   */
+  bulk(action: BulkAction, filter: OutboxFilter, note?: string): BulkResult;
   send(api: OutboxApi, opts?: SendOptions): Promise<SendSummary>;
   recoverAfterCrash(): number;
   reconcile(api: OutboxApi, opts?: { concurrency?: number; signal?: AbortSignal }): Promise<ReconcileSummary>;
@@ -76,6 +91,8 @@ export interface Outbox {
   /** Resolves an id or a unique prefix of one (for the CLI). */
   resolveId(idOrPrefix: string): string;
 }
+
+const RESOLVED_NOTE = 'marked resolved by the user';
 
 /** Sending and reconciling take turns: one at a time per outbox. */
 class SendLock {
@@ -104,11 +121,14 @@ export function openOutbox(store: OutboxStore): Outbox {
     previewImport: (csvText, kind) => previewImport(o, ctx, csvText, kind),
     importCsv: (csvText, kind, opts = {}) => importCsv(o, ctx, csvText, kind, opts),
     list: (filter = {}) => o.list(filter),
+    count: (filter = {}) => o.count(filter),
+    batches: () => o.batches(),
     get: (id) => o.item(id),
     edit: (id, input) => editItem(o, ctx, id, input),
     discard: (id) => transition(o, id, 'discard'),
     retry: (id) => transition(o, id, 'retry'),
-    resolve: (id, note) => transition(o, id, 'resolve', note ?? 'marked resolved by the user'),
+    resolve: (id, note) => transition(o, id, 'resolve', note ?? RESOLVED_NOTE),
+    bulk: (action, filter, note) => bulkTransition(o, action, filter, action === 'resolve' ? (note ?? RESOLVED_NOTE) : note),
     send: (api, opts = {}) => lock.run('the outbox is already sending', () => runSend(o, api, opts)),
     recoverAfterCrash: () => (lock.running ? 0 : recoverInterrupted(o)),
     reconcile: (api, opts = {}) => lock.run('the outbox is sending: reconcile after the send ends', () => reconcileItems(o, api, opts)),

@@ -29,6 +29,8 @@ export interface OutboxItem {
   target: string;
   summary: string;
   source: string | null;
+  /** The import (CSV) the item came from, if any. */
+  batchId: number | null;
   attempts: number;
   lastStatus: number | null;
   /** The server's reason (google.rpc.Status message) or what went wrong. */
@@ -39,6 +41,54 @@ export interface OutboxItem {
   updatedAt: string;
   firstSentAt: string | null;
   lastSentAt: string | null;
+}
+
+/**
+ * Which items: all criteria given must hold (none given: every item). `error` is text found in the
+ * reason shown for the item (its last error, or the note reconciling left), any case.
+ */
+export interface OutboxFilter {
+  ids?: string[] | undefined;
+  state?: OutboxState | undefined;
+  kind?: MutationKind | undefined;
+  /** The import batch (`OutboxBatch.id`). */
+  batch?: number | undefined;
+  error?: string | undefined;
+}
+
+/** One CSV import: its name (the file's), where it came from, when, and its items per state now. */
+export interface OutboxBatch {
+  id: number;
+  name: string;
+  source: string;
+  kind: MutationKind;
+  /** Items it queued. */
+  rows: number;
+  createdAt: string;
+  counts: Record<OutboxState, number>;
+}
+
+export type BulkAction = 'retry' | 'resolve' | 'discard';
+
+/** Items of a selection that a bulk action left as they were, and why. */
+export interface BulkRefusal {
+  /** Their state (the same for all of them). */
+  state: OutboxState;
+  reason: string;
+  count: number;
+  itemIds: string[];
+}
+
+/** What a bulk action touched: the items changed (all to `outcome`), and those it refused, grouped by reason. */
+export interface BulkResult {
+  action: BulkAction;
+  /** The state the changed items are in now. */
+  outcome: OutboxState;
+  /** Items the selection named or matched. */
+  matched: number;
+  changed: number;
+  itemIds: string[];
+  refused: BulkRefusal[];
 }
 
 /** What the store does not know about a change (or holds in an older state): the change is queued all the same. */
@@ -128,6 +178,8 @@ export interface ImportResult extends ImportPreview {
   /** How many items were queued: all valid rows, or 0 when any row has an error or on a dry run. */
   queued: number;
   itemIds: string[];
+  /** The batch the queued items belong to (null: nothing was queued). */
+  batch: { id: number; name: string } | null;
 }
 
 export type SendProgressPhase = 'started' | 'item' | 'paused' | 'finished';

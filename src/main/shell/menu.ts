@@ -1,8 +1,11 @@
 import { Menu, type MenuItemConstructorOptions } from 'electron';
-import { openExternalSafely } from './window';
+import type { MenuCommand } from '../../shared/contract';
 
-/** The native menu with the usual roles and shortcuts (copy/paste, zoom, reload in dev, quit). */
-export function installMenu(options: { isMac: boolean; dev: boolean; docsUrl: string }): void {
+/**
+ * The native menu with the usual roles and shortcuts (copy/paste, zoom, reload in dev, quit), and
+ * Help: the documentation that ships with the app and About, both shown by the renderer.
+ */
+export function installMenu(options: { isMac: boolean; dev: boolean; onCommand(command: MenuCommand['command']): void }): void {
   const template: MenuItemConstructorOptions[] = [
     ...(options.isMac ? [{ role: 'appMenu' as const }] : []),
     { role: 'fileMenu' },
@@ -21,7 +24,10 @@ export function installMenu(options: { isMac: boolean; dev: boolean; docsUrl: st
     { role: 'windowMenu' },
     {
       role: 'help',
-      submenu: [{ label: 'Documentation', click: () => void openExternalSafely(options.docsUrl) }],
+      submenu: [
+        { label: 'Documentation', click: () => options.onCommand('documentation') },
+        { label: 'About Attest', click: () => options.onCommand('about') },
+      ],
     },
   ];
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));

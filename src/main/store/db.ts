@@ -5,7 +5,8 @@ import type { CollectionId } from '../collections';
 import { migrate, MigrationError, pendingMigrations } from './migrate';
 import { MIGRATIONS } from './migrations';
 import { ObjectReader } from './objects';
-import { ensureSearchIndex, recoverSearchQueue, searchObjects, type SearchResult } from './search';
+import { ensureColumns } from './refresh-columns';
+import { ensureSearchIndex, rebuildSearchIndex, recoverSearchQueue, searchObjects, warmSearch, type SearchResult } from './search';
 import { SyncWriter } from './sync-writer';
 import type { DiffDetail, DiffQuery } from './diff';
 import type {
@@ -47,9 +48,11 @@ export interface Store {
   listObjects(collection: CollectionId, opts?: ListOptions): { rows: StoredObject[]; total: number };
   /** Streams (for exports of millions of rows). The connection cannot write until the iteration ends. */
   iterateObjects(collection: CollectionId, opts?: Pick<ListOptions, 'asOfRun' | 'filters'>): IterableIterator<StoredObject>;
-  countObjects(collection: CollectionId, opts?: Pick<ListOptions, 'asOfRun' | 'filters'>): number;
+  countObjects(collection: CollectionId, opts?: Pick<ListOptions, 'asOfRun' | 'filters' | 'text'>): number;
   /** `total` counts matches up to a cap (10,000; SEARCH_LIMITS); `capped` says there were more. */
   search(query: string, opts?: SearchOptions): SearchResult;
+  /** Readies search (statements, the word list's and the index's first pages): for the app to run right after opening, before anyone types. */
+  warmSearch(): void;
   diff(fromRun: number, toRun: number, opts?: { collection?: CollectionId }): DiffEntry[];
   /** Objects added, removed and modified per collection between two runs. */
   diffCounts(fromRun: number, toRun: number): { collection: CollectionId; change: ChangeKind; count: number }[];
@@ -82,7 +85,9 @@ export function openStore(file: string, opts: OpenStoreOptions = {}): Store {
       // A larger WAL between checkpoints: a sync rewrites the same index pages page after page.
       db.pragma('wal_autocheckpoint = 10000');
       migrate(db, MIGRATIONS);
-      if (!ensureSearchIndex(db)) recoverSearchQueue(db);
+      // Columns extracted again: the facets in the index follow them.
+      if (ensureColumns(db)) rebuildSearchIndex(db);
+      else if (!ensureSearchIndex(db)) recoverSearchQueue(db);
     } else if (pendingMigrations(db, MIGRATIONS).length > 0) {
       throw new MigrationError('this store needs an update that a read-only open cannot make; open it once for writing');
     }
@@ -111,6 +116,7 @@ export function openStore(file: string, opts: OpenStoreOptions = {}): Store {
     iterateObjects: (collection, o) => reader.iterateObjects(collection, o),
     countObjects: (collection, o) => reader.countObjects(collection, o),
     search: (query, o) => searchObjects(db, query, o),
+    warmSearch: () => warmSearch(db),
     diff: (from, to, o) => reader.diff(from, to, o),
     diffCounts: (from, to) => reader.diffCounts(from, to),
     diffPage: (from, to, q) => reader.diffPage(from, to, q),

@@ -1,4 +1,4 @@
-import { COLLECTIONS, type CollectionDescriptor, type ColumnType } from '../collections';
+import { COLLECTIONS, MULTI_SEPARATOR, type CollectionDescriptor, type ColumnType } from '../collections';
 import type { Filters, FilterValue } from './types';
 
 /** Bad input to a read (an unknown column, a bad run): the message names what to fix. */
@@ -17,6 +17,8 @@ export function versionJoin(asOfRun: number | undefined, params: unknown[]): str
 interface ColumnRef {
   sql: string;
   type: ColumnType | 'id';
+  /** A list of values (a `multi` column). */
+  multi?: boolean;
 }
 
 /** The SQL expression of a column of `descriptor` (names are checked, never interpolated raw). */
@@ -29,16 +31,19 @@ export function columnRef(descriptor: CollectionDescriptor | null, name: string)
     const known = ['id', 'title', ...new Set(columns.map((c) => c.name))].join(', ');
     throw new StoreQueryError(`unknown column '${name}'${descriptor ? ` in ${descriptor.id}` : ''} (known: ${known})`);
   }
-  return { sql: `json_extract(v.cols, '$."${col.name}"')`, type: col.type };
+  return { sql: `json_extract(v.cols, '$."${col.name}"')`, type: col.type, ...(col.multi ? { multi: true } : {}) };
 }
 
-let cachedAll: { name: string; type: ColumnType }[] | null = null;
-function allColumns(): { name: string; type: ColumnType }[] {
+type AnyColumn = { name: string; type: ColumnType; multi?: boolean };
+let cachedAll: AnyColumn[] | null = null;
+function allColumns(): AnyColumn[] {
   if (!cachedAll) {
     // Across collections (search without a collection): a name means the same kind of thing everywhere.
-    const byName = new Map<string, ColumnType>();
-    for (const d of COLLECTIONS) for (const c of d.columns) if (!byName.has(c.name)) byName.set(c.name, c.type);
-    cachedAll = [...byName].map(([name, type]) => ({ name, type }));
+    const byName = new Map<string, AnyColumn>();
+    for (const d of COLLECTIONS)
+      for (const c of d.columns)
+        if (!byName.has(c.name)) byName.set(c.name, { name: c.name, type: c.type, ...(c.multi ? { multi: true } : {}) });
+    cachedAll = [...byName.values()];
   }
   return cachedAll;
 }
@@ -64,7 +69,11 @@ export function filterSql(descriptor: CollectionDescriptor | null, filters: Filt
     const ref = columnRef(descriptor, name);
     const values = (Array.isArray(raw) ? raw : [raw]) as FilterValue[];
     if (values.length === 0) continue;
-    where.push(`${ref.sql} IN (${values.map(() => '?').join(', ')})`);
+    if (ref.multi) {
+      // Any of the object's values: the value between separators in the list (exact, no pattern characters).
+      const list = `'${MULTI_SEPARATOR}' || ${ref.sql} || '${MULTI_SEPARATOR}'`;
+      where.push(`(${values.map(() => `instr(${list}, '${MULTI_SEPARATOR}' || ? || '${MULTI_SEPARATOR}') > 0`).join(' OR ')})`);
+    } else where.push(`${ref.sql} IN (${values.map(() => '?').join(', ')})`);
     for (const v of values) params.push(coerce(ref.type, name, v));
   }
   return where;

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import {
   COLLECTIONS,
   collection as descriptorOf,
@@ -57,6 +57,38 @@ function fold(word: string): string {
   return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
+/** The statements search runs, prepared once per connection (by text and pluck mode), so no keystroke prepares one. */
+const STATEMENTS = new WeakMap<Database, Map<string, Statement>>();
+const STATEMENTS_MAX = 256;
+
+function prepared(db: Database, sql: string, pluck = false): Statement {
+  let byText = STATEMENTS.get(db);
+  if (!byText) STATEMENTS.set(db, (byText = new Map()));
+  const key = `${pluck ? 'p' : 'r'}${sql}`;
+  let statement = byText.get(key);
+  if (!statement) {
+    if (byText.size >= STATEMENTS_MAX) byText.clear();
+    statement = db.prepare(sql);
+    if (pluck) statement.pluck();
+    byText.set(key, statement);
+  }
+  return statement;
+}
+
+/**
+ * Readies a store's search before anyone types: its statements prepared, and the word list's and
+ * the index's first pages read, by looking up and searching the start of the first indexed word.
+ * For the app to run once the store is open, off the path of any keystroke.
+ */
+export function warmSearch(db: Database): void {
+  const first = prepared(db, 'SELECT term FROM search_terms ORDER BY term LIMIT 1', true).get() as string | undefined;
+  const letter = first ? [...first][0]! : 'a';
+  for (const query of [letter, first ? [...first].slice(0, 2).join('') : letter]) {
+    searchObjects(db, query, { limit: 50 });
+    countByCollection(db, query);
+  }
+}
+
 /** What the index knows of its tokens: the words a prefix starts, and how many objects hold a token. */
 export interface TermLookup {
   /** The indexed words starting with `prefix` with their object counts; null when more than the limit. */
@@ -68,9 +100,9 @@ export interface TermLookup {
 }
 
 export function termLookup(db: Database): TermLookup {
-  const range = db.prepare('SELECT term, docs FROM search_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?');
-  const one = db.prepare('SELECT docs FROM search_terms WHERE term = ?').pluck();
-  const next = db.prepare('SELECT term FROM search_terms WHERE term > ? AND term < ? ORDER BY term LIMIT 1').pluck();
+  const range = prepared(db, 'SELECT term, docs FROM search_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?');
+  const one = prepared(db, 'SELECT docs FROM search_terms WHERE term = ?', true);
+  const next = prepared(db, 'SELECT term FROM search_terms WHERE term > ? AND term < ? ORDER BY term LIMIT 1', true);
   return {
     expand: (prefix) => {
       const rows = range.all(prefix, `${prefix}\u{10FFFF}`, EXPANSION_LIMIT + 1) as { term: string; docs: number }[];
@@ -172,6 +204,20 @@ export function ftsQuery(input: string): string | null {
   return wordsQuery(input)?.match ?? null;
 }
 
+/**
+ * The WHERE condition keeping the objects of `collection` whose indexed text (name, descriptions,
+ * values, CEL, enum labels) matches the typed words as search matches them (prefixes): a list's text
+ * filter. Matches the current text of each object. Nothing when no words were typed.
+ */
+export function textFilterSql(collection: CollectionId, text: string | undefined, params: unknown[]): string[] {
+  if (!text || !text.trim()) return [];
+  const words = ftsQuery(text);
+  // Only characters no word is made of: nothing can match.
+  if (words === null) return ['0'];
+  params.push(`(${words}) AND "${facetToken('collection', descriptorOf(collection).id)}"`);
+  return ['o.oid IN (SELECT rowid FROM search_index WHERE search_index MATCH ?)'];
+}
+
 /** Splits filters into facet lookups (added to the MATCH) and the rest (a join). */
 function splitFilters(filters: Filters | undefined, terms: TermLookup): { facets: string[]; postings: number; rest: Filters } {
   const facets: string[] = [];
@@ -241,15 +287,12 @@ export function searchObjects(db: Database, query: string, opts: SearchOptions =
     : 'FROM search_index s';
   const where = ['search_index MATCH ?', ...joinWhere].join(' AND ');
   const select = (fts: string, tail: string, extra: unknown[] = []) =>
-    db
-      .prepare(`SELECT s.rowid ${from} WHERE ${where}${tail}`)
-      .pluck()
-      .all(fts, ...joinParams, ...extra) as number[];
+    prepared(db, `SELECT s.rowid ${from} WHERE ${where}${tail}`, true).all(fts, ...joinParams, ...extra) as number[];
 
-  const counted = db
-    .prepare(`SELECT count(*) FROM (SELECT s.rowid ${from} WHERE ${where} LIMIT ${countCap + 1})`)
-    .pluck()
-    .get(match, ...joinParams) as number;
+  const counted = prepared(db, `SELECT count(*) FROM (SELECT s.rowid ${from} WHERE ${where} LIMIT ${countCap + 1})`, true).get(
+    match,
+    ...joinParams,
+  ) as number;
   const capped = counted > countCap;
   const total = Math.min(counted, countCap);
   const collectionPostings = d ? terms.docs(facetToken('collection', d.id)) : 0;
@@ -264,27 +307,28 @@ export function searchObjects(db: Database, query: string, opts: SearchOptions =
     const page = pageSql(limit, offset, pageParams);
     const key = columnRef(d, opts.sort.column).sql;
     const dir = opts.sort.dir === 'desc' ? 'DESC' : 'ASC';
-    ranked = db
-      .prepare(
-        `SELECT oid, 0 AS rank FROM (SELECT s.rowid AS oid, ${key} AS k ${from} WHERE ${where} ORDER BY s.rowid DESC LIMIT ${rankWindow})
+    ranked = prepared(
+      db,
+      `SELECT oid, 0 AS rank FROM (SELECT s.rowid AS oid, ${key} AS k ${from} WHERE ${where} ORDER BY s.rowid DESC LIMIT ${rankWindow})
          ORDER BY k IS NULL, k ${dir}, oid DESC ${page}`,
-      )
-      .all(match, ...joinParams, ...pageParams) as { oid: number; rank: number }[];
+    ).all(match, ...joinParams, ...pageParams) as { oid: number; rank: number }[];
   } else if (useBm25) {
     // All the matches (at most the rank window) by bm25.
     const pageParams: unknown[] = [];
     const page = pageSql(limit, offset, pageParams);
-    ranked = db
-      .prepare(`SELECT s.rowid AS oid, ${BM25} AS rank ${from} WHERE ${where} ORDER BY rank ${page}`)
-      .all(match, ...joinParams, ...pageParams) as { oid: number; rank: number }[];
+    ranked = prepared(db, `SELECT s.rowid AS oid, ${BM25} AS rank ${from} WHERE ${where} ORDER BY rank ${page}`).all(
+      match,
+      ...joinParams,
+      ...pageParams,
+    ) as { oid: number; rank: number }[];
   } else {
     // Names first, then the rest; newest first within each. Every statement streams and stops early.
     const inTitle = `({title} : (${words.match}))${filtersMatch}`;
     const elsewhere = `(${words.match})${filtersMatch} NOT {title} : (${words.match})`;
-    const named = db
-      .prepare(`SELECT count(*) FROM (SELECT s.rowid ${from} WHERE ${where} LIMIT ${offset + limit})`)
-      .pluck()
-      .get(inTitle, ...joinParams) as number;
+    const named = prepared(db, `SELECT count(*) FROM (SELECT s.rowid ${from} WHERE ${where} LIMIT ${offset + limit})`, true).get(
+      inTitle,
+      ...joinParams,
+    ) as number;
     const first = offset < named ? select(inTitle, ' ORDER BY s.rowid DESC LIMIT ? OFFSET ?', [limit, offset]) : [];
     const rest =
       first.length < limit
@@ -300,7 +344,8 @@ export function searchObjects(db: Database, query: string, opts: SearchOptions =
   const wanted = new Set(ranked.map((r) => r.oid));
   const oldest = Math.min(...wanted);
   const snippets = new Map<number, string>();
-  const pass = db.prepare(
+  const pass = prepared(
+    db,
     `SELECT rowid AS oid, CASE WHEN rowid IN (SELECT value FROM json_each(?)) THEN snippet(search_index, 1, ?, ?, '…', 16) END AS snippet
      FROM search_index WHERE search_index MATCH ? ORDER BY rowid DESC`,
   );
@@ -311,7 +356,8 @@ export function searchObjects(db: Database, query: string, opts: SearchOptions =
     if (row.snippet !== null) snippets.set(row.oid, row.snippet);
     if (row.oid <= oldest || snippets.size === wanted.size) break;
   }
-  const object = db.prepare(
+  const object = prepared(
+    db,
     'SELECT o.collection, o.id, v.title, v.cols FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE o.oid = ?',
   );
   const hits: SearchHit[] = [];
@@ -337,9 +383,11 @@ export function searchObjects(db: Database, query: string, opts: SearchOptions =
 export function countByCollection(db: Database, query: string, limits: SearchLimits = SEARCH_LIMITS): Record<string, number> {
   const words = wordsQuery(query, termLookup(db));
   if (words === null) return {};
-  const count = db
-    .prepare(`SELECT count(*) FROM (SELECT rowid FROM search_index WHERE search_index MATCH ? LIMIT ${limits.countCap})`)
-    .pluck();
+  const count = prepared(
+    db,
+    `SELECT count(*) FROM (SELECT rowid FROM search_index WHERE search_index MATCH ? LIMIT ${limits.countCap})`,
+    true,
+  );
   const counts: Record<string, number> = {};
   for (const d of COLLECTIONS) {
     const n = count.get(`(${words.match}) AND "${facetToken('collection', d.id)}"`) as number;

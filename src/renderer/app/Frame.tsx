@@ -2,6 +2,7 @@ import { useRef, type ReactNode } from 'react';
 import {
   AppWindow,
   Bot,
+  CircleHelp,
   ClipboardCheck,
   FileChartColumn,
   FileText,
@@ -65,6 +66,24 @@ function NavItem({ route, label, icon: Icon, badge }: { route: Route; label: str
   );
 }
 
+/** Back and Forward through the screens visited (also Alt+Left and Alt+Right). */
+function BackForward() {
+  const canBack = useApp((s) => s.backStack.length > 0);
+  const canForward = useApp((s) => s.forwardStack.length > 0);
+  const back = useApp((s) => s.back);
+  const forward = useApp((s) => s.forward);
+  return (
+    <div className="row" style={{ gap: 2 }}>
+      <button className="btn small" onClick={back} disabled={!canBack} aria-label="Back" title="Back (Alt+Left)">
+        ←
+      </button>
+      <button className="btn small" onClick={forward} disabled={!canForward} aria-label="Forward" title="Forward (Alt+Right)">
+        →
+      </button>
+    </div>
+  );
+}
+
 export function Frame({ children }: { children: ReactNode }) {
   const status = useApp((s) => s.status);
   const outboxPending = useApp((s) => s.outboxPending);
@@ -124,8 +143,10 @@ export function Frame({ children }: { children: ReactNode }) {
         />
         <NavItem route={{ view: 'reports' }} label="Reports" icon={FileChartColumn} />
         <NavItem route={{ view: 'settings' }} label="Settings" icon={Settings} />
+        <NavItem route={{ view: 'help' }} label="Help" icon={CircleHelp} />
       </nav>
       <header className="topbar">
+        <BackForward />
         <TenantSwitcher />
         <button
           className="btn small row"

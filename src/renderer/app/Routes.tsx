@@ -7,6 +7,7 @@ import { Detail } from '../views/detail/Detail';
 import { Settings } from '../views/settings/Settings';
 import { OutboxView } from '../views/outbox/OutboxView';
 import { ReportsView } from '../views/reports/ReportsView';
+import { HelpView } from '../views/help/HelpView';
 
 export function Routes() {
   const route = useApp((s) => s.route);
@@ -27,5 +28,7 @@ export function Routes() {
       return <OutboxView key={route.editTemplate ?? ''} editTemplate={route.editTemplate} />;
     case 'reports':
       return <ReportsView />;
+    case 'help':
+      return <HelpView doc={route.doc} anchor={route.anchor} />;
   }
 }

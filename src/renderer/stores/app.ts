@@ -21,7 +21,9 @@ export type Route =
   /** `editTemplate`: open the template editor on this synced template. */
   | { view: 'outbox'; editTemplate?: string }
   | { view: 'reports' }
-  | { view: 'settings' };
+  | { view: 'settings' }
+  /** The documentation that ships with the app: a page (README first) and a heading in it. */
+  | { view: 'help'; doc?: string | undefined; anchor?: string | undefined };
 
 export interface CollectionProgress {
   state: SyncProgress['state'];
@@ -44,6 +46,10 @@ export interface AppState {
   connection: ConnectionState;
   route: Route;
   backStack: Route[];
+  /** The routes Back left, for Forward (cleared when the user goes somewhere new). */
+  forwardStack: Route[];
+  /** What each screen showed when it was left (a search's query, collection and filters), by screen: kept across Back and Forward. */
+  views: Record<string, unknown>;
   collections: CollectionInfo[];
   status: CollectionStatus[];
   statusError: string | null;
@@ -54,6 +60,8 @@ export interface AppState {
   /** Bumped whenever stored data may have changed (a sync finished, a workspace opened): views refetch. */
   dataVersion: number;
   paletteOpen: boolean;
+  /** The About dialog is open. */
+  aboutOpen: boolean;
   addingConnection: boolean;
   /** Outbox items not settled yet (queued, sending, failed, uncertain): the sidebar badge. */
   outboxPending: number;
@@ -70,9 +78,13 @@ export interface AppState {
   recheckConnection(): Promise<void>;
   navigate(route: Route): void;
   back(): void;
+  forward(): void;
+  /** Keeps what a screen shows (see `views`). */
+  setView(key: string, state: unknown): void;
   startSync(): Promise<void>;
   cancelSync(): Promise<void>;
   setPalette(open: boolean): void;
+  setAbout(open: boolean): void;
   setAddingConnection(open: boolean): void;
   refreshOutbox(): Promise<void>;
   outboxChanged(): void;
@@ -89,6 +101,8 @@ export const useApp = create<AppState>()((set, get) => ({
   connection: offline,
   route: { view: 'overview' },
   backStack: [],
+  forwardStack: [],
+  views: {},
   collections: [],
   status: [],
   statusError: null,
@@ -98,6 +112,7 @@ export const useApp = create<AppState>()((set, get) => ({
   syncError: null,
   dataVersion: 0,
   paletteOpen: false,
+  aboutOpen: false,
   addingConnection: false,
   outboxPending: 0,
   sending: false,
@@ -139,6 +154,8 @@ export const useApp = create<AppState>()((set, get) => ({
       connection: state,
       route: { view: 'overview' },
       backStack: [],
+      forwardStack: [],
+      views: {},
       progress: {},
       syncError: null,
       addingConnection: false,
@@ -169,13 +186,23 @@ export const useApp = create<AppState>()((set, get) => ({
   },
 
   navigate(route) {
-    set((s) => ({ route, backStack: [...s.backStack.slice(-30), s.route], paletteOpen: false }));
+    set((s) => ({ route, backStack: [...s.backStack.slice(-30), s.route], forwardStack: [], paletteOpen: false }));
   },
 
   back() {
     const stack = get().backStack;
     const previous = stack.at(-1);
-    if (previous) set({ route: previous, backStack: stack.slice(0, -1) });
+    if (previous) set((s) => ({ route: previous, backStack: stack.slice(0, -1), forwardStack: [...s.forwardStack, s.route] }));
+  },
+
+  forward() {
+    const ahead = get().forwardStack;
+    const next = ahead.at(-1);
+    if (next) set((s) => ({ route: next, forwardStack: ahead.slice(0, -1), backStack: [...s.backStack.slice(-30), s.route] }));
+  },
+
+  setView(key, state) {
+    set((s) => ({ views: { ...s.views, [key]: state } }));
   },
 
   async startSync() {
@@ -194,6 +221,10 @@ export const useApp = create<AppState>()((set, get) => ({
 
   setPalette(open) {
     set({ paletteOpen: open });
+  },
+
+  setAbout(open) {
+    set({ aboutOpen: open });
   },
 
   setAddingConnection(open) {
@@ -252,6 +283,11 @@ export function listenToCore(): () => void {
     }
   });
   const stopConnection = subscribe('connectionState', (state) => useApp.setState({ connection: state }));
+  // The desktop app's Help menu.
+  const stopMenu = subscribe('menuCommand', ({ command }) => {
+    if (command === 'about') useApp.getState().setAbout(true);
+    else useApp.getState().navigate({ view: 'help' });
+  });
   const stopSend = subscribe('sendProgress', (event) => {
     useApp.setState({ sendProgress: event, sending: event.phase !== 'finished' });
     if (event.phase === 'item' || event.phase === 'finished') useApp.getState().outboxChanged();
@@ -261,6 +297,7 @@ export function listenToCore(): () => void {
   return () => {
     stopProgress();
     stopConnection();
+    stopMenu();
     stopSend();
   };
 }

@@ -503,6 +503,22 @@ export const AUTOMATION_TRIGGER_KEYS = [
 /** The kind of a trigger. */
 export type AutomationTriggerKey = (typeof AUTOMATION_TRIGGER_KEYS)[number];
 
+/** The trigger type (`primaryTriggerType`, the `triggerTypes` search filter) each trigger member stands for. */
+export const TRIGGER_TYPE_OF: Readonly<Record<AutomationTriggerKey, TriggerType>> = {
+  accessConflict: 'TRIGGER_TYPE_ACCESS_CONFLICT',
+  appUserCreated: 'TRIGGER_TYPE_APP_USER_CREATE',
+  appUserUpdated: 'TRIGGER_TYPE_APP_USER_UPDATE',
+  grantFound: 'TRIGGER_TYPE_GRANT_FOUND',
+  grantDeleted: 'TRIGGER_TYPE_GRANT_DELETED',
+  schedule: 'TRIGGER_TYPE_SCHEDULE',
+  scheduleAppUser: 'TRIGGER_TYPE_SCHEDULE_APP_USER',
+  scheduleNoUser: 'TRIGGER_TYPE_SCHEDULE_NO_USER',
+  usageBasedRevocation: 'TRIGGER_TYPE_UNUSED_ACCESS',
+  userCreated: 'TRIGGER_TYPE_USER_CREATED',
+  userProfileChange: 'TRIGGER_TYPE_USER_PROFILE_CHANGE',
+  webhook: 'TRIGGER_TYPE_WEBHOOK',
+};
+
 // ---- Automation ----
 
 /** `circuitBreaker`: the breaker's observed state. */

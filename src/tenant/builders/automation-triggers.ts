@@ -5,28 +5,11 @@ import {
   GRANT_FILTER_TYPE_VALUES,
   GRANT_JUSTIFICATION_TYPE_VALUES,
   GRANT_SOURCE_FILTER_VALUES,
-  type TriggerType,
 } from '../../shared/enums';
 import type { Random } from '../random';
 import { known, type BuildContext } from './context';
 
 const TIMEZONES = ['UTC', 'America/New_York', 'Europe/Berlin', 'Asia/Tokyo', 'America/Los_Angeles'];
-
-/** The trigger type an automation's first trigger stands for. */
-export const TRIGGER_TYPE_OF: Record<AutomationTriggerKey, TriggerType> = {
-  accessConflict: 'TRIGGER_TYPE_ACCESS_CONFLICT',
-  appUserCreated: 'TRIGGER_TYPE_APP_USER_CREATE',
-  appUserUpdated: 'TRIGGER_TYPE_APP_USER_UPDATE',
-  grantFound: 'TRIGGER_TYPE_GRANT_FOUND',
-  grantDeleted: 'TRIGGER_TYPE_GRANT_DELETED',
-  schedule: 'TRIGGER_TYPE_SCHEDULE',
-  scheduleAppUser: 'TRIGGER_TYPE_SCHEDULE_APP_USER',
-  scheduleNoUser: 'TRIGGER_TYPE_SCHEDULE_NO_USER',
-  usageBasedRevocation: 'TRIGGER_TYPE_UNUSED_ACCESS',
-  userCreated: 'TRIGGER_TYPE_USER_CREATED',
-  userProfileChange: 'TRIGGER_TYPE_USER_PROFILE_CHANGE',
-  webhook: 'TRIGGER_TYPE_WEBHOOK',
-};
 
 export function grantFilter(ctx: BuildContext, r: Random) {
   return {

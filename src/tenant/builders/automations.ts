@@ -1,10 +1,10 @@
 /** Automations: steps and triggers, drafts, circuit breakers. */
 import type { Automation, AutomationTriggerKey } from '../../shared/api-types';
-import { AUTOMATION_TRIGGER_KEYS } from '../../shared/api-types';
+import { AUTOMATION_TRIGGER_KEYS, TRIGGER_TYPE_OF } from '../../shared/api-types';
 import { CIRCUIT_BREAKER_PERIOD_VALUES } from '../../shared/enums';
 import { isFuture, known, riskScoreV3, type BuildContext } from './context';
 import { step, STEP_KEYS } from './automation-steps';
-import { trigger, TRIGGER_TYPE_OF } from './automation-triggers';
+import { trigger } from './automation-triggers';
 
 const AUTOMATION_PURPOSES = [
   'Onboard new hire',

@@ -1,5 +1,6 @@
 import type { Session } from '../../app/session';
 import type { Handlers } from '../dispatch';
+import { aboutHandlers } from './about';
 import { connectionHandlers } from './connections';
 import type { HostInfo } from './host';
 import { dataHandlers } from './data';
@@ -12,6 +13,7 @@ export type { HostInfo } from './host';
 /** The contract's handlers, one module per domain: each handler a thin call into the application layer. */
 export function createHandlers(session: Session, host: HostInfo): Handlers {
   return {
+    ...aboutHandlers(session, host),
     ...connectionHandlers(session, host),
     ...dataHandlers(session),
     ...outboxHandlers(session),

@@ -8,10 +8,11 @@ import m0006 from './0006-run-origin';
 import m0007 from './0007-campaign-views';
 import m0008 from './0008-current-hash';
 import m0100 from './0100-outbox';
+import m0101 from './0101-outbox-batches';
 
 /**
  * Every migration of the store, one line each. A migration is a file `NNNN-name.ts` in this folder
  * exporting `{ version: NNNN, name, up(db) }`; add its line here (a unit test checks that every
  * file is listed). Versions only grow; a shipped migration is never edited.
  */
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0100];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0100, m0101];

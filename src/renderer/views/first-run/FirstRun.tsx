@@ -44,6 +44,8 @@ export function FirstRun() {
   const info = useApp((s) => s.info);
   const connections = useApp((s) => s.connections);
   const openWorkspace = useApp((s) => s.openWorkspace);
+  const navigate = useApp((s) => s.navigate);
+  const setAbout = useApp((s) => s.setAbout);
   const [openError, setOpenError] = useState<string | null>(null);
   return (
     <main className="first-run" data-screen="first-run">
@@ -54,6 +56,14 @@ export function FirstRun() {
             Browse, search and report on an identity-governance tenant, online or offline. Connect a tenant with an API credential, or try
             the demo.
           </p>
+          <div className="row small">
+            <button className="btn small" onClick={() => navigate({ view: 'help' })}>
+              Documentation
+            </button>
+            <button className="btn small" onClick={() => setAbout(true)}>
+              About Attest
+            </button>
+          </div>
         </div>
         {connections.length > 0 && (
           <div className="card stack">

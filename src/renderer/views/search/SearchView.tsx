@@ -12,6 +12,13 @@ import { activeFilterCount, FieldFilters, type FieldFilterValues } from '../../c
 
 const PAGE = 50;
 
+/** What the search screen keeps when it is left. */
+interface SearchState {
+  query: string;
+  collection: CollectionId | null;
+  filters: FieldFilterValues;
+}
+
 /**
  * Global offline search: as you type, across collections, with facets per collection and, once a
  * collection is picked, its field filters (the CLI's `--filter`: states, classifications, trigger
@@ -20,9 +27,13 @@ const PAGE = 50;
 export function SearchView({ initialQuery }: { initialQuery: string }) {
   const navigate = useApp((s) => s.navigate);
   const dataVersion = useApp((s) => s.dataVersion);
-  const [query, setQuery] = useState(initialQuery);
-  const [collection, setCollectionState] = useState<CollectionId | null>(null);
-  const [filters, setFilters] = useState<FieldFilterValues>({});
+  // What the screen showed when it was left comes back with Back and Forward (a query given by the route wins).
+  const kept = useApp.getState().views.search as SearchState | undefined;
+  const setView = useApp((s) => s.setView);
+  const [query, setQuery] = useState(initialQuery || kept?.query || '');
+  const [collection, setCollectionState] = useState<CollectionId | null>(kept?.collection ?? null);
+  const [filters, setFilters] = useState<FieldFilterValues>(kept?.filters ?? {});
+  useEffect(() => setView('search', { query, collection, filters } satisfies SearchState), [query, collection, filters, setView]);
   const info = useApp((s) => (collection ? s.collections.find((c) => c.id === collection) : undefined));
   // Field filters belong to one collection: picking another clears them.
   const setCollection = (id: CollectionId | null) => {
