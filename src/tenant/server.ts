@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Auth, type Credentials, type Principal } from './auth';
 import { generateDataset, type Scale, type TenantData } from './dataset';
-import { ApiError, badField, internal, methodNotAllowed, notFound, resourceExhausted, RPC, unavailable } from './errors';
+import { aborted, ApiError, badField, internal, methodNotAllowed, notFound, resourceExhausted, RPC, unavailable } from './errors';
 import { Faults, parseFaultSpec, type FaultSpec } from './faults';
 import { isObject, parseBody, type Body } from './input';
 import { PageTokens } from './pagination';
@@ -221,6 +221,7 @@ export async function startTenant(options: TenantOptions = {}): Promise<Referenc
     if ('allowed' in matched) throw methodNotAllowed(req.method ?? '', path, matched.allowed);
     const { route, params } = matched;
     const raw = await readBody(req);
+    if (route.operation && faults.roll('aborted')) throw aborted();
     const body = route.method === 'GET' ? {} : parseBody(raw);
     const ctx: RequestContext = {
       method: route.method,
