@@ -74,6 +74,15 @@ export function badField(field: string, description: string): ApiError {
   return invalidArgument(`invalid ${field}: ${description}`, [{ field, description }]);
 }
 
+/** A request holding members the service sets (read-only, output only): refused, each one named. */
+export function outputOnly(fields: string[]): ApiError {
+  const description = 'is output only: the service sets it, and a request may not carry it';
+  return invalidArgument(
+    `invalid ${fields.join(', ')}: output only, set by the service; leave ${fields.length === 1 ? 'it' : 'them'} out of the request`,
+    fields.map((field) => ({ field, description })),
+  );
+}
+
 export function notFound(resourceType: string, resourceName: string, message?: string): ApiError {
   return new ApiError(RPC.NOT_FOUND, message ?? `${resourceType} '${resourceName}' not found`, [
     { '@type': `${TYPE}ResourceInfo`, resourceType, resourceName, description: 'not found' },

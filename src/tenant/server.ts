@@ -15,7 +15,8 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Auth, type Credentials, type Principal } from './auth';
 import { generateDataset, type Scale, type TenantData } from './dataset';
-import { aborted, ApiError, badField, internal, methodNotAllowed, notFound, resourceExhausted, RPC, unavailable } from './errors';
+import { readOnlyMembersIn } from '../shared/read-only-members';
+import { aborted, ApiError, badField, internal, methodNotAllowed, notFound, outputOnly, resourceExhausted, RPC, unavailable } from './errors';
 import { Faults, parseFaultSpec, type FaultSpec } from './faults';
 import { isObject, parseBody, type Body } from './input';
 import { PageTokens } from './pagination';
@@ -223,6 +224,9 @@ export async function startTenant(options: TenantOptions = {}): Promise<Referenc
     const raw = await readBody(req);
     if (route.operation && faults.roll('aborted')) throw aborted();
     const body = route.method === 'GET' ? {} : parseBody(raw);
+    // As the service: a body holding a member it sets (read-only in its schema) is refused whole.
+    const readOnly = readOnlyMembersIn(`${route.method} ${route.path}`, body);
+    if (readOnly.length > 0) throw outputOnly(readOnly);
     const ctx: RequestContext = {
       method: route.method,
       path,

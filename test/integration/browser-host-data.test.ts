@@ -66,6 +66,34 @@ describe('the contract over a stored workspace', () => {
     expect(all.rows.every((r) => r.cells.state === 'XAA_SCOPE_STATE_ENABLED')).toBe(true);
   });
 
+  it('filters a list by typed words over the store (as search matches them), with filters and a sort, in id order or sorted', async () => {
+    const words = async (text: string, extra: Record<string, unknown> = {}) =>
+      call<ChannelResult<'listObjects'>>('listObjects', { collection: 'scopes', limit: 100, text, ...extra });
+    // Prefixes of words, anywhere in the indexed text; the total counts the matches only.
+    const extra = await words('extra scop');
+    expect(extra.total).toBe(30);
+    expect(extra.rows.every((r) => r.id.startsWith('xs_extra_'))).toBe(true);
+    const one = await words('scope-17');
+    expect(one.rows.map((r) => r.id)).toEqual(['xs_extra_17']);
+    expect(one.total).toBe(1);
+    // With a sort (the general listing) and with a filter: the same matches.
+    const sorted = await words('extra', { sort: { key: 'scopeValue', dir: 'desc' }, offset: 0 });
+    expect(sorted.total).toBe(30);
+    expect(sorted.rows[0]?.cells.scopeValue).toBe('extra:scope-9');
+    const payroll = await words('payroll');
+    expect(payroll.rows.map((r) => r.id).sort()).toEqual(['xs_2f8d1c', 'xs_future']);
+    expect(
+      (await words('payroll', { filters: { state: ['XAA_SCOPE_STATE_ENABLED'] } })).rows.every(
+        (r) => r.cells.state === 'XAA_SCOPE_STATE_ENABLED',
+      ),
+    ).toBe(true);
+    // Another collection's words match nothing here; words no object holds, and no word at all, match nothing.
+    expect((await words('leaver')).total).toBe(0);
+    expect((await words('zzzqqq')).total).toBe(0);
+    expect((await words('***')).total).toBe(0);
+    expect((await words('   ')).total).toBe(32);
+  });
+
   it('returns an object with its raw JSON exactly as stored, and its history', async () => {
     const { object } = await call<ChannelResult<'getObject'>>('getObject', { collection: 'automations', id: 'auto_leaver' });
     expect(object?.title).toBe('Leaver offboarding');
@@ -98,18 +126,18 @@ describe('the contract over a stored workspace', () => {
         },
       },
     });
-    // The description already has that value: only what really changes is in the mask.
-    expect(preview.input.updateMask).toBe('displayName,notificationConfig');
+    // The description already has that value: only what really changes is in the mask, down to the member of a message.
+    expect(preview.input.updateMask).toBe('displayName,notificationConfig.sendReminders');
     expect(preview.input.before).toEqual({
       displayName: 'Quarterly finance access review',
-      notificationConfig: { sendClose: true, sendKickoff: true, sendReminders: false },
+      'notificationConfig.sendReminders': false,
     });
     expect(preview.request).toMatchObject({
       method: 'POST',
       path: '/access_review_template/art_quarterly_finance',
-      body: { updateMask: 'displayName,notificationConfig' },
+      body: { updateMask: 'displayName,notificationConfig.sendReminders' },
     });
-    expect(preview.summary).toBe('update template art_quarterly_finance: displayName,notificationConfig');
+    expect(preview.summary).toBe('update template art_quarterly_finance: displayName,notificationConfig.sendReminders');
     await expect(
       call('outboxCheck', { kind: 'update-template', input: { templateId: 'art_quarterly_finance', changes: { scopeType: 'X' } } }),
     ).rejects.toThrow(/bad_request scopeType is set by the server/);

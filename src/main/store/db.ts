@@ -46,7 +46,7 @@ export interface Store {
   listObjects(collection: CollectionId, opts?: ListOptions): { rows: StoredObject[]; total: number };
   /** Streams (for exports of millions of rows). The connection cannot write until the iteration ends. */
   iterateObjects(collection: CollectionId, opts?: Pick<ListOptions, 'asOfRun' | 'filters'>): IterableIterator<StoredObject>;
-  countObjects(collection: CollectionId, opts?: Pick<ListOptions, 'asOfRun' | 'filters'>): number;
+  countObjects(collection: CollectionId, opts?: Pick<ListOptions, 'asOfRun' | 'filters' | 'text'>): number;
   /** `total` counts matches up to a cap (10,000; SEARCH_LIMITS); `capped` says there were more. */
   search(query: string, opts?: SearchOptions): SearchResult;
   /** Readies search (statements, the word list's and the index's first pages): for the app to run right after opening, before anyone types. */

@@ -308,18 +308,6 @@ export const ACCESS_REVIEW_TEMPLATE_FIELDS = [
   'deletedAt',
 ] as const satisfies readonly (keyof AccessReviewTemplate)[];
 
-/** Template fields the service sets and a client never writes (spec: "Response-only fields"), plus `id`. */
-export const ACCESS_REVIEW_TEMPLATE_READ_ONLY_FIELDS = [
-  'id',
-  'accuracyIssueAction',
-  'autoCloseDecision',
-  'defaultView',
-  'scopeType',
-  'createdAt',
-  'updatedAt',
-  'deletedAt',
-] as const satisfies readonly (keyof AccessReviewTemplate)[];
-
 /** Answer of `GET /api/v1/access_review_template/{id}`. */
 export interface GetAccessReviewTemplateResponse {
   accessReviewTemplate?: AccessReviewTemplate | null;

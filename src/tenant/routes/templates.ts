@@ -5,13 +5,14 @@
  * dotted into nested messages (`notificationConfig.sendReminders`). Only the named fields change;
  * a named field absent from the body is cleared. Unknown and output-only paths are refused.
  */
-import { ACCESS_REVIEW_TEMPLATE_READ_ONLY_FIELDS, type AccessReviewTemplate } from '../../shared/api-types';
+import type { AccessReviewTemplate } from '../../shared/api-types';
 import {
   ACCESS_REVIEW_TASK_COLUMN_VALUES,
   APP_USER_STATUS_VALUES,
   APP_USER_TYPE_VALUES,
   INCLUSION_USER_STATUS_VALUES,
 } from '../../shared/enums';
+import { TEMPLATE_READ_ONLY } from '../../shared/read-only-members';
 import { badField } from '../errors';
 import { isObject, optObject, optString } from '../input';
 import { getOr404, param, type RequestContext, type Route } from './common';
@@ -24,6 +25,8 @@ type Kind =
   | 'timestamp'
   | 'stringList'
   | 'stringMap'
+  /** A list of objects, stored as given. */
+  | 'objectList'
   /** Any JSON object, stored as given (selector markers and maps the spec leaves open). */
   | 'object'
   | { enumList: readonly string[] }
@@ -60,13 +63,14 @@ const TEMPLATE_FIELDS: Record<string, Kind> = {
   policyId: 'string',
   // `frequency` is response-only (spec), so it is not writable.
   recurrenceRule: { message: { startDate: 'timestamp', endDate: 'timestamp', interval: 'int', occurrences: 'int' } },
-  reviewerAttributeConfig: 'object',
+  reviewerAttributeConfig: { message: { bindings: 'objectList' } },
   scope: 'object',
   signatureConfig: { message: { meaningOfSignature: 'string', requireSignature: 'boolean', stepUpProviderId: 'string', tspUrl: 'string' } },
   chatChannel: { message: { channelId: 'string', description: 'string', name: 'string', isChannelId: 'boolean' } },
 };
 
-const READ_ONLY = new Set<string>(ACCESS_REVIEW_TEMPLATE_READ_ONLY_FIELDS);
+/** Top-level fields a mask may not name: the id, and those the server sets (the body may not hold these at all). */
+const READ_ONLY = new Set<string>(['id', ...Object.keys(TEMPLATE_READ_ONLY).filter((path) => !path.includes('.'))]);
 const DURATION = /^-?\d+(\.\d{1,9})?s$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -75,7 +79,7 @@ function empty(kind: Kind): unknown {
   if (kind === 'string') return '';
   if (kind === 'boolean') return false;
   if (kind === 'int') return 0;
-  if (kind === 'stringList' || (typeof kind === 'object' && 'enumList' in kind)) return [];
+  if (kind === 'stringList' || kind === 'objectList' || (typeof kind === 'object' && 'enumList' in kind)) return [];
   if (kind === 'stringMap') return {};
   return null;
 }
@@ -97,6 +101,8 @@ function check(kind: Kind, value: unknown, path: string): unknown {
   }
   if (kind === 'stringList')
     return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value.slice() : fail('must be a list of strings');
+  if (kind === 'objectList')
+    return Array.isArray(value) && value.every(isObject) ? structuredClone(value) : fail('must be a list of objects');
   if (kind === 'stringMap') {
     return isObject(value) && Object.values(value).every((v) => typeof v === 'string')
       ? { ...value }

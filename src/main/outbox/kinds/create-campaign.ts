@@ -1,4 +1,5 @@
 /** create-campaign: a new access review campaign; reconciled by listing the campaigns. */
+import { SCOPE_SELECTOR_READ_ONLY, withoutMembers } from '../../../shared/read-only-members';
 import { OutboxValidationError } from '../types';
 import type { KindDescriptor } from './descriptor';
 import { findInList, get, text } from './server';
@@ -58,6 +59,7 @@ export const createCampaign: KindDescriptor<CreateCampaignInput> = {
   kind: 'create-campaign',
   version: 1,
   label: 'Create access review campaign',
+  endpoint: 'POST /api/v1/access_review',
   validate(raw) {
     const obj = asObject(raw, 'create-campaign');
     const displayName = optionalString(obj, 'displayName', 1024)?.trim();
@@ -83,8 +85,11 @@ export const createCampaign: KindDescriptor<CreateCampaignInput> = {
       }
     }
     if (obj.scopeV2 !== undefined && obj.scopeV2 !== null) {
-      scopeSelector(obj.scopeV2, 'scopeV2', undefined);
-      out.scopeV2 = obj.scopeV2 as Record<string, unknown>;
+      // A scope copied from a synced campaign carries members the server sets (principalTypeFilter,
+      // grantsByCriteria.typeFilter...): they are no choice of the user's, and never sent.
+      const scope = isPlainObject(obj.scopeV2) ? withoutMembers(obj.scopeV2, Object.keys(SCOPE_SELECTOR_READ_ONLY)) : obj.scopeV2;
+      scopeSelector(scope, 'scopeV2', undefined);
+      out.scopeV2 = scope as Record<string, unknown>;
     }
     if (obj.expandMask !== undefined && obj.expandMask !== null) {
       const paths = get(obj.expandMask, 'paths');

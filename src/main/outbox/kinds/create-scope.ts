@@ -20,6 +20,7 @@ export const createScope: KindDescriptor<CreateScopeInput> = {
   kind: 'create-scope',
   version: 1,
   label: 'Create scope',
+  endpoint: 'POST /api/v1/apps/{app_id}/xaa/scopes',
   validate(raw) {
     const obj = asObject(raw, 'create-scope');
     const appId = requiredId(obj, 'appId');

@@ -38,6 +38,11 @@ export interface KindDescriptor<I extends Record<string, unknown> = Record<strin
   /** Bumped when the stored input shape changes; older items are upgraded before they are sent. */
   version: number;
   label: string;
+  /**
+   * The operation it sends, as the vendor's OpenAPI document names it (`POST /api/v1/access_review`):
+   * its body never holds a member that list of read-only members names (src/shared/read-only-members.ts).
+   */
+  endpoint: string;
   /** Validates and normalizes; throws OutboxValidationError naming the field. */
   validate(input: unknown, ctx: ValidationContext): I;
   request(input: I): OutboxRequest;

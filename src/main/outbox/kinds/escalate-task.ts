@@ -18,6 +18,7 @@ export const escalateTask: KindDescriptor<EscalateTaskInput> = {
   kind: 'escalate-task',
   version: 1,
   label: 'Escalate task to emergency access',
+  endpoint: 'POST /api/v1/tasks/{task_id}/action/escalate',
   validate(raw) {
     const obj = asObject(raw, 'escalate-task');
     const out: EscalateTaskInput = { taskId: requiredId(obj, 'taskId'), policyStepId: requiredId(obj, 'policyStepId') };

@@ -4,6 +4,7 @@
  * uncertain attempt is reconciled by reading the server, and the "pending" overlay shown in views
  * and search. Adding a kind is one file here and one entry in `KINDS`.
  */
+import { readOnlyMembersIn } from '../../../shared/read-only-members';
 import { requestDigest } from '../canonical';
 import { OutboxValidationError, type MutationKind, type OutboxRequest } from '../types';
 import { createCampaign } from './create-campaign';
@@ -18,7 +19,7 @@ export type { CreateCampaignInput } from './create-campaign';
 export type { CreateScopeInput } from './create-scope';
 export type { EscalateTaskInput } from './escalate-task';
 export type { RemoveMembershipInput } from './remove-membership';
-export { TEMPLATE_FIELDS, TEMPLATE_RESPONSE_ONLY, type UpdateTemplateInput } from './update-template';
+export { TEMPLATE_FIELDS, type UpdateTemplateInput } from './update-template';
 export { checkDateTime } from './validation';
 
 export const KINDS = {
@@ -51,6 +52,9 @@ export function prepareChange(kind: MutationKind, raw: unknown, ctx: ValidationC
   const d = descriptorOf(kind);
   const input = d.validate(raw, ctx);
   const request = d.request(input);
+  // The last guard: a body never carries a member the server sets (each kind leaves them out).
+  const readOnly = readOnlyMembersIn(d.endpoint, request.body)[0];
+  if (readOnly !== undefined) throw new OutboxValidationError(readOnly, `${readOnly} is set by the server and is never sent`);
   return {
     kind,
     version: d.version,

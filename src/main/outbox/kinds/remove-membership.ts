@@ -14,6 +14,7 @@ export const removeMembership: KindDescriptor<RemoveMembershipInput> = {
   kind: 'remove-membership',
   version: 1,
   label: 'Remove entitlement membership',
+  endpoint: 'DELETE /api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/remove-membership',
   validate(raw) {
     const obj = asObject(raw, 'remove-membership');
     return {

@@ -1,6 +1,7 @@
 /** update-template: fields of an access review template changed, compared with the synced copy; reconciled by reading the template. */
 import type { TemplateUpdatableField } from '../../../shared/template-fields';
 import { ENUMS } from '../../../shared/enums';
+import { readOnlyMembersOf, TEMPLATE_READ_ONLY, withoutMembers } from '../../../shared/read-only-members';
 import { sameValue } from '../canonical';
 import { OutboxValidationError } from '../types';
 import type { KindDescriptor } from './descriptor';
@@ -52,7 +53,7 @@ export const TEMPLATE_FIELDS: Record<TemplateUpdatableField, FieldCheck> = {
   notificationConfig,
   occurrences: int,
   policyId: str,
-  recurrenceRule: message({ startDate: dateTime, endDate: dateTime, interval: int, occurrences: int }, ['frequency']),
+  recurrenceRule: message({ startDate: dateTime, endDate: dateTime, interval: int, occurrences: int }),
   reviewerAttributeConfig: message({
     bindings: (v, p) => {
       if (!Array.isArray(v)) throw new OutboxValidationError(p, `${p} must be a list of { appId, attributeKey }`);
@@ -64,42 +65,100 @@ export const TEMPLATE_FIELDS: Record<TemplateUpdatableField, FieldCheck> = {
   chatChannel: message({ channelId: str, description: str, name: str, isChannelId: bool }),
 };
 
-/** Fields set whole, never merged into the synced value: a selector names one way to scope; annotations are a map. */
-const REPLACED_WHOLE = ['scope', 'annotations'];
-
-export const TEMPLATE_RESPONSE_ONLY = [
-  'id',
-  'accuracyIssueAction',
-  'autoCloseDecision',
-  'defaultView',
-  'scopeType',
-  'createdAt',
-  'updatedAt',
-  'deletedAt',
+/**
+ * Fields that are messages: an update names the members that change (`recurrenceRule.endDate`),
+ * as the API's field mask takes them, and sends only those. The other fields are set whole: a
+ * scope selector names one way to scope, annotations are a map, and the rest are single values.
+ */
+const SET_BY_MEMBER = [
+  'columnConfig',
+  'inclusionScope',
+  'notificationConfig',
+  'recurrenceRule',
+  'reviewerAttributeConfig',
+  'signatureConfig',
+  'chatChannel',
 ];
 
 export interface UpdateTemplateInput extends Record<string, unknown> {
   templateId: string;
-  /** The fields as the user wants them (only those that differ from the synced template). */
+  /** What the request sets: the fields, and the members of message fields, that really change. */
   changes: Record<string, unknown>;
-  /** Comma-separated camelCase paths of the fields that really change. */
+  /** Comma-separated camelCase paths of what really changes, down to the members of message fields. */
   updateMask: string;
-  /** The synced values of those fields, for review and diff. */
+  /** The synced values at those paths, by path, for review and diff. */
   before: Record<string, unknown>;
 }
 
-/** The user's partial object laid over the synced one (objects merge; lists and scalars replace). */
-function mergeOver(base: unknown, patch: unknown): unknown {
-  if (!isPlainObject(base) || !isPlainObject(patch)) return patch;
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(patch)) out[k] = isPlainObject(v) && isPlainObject(base[k]) ? mergeOver(base[k], v) : v;
-  return out;
+/** The value at a dotted path. */
+export function valueAt(obj: unknown, path: string): unknown {
+  return get(obj, ...path.split('.'));
+}
+
+/**
+ * The user's change without the members the server sets: those holding the synced value (a copy
+ * of the synced template carries them) are left out; one given another value is refused.
+ */
+function withoutServerSet(wanted: Record<string, unknown>, synced: Record<string, unknown>): Record<string, unknown> {
+  const present = readOnlyMembersOf(TEMPLATE_READ_ONLY, wanted);
+  for (const path of present) {
+    if (!sameValue(valueAt(wanted, path), valueAt(synced, path)))
+      throw new OutboxValidationError(path, `${path} is set by the server and cannot be changed`);
+  }
+  return withoutMembers(wanted, present);
+}
+
+/** The paths of one field that differ from the synced template, with their new and old values. */
+function diffField(key: string, value: unknown, stored: unknown): { path: string; value: unknown; stored: unknown }[] {
+  if (!SET_BY_MEMBER.includes(key) || !isPlainObject(value)) return sameValue(value, stored) ? [] : [{ path: key, value, stored }];
+  return Object.entries(value)
+    .filter(([member, v]) => !sameValue(v, get(stored, member)))
+    .map(([member, v]) => ({ path: `${key}.${member}`, value: v, stored: get(stored, member) }));
+}
+
+/** The user's changes, checked and compared with the synced template: what the request sets, the mask and the old values. */
+function changesOver(templateId: string, wanted: Record<string, unknown>, synced: Record<string, unknown>): UpdateTemplateInput {
+  const changes: Record<string, unknown> = {};
+  const before: Record<string, unknown> = {};
+  const paths: string[] = [];
+  // Compared with what a client may write: the members the server sets are no change of the user's.
+  const writable = withoutMembers(synced, Object.keys(TEMPLATE_READ_ONLY));
+  for (const [key, value] of Object.entries(withoutServerSet(wanted, synced))) {
+    if (key === 'id') {
+      if (value === templateId || value === synced.id) continue;
+      throw new OutboxValidationError(key, `id is set by the server and cannot be changed`);
+    }
+    const check = (TEMPLATE_FIELDS as Record<string, FieldCheck | undefined>)[key];
+    // A member this app does not know, as the synced template holds it (a whole copy of it), is no change.
+    if (!check && sameValue(value, synced[key])) continue;
+    if (!check)
+      throw new OutboxValidationError(
+        key,
+        `'${key}' is not a template field that can be updated (known: ${Object.keys(TEMPLATE_FIELDS).join(', ')})`,
+      );
+    if (value !== null) check(value, key, synced[key]);
+    for (const diff of diffField(key, value, writable[key])) {
+      const [head, member] = diff.path.split('.') as [string, string | undefined];
+      if (member === undefined) changes[head] = diff.value;
+      else changes[head] = { ...(changes[head] as Record<string, unknown> | undefined), [member]: diff.value };
+      before[diff.path] = diff.stored ?? null;
+      paths.push(diff.path);
+    }
+  }
+  if (paths.length === 0) {
+    throw new OutboxValidationError(
+      'changes',
+      `nothing to update: every given field already has that value in the synced template ${templateId}`,
+    );
+  }
+  return { templateId, changes, updateMask: paths.join(','), before };
 }
 
 export const updateTemplate: KindDescriptor<UpdateTemplateInput> = {
   kind: 'update-template',
   version: 1,
   label: 'Update access review template',
+  endpoint: 'POST /api/v1/access_review_template/{id}',
   validate(raw, ctx) {
     const obj = asObject(raw, 'update-template');
     const templateId = requiredId(obj, 'templateId');
@@ -112,35 +171,7 @@ export const updateTemplate: KindDescriptor<UpdateTemplateInput> = {
         `template ${templateId} is not in the local store: sync templates first, so the change can be compared with it`,
       );
     }
-    const changes: Record<string, unknown> = {};
-    const before: Record<string, unknown> = {};
-    const paths: string[] = [];
-    for (const [key, value] of Object.entries(wanted)) {
-      const stored = synced[key];
-      if (TEMPLATE_RESPONSE_ONLY.includes(key)) {
-        if (key === 'id' ? value === templateId || value === synced.id : sameValue(value, stored)) continue;
-        throw new OutboxValidationError(key, `${key} is set by the server and cannot be changed`);
-      }
-      const check = (TEMPLATE_FIELDS as Record<string, FieldCheck | undefined>)[key];
-      if (!check)
-        throw new OutboxValidationError(
-          key,
-          `'${key}' is not a template field that can be updated (known: ${Object.keys(TEMPLATE_FIELDS).join(', ')})`,
-        );
-      if (value !== null) check(value, key, stored);
-      const next = value === null ? null : REPLACED_WHOLE.includes(key) ? value : mergeOver(stored, value);
-      if (sameValue(next, stored)) continue;
-      changes[key] = next;
-      before[key] = stored ?? null;
-      paths.push(key);
-    }
-    if (paths.length === 0) {
-      throw new OutboxValidationError(
-        'changes',
-        `nothing to update: every given field already has that value in the synced template ${templateId}`,
-      );
-    }
-    return { templateId, changes, updateMask: paths.join(','), before };
+    return changesOver(templateId, wanted, synced);
   },
   request: (i) => ({
     method: 'POST',
@@ -170,10 +201,11 @@ export const updateTemplate: KindDescriptor<UpdateTemplateInput> = {
       path: `/access_review_template/${seg(input.templateId)}`,
       signal,
     });
-    const t = res.body?.accessReviewTemplate;
-    if (!t) return { outcome: 'unknown', note: 'the server did not return the template' };
+    const answer = res.body?.accessReviewTemplate;
+    if (!answer) return { outcome: 'unknown', note: 'the server did not return the template' };
+    const t = withoutMembers(answer, Object.keys(TEMPLATE_READ_ONLY));
     const paths = input.updateMask.split(',');
-    const equal = paths.filter((p) => sameValue(t[p], input.changes[p]));
+    const equal = paths.filter((p) => sameValue(valueAt(t, p), valueAt(input.changes, p)));
     if (equal.length === paths.length) {
       return {
         outcome: 'applied',
@@ -182,7 +214,7 @@ export const updateTemplate: KindDescriptor<UpdateTemplateInput> = {
         httpStatus: res.status,
       };
     }
-    const stillBefore = paths.filter((p) => sameValue(t[p], input.before[p]));
+    const stillBefore = paths.filter((p) => sameValue(valueAt(t, p), input.before[p]));
     if (stillBefore.length === paths.length)
       return {
         outcome: 'not-applied',

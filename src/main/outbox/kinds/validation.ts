@@ -4,7 +4,6 @@
  * OutboxValidationError naming the field.
  */
 import { isKnownEnumValue } from '../../../shared/enums';
-import { sameValue } from '../canonical';
 import { OutboxValidationError } from '../types';
 import { get } from './server';
 
@@ -116,15 +115,12 @@ export function enumList(values: readonly string[]): FieldCheck {
     list.forEach((item, i) => checkEnum(values, item, `${p}[${i}]`, storedValues));
   };
 }
-export function message(members: Record<string, FieldCheck>, responseOnly: string[] = []): FieldCheck {
+/** A message: known members only, each checked (the members the server sets are taken out before). */
+export function message(members: Record<string, FieldCheck>): FieldCheck {
   return (v, p, stored) => {
     freeObject(v, p, stored);
     for (const [key, value] of Object.entries(v as Record<string, unknown>)) {
       const path = `${p}.${key}`;
-      if (responseOnly.includes(key)) {
-        if (sameValue(value, get(stored, key))) continue;
-        throw new OutboxValidationError(path, `${path} is set by the server and cannot be changed`);
-      }
       const check = members[key];
       if (!check) throw new OutboxValidationError(path, `${path} is not a field of ${p} (known: ${Object.keys(members).join(', ')})`);
       if (value === null) continue;
@@ -148,7 +144,6 @@ const SCOPE_SELECTOR_MEMBERS = [
   'excludedResourceTypeSelections',
   'excludedSpecificResources',
   'grantsByCriteria',
-  'principalTypeFilter',
   'resourceSelection',
   'resourceTypeSelections',
   'scopeRoleSelection',
@@ -157,17 +152,16 @@ const SCOPE_SELECTOR_MEMBERS = [
   'specificResources',
   'userCriteria',
 ];
-/** A scope selector (template `scope`, campaign `scopeV2`): known members only; principalTypeFilter is the server's. */
+/**
+ * A scope selector (template `scope`, campaign `scopeV2`): known members only, each an object (the
+ * members the server sets, such as principalTypeFilter, are taken out before).
+ */
 export const scopeSelector: FieldCheck = (v, p, stored) => {
   freeObject(v, p, stored);
   for (const [key, value] of Object.entries(v as Record<string, unknown>)) {
     const path = `${p}.${key}`;
     if (!SCOPE_SELECTOR_MEMBERS.includes(key))
       throw new OutboxValidationError(path, `${path} is not a member of the scope selector (known: ${SCOPE_SELECTOR_MEMBERS.join(', ')})`);
-    if (key === 'principalTypeFilter') {
-      if (!sameValue(value, get(stored, key))) throw new OutboxValidationError(path, `${path} is set by the server and cannot be changed`);
-      continue;
-    }
     if (value !== null) freeObject(value, path, undefined);
   }
 };

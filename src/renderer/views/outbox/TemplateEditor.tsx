@@ -52,6 +52,13 @@ function changesOf(
   return { changes, bad };
 }
 
+/** The value at a dotted mask path (`recurrenceRule.endDate`) of what an update sets. */
+function valueAt(value: unknown, path: string): unknown {
+  return path
+    .split('.')
+    .reduce<unknown>((cur, key) => (cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[key] : undefined), value);
+}
+
 const brief = (value: unknown) =>
   value === undefined || value === null ? '(not set)' : typeof value === 'string' ? value : JSON.stringify(value);
 
@@ -203,7 +210,7 @@ export function TemplateEditor({
                           <td className="muted" style={{ paddingRight: 12, textDecoration: 'line-through' }}>
                             {brief((preview.input.before as Record<string, unknown> | undefined)?.[path])}
                           </td>
-                          <td>{brief((preview.input.changes as Record<string, unknown> | undefined)?.[path])}</td>
+                          <td>{brief(valueAt(preview.input.changes, path))}</td>
                         </tr>
                       ))}
                   </tbody>
