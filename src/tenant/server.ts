@@ -16,7 +16,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Auth, type Credentials, type Principal } from './auth';
 import { generateDataset, type Scale, type TenantData } from './dataset';
 import { readOnlyMembersIn } from '../shared/read-only-members';
-import { aborted, ApiError, badField, internal, methodNotAllowed, notFound, outputOnly, resourceExhausted, RPC, unavailable } from './errors';
+import {
+  aborted,
+  ApiError,
+  badField,
+  internal,
+  methodNotAllowed,
+  notFound,
+  outputOnly,
+  resourceExhausted,
+  RPC,
+  unavailable,
+} from './errors';
 import { Faults, parseFaultSpec, type FaultSpec } from './faults';
 import { isObject, parseBody, type Body } from './input';
 import { PageTokens } from './pagination';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/index';
 import type { CliIO } from '../../src/cli/io';
-import type { BulkResult, OutboxBatch, OutboxItem } from '../../src/main/outbox/queue';
+import type { BulkResult, OutboxBatch, OutboxItem, OutboxState } from '../../src/main/outbox/queue';
 import { startTenant } from '../../src/tenant/server';
 import { appliedCounts, removableMemberships, removalsCsv, tempDir } from './outbox.helpers';
 
@@ -59,7 +59,7 @@ describe('attest queue: bulk recovery of a faulty send', () => {
     tenant.faults.set('error5xx=0.1,rate429=0.1,dropAfterApply=0.05,truncate=0.03,aborted=0.1');
     const first = await run(send, tenant.clientSecret);
     expect(first.code).toBe(5);
-    const afterFirst = (JSON.parse(first.stdout) as { counts: Record<string, number> }).counts;
+    const afterFirst = (JSON.parse(first.stdout) as { counts: Record<OutboxState, number> }).counts;
     expect(afterFirst.failed).toBeGreaterThan(0);
     expect(afterFirst.succeeded + afterFirst.failed + afterFirst.uncertain).toBe(300);
 
@@ -78,15 +78,15 @@ describe('attest queue: bulk recovery of a faulty send', () => {
     // The second send: the tenant still fails half of its requests with 5xx.
     tenant.faults.set('error5xx=0.5');
     const second = await run(send, tenant.clientSecret);
-    const afterSecond = (JSON.parse(second.stdout) as { counts: Record<string, number> }).counts;
-    expect(afterSecond.failed ?? 0).toBe(0);
-    expect(afterSecond.queued ?? 0).toBe(0);
+    const afterSecond = (JSON.parse(second.stdout) as { counts: Record<OutboxState, number> }).counts;
+    expect(afterSecond.failed).toBe(0);
+    expect(afterSecond.queued).toBe(0);
 
     const note = 'checked in the tenant console: these users no longer hold the entitlement';
     const resolved = await run(['queue', 'resolve', '--state', 'uncertain', '--note', note, '--store', store, '--json']);
     expect(resolved.code).toBe(0);
     const resolve = JSON.parse(resolved.stdout) as BulkResult;
-    expect(resolve).toMatchObject({ action: 'resolve', outcome: 'resolved', changed: afterSecond.uncertain ?? 0, refused: [] });
+    expect(resolve).toMatchObject({ action: 'resolve', outcome: 'resolved', changed: afterSecond.uncertain, refused: [] });
 
     const listed = await run(['queue', 'list', '--store', store, '--json']);
     const items = JSON.parse(listed.stdout) as OutboxItem[];
