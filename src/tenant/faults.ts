@@ -11,6 +11,7 @@
  *   html=P              share P of requests get a 200 with an HTML page (a portal/login page), not handled
  *   dropAfterApply=P    share P of mutations are applied, then the connection is destroyed without an answer
  *   emptyPages=P        share P of list/search pages come back empty with a live nextPageToken (same place)
+ *   repeatRow=P         share P of list/search pages list their first row twice
  *   tokenExpireEarly=P  share P of access tokens stop working after their first API request, well
  *                       before `expires_in` (the client must re-mint once and retry once)
  *
@@ -33,10 +34,11 @@ export interface FaultSpec {
   html?: number;
   dropAfterApply?: number;
   emptyPages?: number;
+  repeatRow?: number;
   tokenExpireEarly?: number;
 }
 
-type ProbabilityKind = 'error5xx' | 'rate429' | 'truncate' | 'html' | 'dropAfterApply' | 'emptyPages' | 'tokenExpireEarly';
+type ProbabilityKind = 'error5xx' | 'rate429' | 'truncate' | 'html' | 'dropAfterApply' | 'emptyPages' | 'repeatRow' | 'tokenExpireEarly';
 const PROBABILITIES: readonly ProbabilityKind[] = [
   'error5xx',
   'rate429',
@@ -44,6 +46,7 @@ const PROBABILITIES: readonly ProbabilityKind[] = [
   'html',
   'dropAfterApply',
   'emptyPages',
+  'repeatRow',
   'tokenExpireEarly',
 ];
 const MILLISECONDS = ['latency', 'jitter'] as const;
