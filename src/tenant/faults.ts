@@ -13,6 +13,7 @@
  *   aborted=P           share P of mutations are refused with 409 ABORTED (a concurrent change) before they are
  *                       handled: nothing is applied, and sending it again later may well succeed
  *   emptyPages=P        share P of list/search pages come back empty with a live nextPageToken (same place)
+ *   repeatRow=P         share P of list/search pages list their first row twice
  *   tokenExpireEarly=P  share P of access tokens stop working after their first API request, well
  *                       before `expires_in` (the client must re-mint once and retry once)
  *
@@ -36,10 +37,12 @@ export interface FaultSpec {
   dropAfterApply?: number;
   aborted?: number;
   emptyPages?: number;
+  repeatRow?: number;
   tokenExpireEarly?: number;
 }
 
-type ProbabilityKind = 'error5xx' | 'rate429' | 'truncate' | 'html' | 'dropAfterApply' | 'aborted' | 'emptyPages' | 'tokenExpireEarly';
+type ProbabilityKind =
+  'error5xx' | 'rate429' | 'truncate' | 'html' | 'dropAfterApply' | 'aborted' | 'emptyPages' | 'repeatRow' | 'tokenExpireEarly';
 const PROBABILITIES: readonly ProbabilityKind[] = [
   'error5xx',
   'rate429',
@@ -48,6 +51,7 @@ const PROBABILITIES: readonly ProbabilityKind[] = [
   'dropAfterApply',
   'aborted',
   'emptyPages',
+  'repeatRow',
   'tokenExpireEarly',
 ];
 const MILLISECONDS = ['latency', 'jitter'] as const;
