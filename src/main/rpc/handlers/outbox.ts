@@ -34,9 +34,15 @@ export function outboxHandlers(session: Session): Pick<Handlers, OutboxChannel> 
       const result = outbox().bulk(action, { ...(filter ? filterOf(filter) : {}), ids: ids ?? undefined }, note ?? undefined);
       return { ...result, refused: result.refused.map(({ state, reason, count }) => ({ state, reason, count })) };
     },
-    outboxEnqueue: ({ kind, input }) => ({ item: itemOf(outbox().enqueue(kind, input, { source: 'app' })) }),
+    outboxEnqueue: ({ kind, input }) => {
+      const item = outbox().enqueue(kind, input, { source: 'app' });
+      return { item: itemOf(item), warnings: item.warnings };
+    },
     outboxCheck: ({ kind, input, editing }) => outbox().check(kind, input, { editing: editing ?? undefined }),
-    outboxEdit: ({ id, input }) => ({ item: itemOf(outbox().edit(id, input)) }),
+    outboxEdit: ({ id, input }) => {
+      const item = outbox().edit(id, input);
+      return { item: itemOf(item), warnings: item.warnings };
+    },
     outboxDiscard: ({ id }) => {
       outbox().discard(id);
       return {};
