@@ -27,6 +27,8 @@ export const CHANNEL_NAMES = [
   'search',
   'overview',
   'outboxList',
+  'outboxBatches',
+  'outboxBulk',
   'outboxEnqueue',
   'outboxCheck',
   'outboxEdit',
