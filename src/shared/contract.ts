@@ -436,6 +436,8 @@ export const CHANNELS = {
       .object({
         collection: CollectionId,
         filters: Filters,
+        /** The list's text filter: words the objects' indexed text must match, as search matches them. */
+        text: z.string().max(500).default(''),
         sort: Sort,
         offset: z.number().int().nonnegative().default(0),
         limit: z.number().int().min(1).max(1000).default(200),

@@ -10,6 +10,7 @@ export const RPC = {
   ALREADY_EXISTS: 6,
   RESOURCE_EXHAUSTED: 8,
   FAILED_PRECONDITION: 9,
+  ABORTED: 10,
   UNIMPLEMENTED: 12,
   INTERNAL: 13,
   UNAVAILABLE: 14,
@@ -24,6 +25,7 @@ const HTTP_STATUS: Record<RpcCode, number> = {
   6: 409,
   8: 429,
   9: 400,
+  10: 409,
   12: 501,
   13: 500,
   14: 503,
@@ -107,6 +109,11 @@ export function resourceExhausted(message: string, retryAfter: string, retryDela
   return new ApiError(RPC.RESOURCE_EXHAUSTED, message, [{ '@type': `${TYPE}RetryInfo`, retryDelay: `${retryDelaySeconds}s` }], {
     headers: { 'Retry-After': retryAfter },
   });
+}
+
+/** A change refused because of a concurrent one (nothing applied): the caller may try again. */
+export function aborted(message = 'the request was aborted because of a concurrent change, try again'): ApiError {
+  return new ApiError(RPC.ABORTED, message);
 }
 
 export function internal(message = 'internal error'): ApiError {

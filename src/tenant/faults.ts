@@ -10,7 +10,10 @@
  *   truncate=P          share P of 200 answers announce their full Content-Length, send half, and cut the connection
  *   html=P              share P of requests get a 200 with an HTML page (a portal/login page), not handled
  *   dropAfterApply=P    share P of mutations are applied, then the connection is destroyed without an answer
+ *   aborted=P           share P of mutations are refused with 409 ABORTED (a concurrent change) before they are
+ *                       handled: nothing is applied, and sending it again later may well succeed
  *   emptyPages=P        share P of list/search pages come back empty with a live nextPageToken (same place)
+ *   repeatRow=P         share P of list/search pages list their first row twice
  *   tokenExpireEarly=P  share P of access tokens stop working after their first API request, well
  *                       before `expires_in` (the client must re-mint once and retry once)
  *
@@ -32,18 +35,23 @@ export interface FaultSpec {
   truncate?: number;
   html?: number;
   dropAfterApply?: number;
+  aborted?: number;
   emptyPages?: number;
+  repeatRow?: number;
   tokenExpireEarly?: number;
 }
 
-type ProbabilityKind = 'error5xx' | 'rate429' | 'truncate' | 'html' | 'dropAfterApply' | 'emptyPages' | 'tokenExpireEarly';
+type ProbabilityKind =
+  'error5xx' | 'rate429' | 'truncate' | 'html' | 'dropAfterApply' | 'aborted' | 'emptyPages' | 'repeatRow' | 'tokenExpireEarly';
 const PROBABILITIES: readonly ProbabilityKind[] = [
   'error5xx',
   'rate429',
   'truncate',
   'html',
   'dropAfterApply',
+  'aborted',
   'emptyPages',
+  'repeatRow',
   'tokenExpireEarly',
 ];
 const MILLISECONDS = ['latency', 'jitter'] as const;

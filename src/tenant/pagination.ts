@@ -56,6 +56,8 @@ export interface PageRequest<T extends object> {
   only?: SortValue;
   /** Fault injection: answer no rows but a live token that resumes at the same place. */
   emptyPage?: boolean;
+  /** Fault injection: list the page's first row twice (as a broken backend might). */
+  repeatRow?: boolean;
 }
 
 export interface PageResult<T> {
@@ -232,5 +234,6 @@ export function paginate<T extends object>(tokens: PageTokens, request: PageRequ
     // The same place again: the client must follow the token even though the page is empty.
     return { items: [], nextPageToken: sign(cursor) };
   }
+  if (request.repeatRow && items.length > 0) items.push(items[0]!);
   return { items, nextPageToken: more && last ? sign(last) : '' };
 }

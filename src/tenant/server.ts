@@ -16,7 +16,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Auth, type Credentials, type Principal } from './auth';
 import { generateDataset, type Scale, type TenantData } from './dataset';
 import { readOnlyMembersIn } from '../shared/read-only-members';
-import { ApiError, badField, internal, methodNotAllowed, notFound, outputOnly, resourceExhausted, RPC, unavailable } from './errors';
+import {
+  aborted,
+  ApiError,
+  badField,
+  internal,
+  methodNotAllowed,
+  notFound,
+  outputOnly,
+  resourceExhausted,
+  RPC,
+  unavailable,
+} from './errors';
 import { Faults, parseFaultSpec, type FaultSpec } from './faults';
 import { isObject, parseBody, type Body } from './input';
 import { PageTokens } from './pagination';
@@ -222,6 +233,7 @@ export async function startTenant(options: TenantOptions = {}): Promise<Referenc
     if ('allowed' in matched) throw methodNotAllowed(req.method ?? '', path, matched.allowed);
     const { route, params } = matched;
     const raw = await readBody(req);
+    if (route.operation && faults.roll('aborted')) throw aborted();
     const body = route.method === 'GET' ? {} : parseBody(raw);
     // As the service: a body holding a member it sets (read-only in its schema) is refused whole.
     const readOnly = readOnlyMembersIn(`${route.method} ${route.path}`, body);

@@ -66,6 +66,34 @@ describe('the contract over a stored workspace', () => {
     expect(all.rows.every((r) => r.cells.state === 'XAA_SCOPE_STATE_ENABLED')).toBe(true);
   });
 
+  it('filters a list by typed words over the store (as search matches them), with filters and a sort, in id order or sorted', async () => {
+    const words = async (text: string, extra: Record<string, unknown> = {}) =>
+      call<ChannelResult<'listObjects'>>('listObjects', { collection: 'scopes', limit: 100, text, ...extra });
+    // Prefixes of words, anywhere in the indexed text; the total counts the matches only.
+    const extra = await words('extra scop');
+    expect(extra.total).toBe(30);
+    expect(extra.rows.every((r) => r.id.startsWith('xs_extra_'))).toBe(true);
+    const one = await words('scope-17');
+    expect(one.rows.map((r) => r.id)).toEqual(['xs_extra_17']);
+    expect(one.total).toBe(1);
+    // With a sort (the general listing) and with a filter: the same matches.
+    const sorted = await words('extra', { sort: { key: 'scopeValue', dir: 'desc' }, offset: 0 });
+    expect(sorted.total).toBe(30);
+    expect(sorted.rows[0]?.cells.scopeValue).toBe('extra:scope-9');
+    const payroll = await words('payroll');
+    expect(payroll.rows.map((r) => r.id).sort()).toEqual(['xs_2f8d1c', 'xs_future']);
+    expect(
+      (await words('payroll', { filters: { state: ['XAA_SCOPE_STATE_ENABLED'] } })).rows.every(
+        (r) => r.cells.state === 'XAA_SCOPE_STATE_ENABLED',
+      ),
+    ).toBe(true);
+    // Another collection's words match nothing here; words no object holds, and no word at all, match nothing.
+    expect((await words('leaver')).total).toBe(0);
+    expect((await words('zzzqqq')).total).toBe(0);
+    expect((await words('***')).total).toBe(0);
+    expect((await words('   ')).total).toBe(32);
+  });
+
   it('returns an object with its raw JSON exactly as stored, and its history', async () => {
     const { object } = await call<ChannelResult<'getObject'>>('getObject', { collection: 'automations', id: 'auto_leaver' });
     expect(object?.title).toBe('Leaver offboarding');

@@ -195,6 +195,21 @@ describe('fault kinds', () => {
     expect((await t.call('POST', path, body)).status).toBe(409);
   });
 
+  it('aborted refuses a mutation with 409 ABORTED before handling it (nothing applied, no journal entry); reads are spared', async () => {
+    const t = tenant();
+    await t.accessToken();
+    t.faults.set('aborted=1');
+    expect((await t.call('GET', '/api/v1/access_reviews')).status).toBe(200);
+    const { path, body } = createScopeBody(t, 'fault:aborted');
+    const refused = await t.call<{ code: number; message: string }>('POST', path, body);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe(10);
+    expect(scopeExists(t, 'fault:aborted')).toBe(false);
+    expect(t.journal().filter((e) => (e.request as { scopeValue?: string }).scopeValue === 'fault:aborted')).toHaveLength(0);
+    t.faults.clear();
+    expect((await t.call('POST', path, body)).status).toBe(200);
+  });
+
   it('emptyPages answers some pages empty with a live token at the same place; the walk still sees everything once', async () => {
     const t = tenant();
     const walk = async () => {

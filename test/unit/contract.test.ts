@@ -117,7 +117,7 @@ describe('the checked dispatcher', () => {
     const dispatcher = createDispatcher({ handlers, allowedOrigins: () => [APP_ORIGIN], host: 'electron' });
     expect(await dispatcher.dispatch('listRuns', undefined, ours)).toEqual({ ok: true, value: { runs: [] } });
     await dispatcher.dispatch('listObjects', { collection: 'automations' }, ours);
-    expect(seen).toEqual({ collection: 'automations', filters: {}, sort: null, offset: 0, limit: 200, asOfRun: null });
+    expect(seen).toEqual({ collection: 'automations', filters: {}, text: '', sort: null, offset: 0, limit: 200, asOfRun: null });
   });
 
   it('turns thrown errors into typed replies without stack traces or secrets', async () => {

@@ -6,12 +6,11 @@ import { openApiForConnection, type Credentials, type Workspace } from '../../ma
 import {
   OutboxStateError,
   OutboxValidationError,
-  OUTBOX_STATES,
   MUTATION_KINDS,
+  type BulkAction,
   type MutationKind,
   type Outbox,
   type OutboxItem,
-  type OutboxState,
   type SendSummary,
 } from '../../main/outbox/queue';
 import { readInputFile } from '../../main/input-file';
@@ -19,6 +18,7 @@ import { CSV_IMPORT_MAX_BYTES, JSON_INPUT_MAX_BYTES } from '../../shared/input-l
 import { EXIT, type ExitCode } from '../exit-codes';
 import { asInput, parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
 import { escapeControls, OUTPUT_OPTIONS, outputFormat, print } from '../output';
+import { bulkDecide, filterFrom, hasCriteria, KIND_ALIASES, printBatches } from './queue-bulk';
 import { dataDirOf, openWorkspaceFor, positiveInt } from './store-option';
 
 const usage = `Usage: attest queue <action> [options]
@@ -37,11 +37,18 @@ Actions:
                                                      the rest is kept; validated again, update-template's
                                                      mask derived again)
   import FILE.csv --kind remove-membership|create-scope [--dry-run]
-  list [--state S] [--kind K] [-o table|json|csv]
+  list [SELECTION] [-o table|json|csv]
+  batches [-o table|json|csv]                       (the CSV imports: name, time, items per state)
   show ID
   send [--ids ID,ID…] [--concurrency N] [--rps N]   (recovers interrupted items and reconciles first)
   reconcile                                         (settle uncertain items by reading the tenant)
-  retry ID | discard ID | resolve ID [--note T]
+  retry ID | discard ID | resolve ID [--note T]     (one item)
+  retry | discard | resolve [--note T] SELECTION    (every item selected, in one transaction: items in a
+                                                     state the action does not apply to are refused and
+                                                     counted; prints what changed, exit 1 if any refused)
+
+Selection (all given must hold):
+  --ids ID,ID…  --state S  --kind K  --batch N|NAME (see batches)  --error TEXT (in the reason shown, any case)
 
 Where:   --connection NAME [--data-dir DIR] (default: the last used connection), or --store FILE
 Tenant:  the connection's credentials (keychain), or --client-id ID [--server-url URL] with the
@@ -81,6 +88,8 @@ const options = {
   kind: { type: 'string' },
   'dry-run': { type: 'boolean', default: false },
   ids: { type: 'string' },
+  batch: { type: 'string' },
+  error: { type: 'string' },
   concurrency: { type: 'string' },
   rps: { type: 'string' },
   note: { type: 'string' },
@@ -150,8 +159,6 @@ function readJsonFile(file: string): unknown {
 function defined(obj: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
 }
-
-const KIND_ALIASES: Record<string, MutationKind> = { escalate: 'escalate-task' };
 
 function inputFor(kind: MutationKind, v: Values): unknown {
   switch (kind) {
@@ -336,17 +343,13 @@ function importCsv({ rest, values, io, outbox }: ActionCall): ExitCode {
   io.err(
     result.dryRun
       ? `dry run: ${result.valid.length} of ${result.rows} rows would be queued${skipped}`
-      : `queued ${result.queued} of ${result.rows} rows${skipped}`,
+      : `queued ${result.queued} of ${result.rows} rows${skipped}${result.batch ? ` as batch ${result.batch.id} (${escapeControls(result.batch.name)})` : ''}`,
   );
   return EXIT.ok;
 }
 
 function list({ values, io, outbox }: ActionCall): ExitCode {
-  const state = values.state as OutboxState | undefined;
-  if (state && !OUTBOX_STATES.includes(state)) throw new UsageError(`--state must be one of ${OUTBOX_STATES.join(', ')}`);
-  const kind = values.kind ? ((KIND_ALIASES[values.kind] ?? values.kind) as MutationKind) : undefined;
-  if (kind && !MUTATION_KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${MUTATION_KINDS.join(', ')}`);
-  const items = outbox.list({ state, kind });
+  const items = outbox.list(filterFrom(outbox, values));
   const format = outputFormat(values);
   const whole = format === 'csv';
   print(io, format, {
@@ -365,9 +368,10 @@ function show(call: ActionCall): ExitCode {
   return EXIT.ok;
 }
 
-/** retry, discard or resolve: a decision about one item. */
+/** retry, discard or resolve: a decision about one item, or about every item selected. */
 function decide(call: ActionCall): ExitCode {
-  const { action, values, io, outbox } = call;
+  const { action, rest, values, io, outbox } = call;
+  if (rest.length !== 1 || hasCriteria(values)) return bulkDecide(action as BulkAction, outbox, values, rest, io);
   const id = oneId(call);
   if (action === 'retry') outbox.retry(id);
   else if (action === 'discard') outbox.discard(id);
@@ -396,6 +400,7 @@ const ACTIONS: Record<string, (call: ActionCall) => ExitCode | Promise<ExitCode>
   edit,
   import: importCsv,
   list,
+  batches: ({ values, io, outbox }) => printBatches(outbox, outputFormat(values), io),
   show,
   retry: decide,
   discard: decide,
@@ -410,10 +415,10 @@ const command: CommandModule = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, options, true);
     const [action, ...rest] = positionals;
-    if (!action) throw new UsageError('give an action: add, edit, import, list, show, send, reconcile, retry, discard or resolve');
+    if (!action) throw new UsageError('give an action: add, edit, import, list, batches, show, send, reconcile, retry, discard or resolve');
     const format = outputFormat(values);
-    if (action !== 'list' && values.output !== undefined && format !== 'json')
-      throw new UsageError(`-o ${format} is for queue list; the other actions print JSON with -o json (or --json)`);
+    if (action !== 'list' && action !== 'batches' && values.output !== undefined && format !== 'json')
+      throw new UsageError(`-o ${format} is for queue list and batches; the other actions print JSON with -o json (or --json)`);
     values.json = format === 'json';
     const workspace = await openFor(action, values, io);
     try {

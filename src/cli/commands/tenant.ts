@@ -42,7 +42,10 @@ Options:
                          html=P              share P of requests get a 200 HTML page
                          dropAfterApply=P    share P of mutations are applied, then the
                                              connection drops without an answer
+                         aborted=P           share P of mutations are refused with 409
+                                             ABORTED before they are handled
                          emptyPages=P        share P of pages are empty with a live token
+                         repeatRow=P         share P of pages list their first row twice
                          tokenExpireEarly=P  share P of access tokens die after one API call
                        P is a probability from 0 to 1. Deterministic under --seed.
                        Example: --faults latency=20,jitter=30,error5xx=0.1,retryAfter=date

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CollectionId } from '../collections';
 import { migrate, MigrationError, pendingMigrations } from './migrate';
@@ -46,7 +46,7 @@ export interface Store {
   listObjects(collection: CollectionId, opts?: ListOptions): { rows: StoredObject[]; total: number };
   /** Streams (for exports of millions of rows). The connection cannot write until the iteration ends. */
   iterateObjects(collection: CollectionId, opts?: Pick<ListOptions, 'asOfRun' | 'filters'>): IterableIterator<StoredObject>;
-  countObjects(collection: CollectionId, opts?: Pick<ListOptions, 'asOfRun' | 'filters'>): number;
+  countObjects(collection: CollectionId, opts?: Pick<ListOptions, 'asOfRun' | 'filters' | 'text'>): number;
   /** `total` counts matches up to a cap (10,000; SEARCH_LIMITS); `capped` says there were more. */
   search(query: string, opts?: SearchOptions): SearchResult;
   /** Readies search (statements, the word list's and the index's first pages): for the app to run right after opening, before anyone types. */
@@ -65,13 +65,28 @@ export interface OpenStoreOptions {
 }
 
 /**
+ * A new store is its owner's alone, whatever the parent's mode: the folders it creates 0700, the
+ * file 0600 (SQLite gives its -wal and -shm files the database file's mode). An existing file is left as it is.
+ */
+function createOwnerOnly(file: string): void {
+  const dir = dirname(file);
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+  }
+  if (existsSync(file)) return;
+  closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
+}
+
+/**
  * Opens (creating it if needed) a store file: WAL, foreign keys on, every migration applied, the
  * search index in step with the descriptors. A read-only open never changes the file and refuses
  * one that still needs a migration.
  */
 export function openStore(file: string, opts: OpenStoreOptions = {}): Store {
   const readonly = opts.readonly === true;
-  if (!readonly) mkdirSync(dirname(file), { recursive: true });
+  if (!readonly) createOwnerOnly(file);
   const db = new Database(file, { readonly, fileMustExist: readonly });
   try {
     db.pragma('foreign_keys = ON');

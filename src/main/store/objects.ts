@@ -5,6 +5,7 @@ import { celExpressions, COLLECTIONS, collection as descriptorOf, getPath, str, 
 import { changedFields, fieldChanges } from './changes';
 import { diffCounts, diffEntries, diffPage, type DiffDetail, type DiffQuery } from './diff';
 import { filterSql, pageSql, sortSql, StoreQueryError, versionJoin } from './query';
+import { textFilterSql } from './search';
 import type {
   AutomationRow,
   AutomationSection,
@@ -204,7 +205,7 @@ export class ObjectReader {
     this.checkRun(opts.asOfRun);
     const join = versionJoin(opts.asOfRun, params);
     params.push(collection);
-    const where = ['o.collection = ?', ...filterSql(d, opts.filters, params)];
+    const where = ['o.collection = ?', ...filterSql(d, opts.filters, params), ...textFilterSql(collection, opts.text, params)];
     return `SELECT ${what} FROM objects o ${join} WHERE ${where.join(' AND ')}`;
   }
 
@@ -217,7 +218,7 @@ export class ObjectReader {
     return { rows: rows.map((r) => toStoredObject(r, opts.asOfRun)), total: this.countObjects(collection, opts) };
   }
 
-  countObjects(collection: CollectionId, opts: Pick<ListOptions, 'asOfRun' | 'filters'> = {}): number {
+  countObjects(collection: CollectionId, opts: Pick<ListOptions, 'asOfRun' | 'filters' | 'text'> = {}): number {
     const params: unknown[] = [];
     return this.db
       .prepare(this.selectSql(collection, opts, 'count(*)', params))

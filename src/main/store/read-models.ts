@@ -7,7 +7,7 @@ import { collection as descriptorOf, columnValues, type CollectionId, type Colum
 import type { Store } from './db';
 import { OBJECT_COLUMNS, toStoredObject, type ObjectRow } from './objects';
 import { columnRef, filterSql } from './query';
-import { countByCollection } from './search';
+import { countByCollection, textFilterSql } from './search';
 import type { Filters, StoredObject } from './types';
 
 const memos = new WeakMap<Store, { stamp: string; values: Map<string, unknown> }>();
@@ -34,6 +34,8 @@ export function memo<T>(store: Store, key: string, compute: () => T, extraStamp 
 
 export interface WindowOptions {
   filters: Filters;
+  /** Typed words the rows' indexed text must match (a list's text filter). */
+  text?: string;
   sort?: { column: string; dir: 'asc' | 'desc' };
   offset: number;
   limit: number;
@@ -51,15 +53,20 @@ export function objectWindow(
   opts: WindowOptions,
   extraStamp = '',
 ): { rows: StoredObject[]; total: number } {
-  const filterKey = JSON.stringify(opts.filters);
+  const filterKey = JSON.stringify([opts.filters, opts.text ?? '']);
   if (opts.sort || opts.asOfRun !== undefined) {
-    const { filters, sort, offset, limit, asOfRun } = opts;
-    const rows = store.listObjects(id, { filters, sort, offset, limit, asOfRun }).rows;
-    const total = memo(store, `count:${id}:${asOfRun ?? ''}:${filterKey}`, () => store.countObjects(id, { filters, asOfRun }), extraStamp);
+    const { filters, text, sort, offset, limit, asOfRun } = opts;
+    const rows = store.listObjects(id, { filters, text, sort, offset, limit, asOfRun }).rows;
+    const total = memo(
+      store,
+      `count:${id}:${asOfRun ?? ''}:${filterKey}`,
+      () => store.countObjects(id, { filters, text, asOfRun }),
+      extraStamp,
+    );
     return { rows, total };
   }
   const params: unknown[] = [id];
-  const where = ['o.collection = ?', ...filterSql(descriptorOf(id), opts.filters, params)];
+  const where = ['o.collection = ?', ...filterSql(descriptorOf(id), opts.filters, params), ...textFilterSql(id, opts.text, params)];
   params.push(opts.limit, opts.offset);
   const rows = store.db
     .prepare(
@@ -67,7 +74,12 @@ export function objectWindow(
        ORDER BY o.id LIMIT ? OFFSET ?`,
     )
     .all(...params) as ObjectRow[];
-  const total = memo(store, `count:${id}::${filterKey}`, () => store.countObjects(id, { filters: opts.filters }), extraStamp);
+  const total = memo(
+    store,
+    `count:${id}::${filterKey}`,
+    () => store.countObjects(id, { filters: opts.filters, text: opts.text }),
+    extraStamp,
+  );
   return { rows: rows.map((row) => toStoredObject(row, undefined)), total };
 }
 

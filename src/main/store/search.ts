@@ -204,6 +204,20 @@ export function ftsQuery(input: string): string | null {
   return wordsQuery(input)?.match ?? null;
 }
 
+/**
+ * The WHERE condition keeping the objects of `collection` whose indexed text (name, descriptions,
+ * values, CEL, enum labels) matches the typed words as search matches them (prefixes): a list's text
+ * filter. Matches the current text of each object. Nothing when no words were typed.
+ */
+export function textFilterSql(collection: CollectionId, text: string | undefined, params: unknown[]): string[] {
+  if (!text || !text.trim()) return [];
+  const words = ftsQuery(text);
+  // Only characters no word is made of: nothing can match.
+  if (words === null) return ['0'];
+  params.push(`(${words}) AND "${facetToken('collection', descriptorOf(collection).id)}"`);
+  return ['o.oid IN (SELECT rowid FROM search_index WHERE search_index MATCH ?)'];
+}
+
 /** Splits filters into facet lookups (added to the MATCH) and the rest (a join). */
 function splitFilters(filters: Filters | undefined, terms: TermLookup): { facets: string[]; postings: number; rest: Filters } {
   const facets: string[] = [];

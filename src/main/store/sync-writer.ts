@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { facetsText, type CollectionId, type PreparedObject } from '../collections';
 import { refreshSearchTerms, TERMS_STALE_KEY } from './search';
+import { holdForSync, type SyncHold } from './sync-holder';
 import type { ColumnValue, RunCollection, RunStatus, WalkStatus } from './types';
 
 export interface RunStart {
@@ -141,6 +142,11 @@ export class SyncWriter {
       unseen: p(`SELECT o.oid, o.current_vid AS vid, v.valid_from FROM objects o JOIN object_versions v ON v.vid = o.current_vid
                  WHERE o.collection = ? AND NOT (o.last_seen_run = ? AND o.last_seen_walk = ?)`),
     };
+  }
+
+  /** Takes the store for one sync (see sync-holder.ts): a second sync is refused while this one runs. */
+  holdForSync(): SyncHold {
+    return holdForSync(this.db);
   }
 
   /**

@@ -81,6 +81,8 @@ export interface ListOptions {
   /** Read the snapshot of this run instead of the current data. */
   asOfRun?: number;
   filters?: Filters;
+  /** Typed words the object's indexed text must match (as search matches them). */
+  text?: string;
   sort?: { column: string; dir: 'asc' | 'desc' };
   limit?: number;
   offset?: number;

@@ -1,5 +1,6 @@
 import type { SyncProgress } from '../../shared/contract';
 import type { ApiClient } from '../api/client';
+import { ApiError } from '../api/errors';
 import {
   collection as descriptorOf,
   COLLECTIONS,
@@ -110,6 +111,16 @@ export class Limiter {
  * stops all at a page boundary. The store stays consistent and resumable in every case.
  */
 export async function syncTenant(opts: SyncOptions): Promise<SyncSummary> {
+  // One sync per store at a time, whichever process runs it: a second is refused, naming the first.
+  const hold = opts.store.sync.holdForSync();
+  try {
+    return await syncHeld(opts);
+  } finally {
+    hold.release();
+  }
+}
+
+async function syncHeld(opts: SyncOptions): Promise<SyncSummary> {
   const started = performance.now();
   const { store, api, signal } = opts;
   const ids = opts.only && opts.only.length > 0 ? [...new Set(opts.only)].map((id) => descriptorOf(id).id) : COLLECTIONS.map((c) => c.id);
@@ -369,6 +380,13 @@ function pageItems(
   objects: readonly ReceivedObject[],
 ): (PreparedObject | UnchangedObject)[] {
   const ids = objects.map((o) => descriptor.idOf(o.json));
+  // A page that lists an object twice is not a page to trust (which copy is current?): it fails.
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (!id) continue;
+    if (seen.has(id)) throw new ApiError('bad_response', `${descriptor.id} page: the id '${id}' is listed twice`);
+    seen.add(id);
+  }
   const stored = writer.currentHashes(descriptor.id, ids);
   return objects.map((o, i) => {
     const hash = hashOf(o.raw);

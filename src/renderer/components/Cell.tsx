@@ -8,7 +8,7 @@ export function Cell({ column, value }: { column: ColumnInfo; value: string | nu
     case 'enum': {
       const text = enumText(column.enumName, String(value));
       return (
-        <span className={`badge ${text.known ? '' : 'unknown'}`} title={text.known ? String(value) : `Unknown value: ${String(value)}`}>
+        <span className={`badge ${text.known ? '' : 'unknown'}`} title={text.title}>
           {text.label}
         </span>
       );

@@ -1,5 +1,5 @@
 import { SEARCH_COUNT_CAP } from '../../shared/search-limits';
-import { ENUMS, enumLabel } from '../../shared/enums';
+import { ENUMS, enumLabel, unknownEnumLabel } from '../../shared/enums';
 
 /** "3 minutes ago", "yesterday", or a date: for "data as of" stamps. */
 export function ago(iso: string | null | undefined, now = Date.now()): string {
@@ -66,15 +66,16 @@ function enumOfValue(value: string): readonly string[] | undefined {
 
 /**
  * A readable label for an enum value ('XAA_SCOPE_STATE_PENDING_REVIEW' -> 'Pending review').
- * Values no enumeration lists are shown exactly as written, flagged `known: false`.
+ * Values no enumeration lists are humanized too ('XAA_SCOPE_STATE_FROZEN' -> 'Frozen'), flagged
+ * `known: false`, with `title` saying the raw value (for hover).
  */
-export function enumText(enumName: string | null | undefined, value: string): { label: string; known: boolean } {
-  if (!value) return { label: '', known: true };
+export function enumText(enumName: string | null | undefined, value: string): { label: string; known: boolean; title: string } {
+  if (!value) return { label: '', known: true, title: '' };
   const named = enumName ? (ENUMS as Record<string, readonly string[]>)[enumName] : undefined;
   const values = named && named.includes(value) ? named : enumOfValue(value);
-  if (!values) return { label: value, known: false };
+  if (!values) return { label: unknownEnumLabel(value, named), known: false, title: `Unknown value: ${value}` };
   const result = enumLabel(values, value);
-  return { label: result.label, known: result.known };
+  return { label: result.label, known: result.known, title: value };
 }
 
 export function humanizeKey(key: string): string {

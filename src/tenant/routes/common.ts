@@ -94,6 +94,7 @@ export function listPage<T extends object>(ctx: RequestContext, options: ListOpt
     order: options.order,
     only: options.only,
     emptyPage: ctx.faults.roll('emptyPages'),
+    repeatRow: ctx.faults.roll('repeatRow'),
   });
 }
 

@@ -50,10 +50,11 @@ export function dataHandlers(
     },
     listRuns: () => ({ runs: session.activeConnection() ? store().runs().map(runOf) : [] }),
 
-    listObjects: ({ collection, filters, sort, offset, limit, asOfRun }) => {
+    listObjects: ({ collection, filters, text, sort, offset, limit, asOfRun }) => {
       const workspace = session.workspace();
       const result = listWindow(workspace.store, collection, {
         filters: filtersOf(filters),
+        text,
         sort: sort ? { column: sort.key, dir: sort.dir } : undefined,
         offset,
         limit,

@@ -7,6 +7,7 @@ import { COLLECTION_LABELS } from '../../components/collections';
 import { Cell } from '../../components/Cell';
 import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { ago, count, enumText } from '../../components/format';
+import { useDebounced } from '../../components/useQuery';
 import { SelectionBar } from './SelectionBar';
 import { defaultTrack, useListLayout } from './prefs';
 
@@ -78,6 +79,33 @@ function HeaderCell({
   );
 }
 
+/** Which columns the list shows, remembered per list; at least one stays. */
+function ColumnChooser({ columns, hidden, onChange }: { columns: ColumnInfo[]; hidden: string[]; onChange(hidden: string[]): void }) {
+  const shown = columns.filter((c) => !hidden.includes(c.key)).length;
+  return (
+    <details className="column-chooser">
+      <summary className="btn small">Columns</summary>
+      <fieldset className="card">
+        <legend className="sr-only">Columns shown</legend>
+        {columns.map((column) => {
+          const visible = !hidden.includes(column.key);
+          return (
+            <label key={column.key} className="row small">
+              <input
+                type="checkbox"
+                checked={visible}
+                disabled={visible && shown === 1}
+                onChange={() => onChange(visible ? [...hidden, column.key] : hidden.filter((k) => k !== column.key))}
+              />
+              {column.label}
+            </label>
+          );
+        })}
+      </fieldset>
+    </details>
+  );
+}
+
 /** The values of the row that has the focus, in full (cells cut to their column width show all here). */
 function RowPreview({ columns, row }: { columns: ColumnInfo[]; row: ObjectRow }) {
   return (
@@ -114,6 +142,8 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
   const startSync = useApp((s) => s.startSync);
   const [sort, setSort] = useState<Sort>(null);
   const [filters, setFilters] = useState<Record<string, string[]>>({});
+  const [typed, setTyped] = useState('');
+  const text = useDebounced(typed, 150);
   const [total, setTotal] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<Map<string, string>>(new Map());
@@ -147,7 +177,7 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
       if (pages.current.has(page) || inflight.current.has(page)) return;
       inflight.current.add(page);
       const ticket = generation.current;
-      call('listObjects', { collection, filters, sort, offset: page * PAGE, limit: PAGE })
+      call('listObjects', { collection, filters, text, sort, offset: page * PAGE, limit: PAGE })
         .then((result) => {
           if (ticket !== generation.current) return;
           pages.current.set(page, result.rows);
@@ -158,7 +188,7 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
         .catch((failure: unknown) => ticket === generation.current && setError(errorMessage(failure)))
         .finally(() => inflight.current.delete(page));
     },
-    [collection, filters, sort],
+    [collection, filters, text, sort],
   );
 
   useEffect(() => {
@@ -170,7 +200,7 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
     loadPage(0);
   }, [loadPage, dataVersion]);
   // Another filter or sort: the tab stop goes back to the first row.
-  useEffect(() => setActive(0), [filters, sort]);
+  useEffect(() => setActive(0), [filters, text, sort]);
 
   const virtualizer = useVirtualizer({
     count: total ?? 0,
@@ -199,7 +229,7 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
 
   const rowAt = (index: number): ObjectRow | undefined => pages.current.get(Math.floor(index / PAGE))?.[index % PAGE];
   const filterable = columns.filter((c) => c.filterable);
-  const activeFilters = Object.values(filters).filter((v) => v.length).length;
+  const activeFilters = Object.values(filters).filter((v) => v.length).length + (text.trim() ? 1 : 0);
   const count_ = total ?? 0;
   const activeIndex = Math.min(active, Math.max(0, count_ - 1));
   const activeRendered = items.some((item) => item.index === activeIndex);
@@ -253,6 +283,15 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
         </Badge>
       )}
       <div className="grow" />
+      <input
+        type="search"
+        className="field list-filter"
+        placeholder={`Filter ${COLLECTION_LABELS[collection].toLowerCase()}…`}
+        aria-label={`Filter ${COLLECTION_LABELS[collection].toLowerCase()} by text`}
+        value={typed}
+        onChange={(event) => setTyped(event.target.value)}
+        data-testid="list-text-filter"
+      />
       {filterable.map((column) => {
         const choices = info?.filterValues[column.key] ?? [];
         if (choices.length === 0) return null;
@@ -275,10 +314,17 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
         );
       })}
       {activeFilters > 0 && (
-        <button className="btn small" onClick={() => setFilters({})}>
+        <button
+          className="btn small"
+          onClick={() => {
+            setFilters({});
+            setTyped('');
+          }}
+        >
           Clear filters
         </button>
       )}
+      <ColumnChooser columns={allColumns} hidden={layout.hidden} onChange={(hidden) => setLayout((l) => ({ ...l, hidden }))} />
     </div>
   );
 

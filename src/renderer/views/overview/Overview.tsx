@@ -9,6 +9,18 @@ import { ago, count, dateTime, enumText } from '../../components/format';
 
 const PALETTE = ['#3b6cf6', '#1f9d55', '#c27a00', '#d33a3a', '#8a4fd8', '#0e9bb0', '#7a869a', '#e0559b'];
 
+/** A category label of a bar chart, cut to the axis width, whole (with the raw value of an unknown one) on hover. */
+function AxisLabel({ x, y, value, hover }: { x: number; y: number; value: string; hover: string }) {
+  return (
+    <g transform={`translate(${x},${y})`}>
+      <title>{hover}</title>
+      <text x={-4} y={0} dy={4} textAnchor="end" fill="var(--muted)" fontSize={11}>
+        {value.length > 22 ? `${value.slice(0, 21)}…` : value}
+      </text>
+    </g>
+  );
+}
+
 function Chart({
   title,
   data,
@@ -20,7 +32,12 @@ function Chart({
   enumName: string | null;
   kind?: 'bar' | 'pie';
 }) {
-  const rows = data.map((d) => ({ ...d, label: d.key ? enumText(enumName, d.key).label : '(none)' }));
+  const rows = data.map((d) => {
+    const text = d.key ? enumText(enumName, d.key) : null;
+    // The label, and on hover the raw value too when no enumeration lists it.
+    return { ...d, label: text?.label ?? '(none)', hover: text && !text.known ? `${text.label} (${d.key})` : (text?.label ?? '(none)') };
+  });
+  const hoverOf = (label: string) => rows.find((r) => r.label === label)?.hover ?? label;
   return (
     <section className="card" style={{ minHeight: 260 }} aria-label={title}>
       <h2 className="section-title">{title}</h2>
@@ -44,7 +61,7 @@ function Chart({
                     <ChartCell key={row.key} fill={PALETTE[i % PALETTE.length]} />
                   ))}
                 </Pie>
-                <Tooltip />
+                <Tooltip formatter={(value, name) => [value, hoverOf(String(name))]} />
               </PieChart>
             ) : (
               <BarChart data={rows} layout="vertical" margin={{ left: 10, right: 20 }}>
@@ -56,9 +73,16 @@ function Chart({
                   width={150}
                   stroke="var(--muted)"
                   fontSize={11}
-                  tickFormatter={(v: string) => (v.length > 22 ? `${v.slice(0, 21)}…` : v)}
+                  tick={(props: { x: string | number; y: string | number; payload: { value: unknown } }) => (
+                    <AxisLabel
+                      x={Number(props.x)}
+                      y={Number(props.y)}
+                      value={String(props.payload.value)}
+                      hover={hoverOf(String(props.payload.value))}
+                    />
+                  )}
                 />
-                <Tooltip cursor={{ fill: 'var(--row-hover)' }} />
+                <Tooltip cursor={{ fill: 'var(--row-hover)' }} labelFormatter={(label) => hoverOf(String(label))} />
                 <Bar dataKey="count" isAnimationActive={false}>
                   {rows.map((row, i) => (
                     <ChartCell key={row.key} fill={PALETTE[i % PALETTE.length]} />

@@ -1,0 +1,73 @@
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, spawnJsonLine, test } from './fixtures';
+import { seedFixtureStore } from './seed-store';
+
+const nav = (page: Page, name: RegExp | string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name }).click();
+
+test('list tools: a text filter over the store, a column chooser remembered per list, unknown enum values readable with the raw value on hover', async ({
+  page,
+  dataDir,
+}) => {
+  const storeFile = join(dataDir, 'fixtures.sqlite');
+  seedFixtureStore(storeFile, 300);
+  const host = await spawnJsonLine<{ url: string }>(['ui-host', '--port', '0', '--data-dir', dataDir, '--store', storeFile]);
+  try {
+    await page.goto(host.info.url);
+    await expect(page.getByTestId('count-scopes')).toContainText('302');
+
+    // The overview's charts: a value no enumeration lists reads as words, the raw value on hover.
+    const regulated = page.locator('section[aria-label="Scopes by classification"] svg title', {
+      hasText: 'XAA_SCOPE_CLASSIFICATION_REGULATED',
+    });
+    await expect(regulated).toHaveText('Regulated (XAA_SCOPE_CLASSIFICATION_REGULATED)');
+
+    await nav(page, /^Scopes/);
+    await expect(page.getByTestId('list-total')).toHaveText('302 objects');
+
+    // The text filter asks the store: the total counts the matches, not the rows on screen.
+    const filter = page.getByRole('searchbox', { name: 'Filter scopes by text' });
+    await filter.fill('payroll');
+    await expect(page.getByTestId('list-total')).toHaveText('2 objects');
+    await expect(page.getByTestId('list-row')).toHaveCount(2);
+    await filter.fill('extra scope');
+    await expect(page.getByTestId('list-total')).toHaveText('300 objects');
+    await filter.fill('nothing-holds-this-word');
+    await expect(page.getByRole('heading', { name: 'Nothing matches these filters' })).toBeVisible();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect(filter).toHaveValue('');
+    await expect(page.getByTestId('list-total')).toHaveText('302 objects');
+
+    // An unknown classification and state: humanized, flagged, the raw value on hover.
+    await filter.fill('payroll export');
+    await expect(page.getByTestId('list-total')).toHaveText('1 object');
+    const row = page.getByTestId('list-row').first();
+    await expect(row.locator('.badge.unknown', { hasText: 'Regulated' })).toHaveAttribute(
+      'title',
+      'Unknown value: XAA_SCOPE_CLASSIFICATION_REGULATED',
+    );
+    await expect(row.locator('.badge.unknown', { hasText: 'Quarantined' })).toHaveAttribute(
+      'title',
+      'Unknown value: XAA_SCOPE_STATE_QUARANTINED',
+    );
+
+    // The column chooser: a hidden column stays hidden in this list (and only this one) after a restart.
+    await expect(page.getByRole('columnheader', { name: 'Source', exact: true })).toBeVisible();
+    await page.getByText('Columns', { exact: true }).click();
+    await page.getByRole('group', { name: 'Columns shown' }).getByRole('checkbox', { name: 'Source', exact: true }).uncheck();
+    await expect(page.getByRole('columnheader', { name: 'Source', exact: true })).toHaveCount(0);
+    await page.reload();
+    await nav(page, /^Scopes/);
+    await expect(page.getByTestId('list-row').first()).toHaveAttribute('data-loaded', 'true');
+    await expect(page.getByRole('columnheader', { name: 'Source', exact: true })).toHaveCount(0);
+    await expect(page.getByRole('columnheader', { name: 'Scope' })).toBeVisible();
+    await nav(page, /^Automations/);
+    await expect(page.getByRole('columnheader', { name: 'Name' })).toBeVisible();
+    await nav(page, /^Scopes/);
+    await page.getByText('Columns', { exact: true }).click();
+    await page.getByRole('group', { name: 'Columns shown' }).getByRole('checkbox', { name: 'Source', exact: true }).check();
+    await expect(page.getByRole('columnheader', { name: 'Source', exact: true })).toBeVisible();
+  } finally {
+    await host.stop();
+  }
+});
