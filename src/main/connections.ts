@@ -246,7 +246,11 @@ export interface CredentialReplacement {
  * tenant (its store holds that tenant's objects) and not already another connection's. The server
  * URL and the auth method are kept unless given. Not saved: the caller checks the credential first.
  */
-export function prepareCredentialReplacement(dataDir: string, name: string, input: Omit<NewConnectionInput, 'name'>): CredentialReplacement {
+export function prepareCredentialReplacement(
+  dataDir: string,
+  name: string,
+  input: Omit<NewConnectionInput, 'name'>,
+): CredentialReplacement {
   const all = listConnections(dataDir);
   const previous = all.find((c) => c.name === name);
   if (!previous) throw new ConnectionError('not_found', `No connection named '${name.slice(0, 80)}'`);
@@ -256,7 +260,7 @@ export function prepareCredentialReplacement(dataDir: string, name: string, inpu
     throw new ConnectionError(
       'other_tenant',
       `Client ID ${id.clientId} is for ${id.hostname}, but '${previous.name}' talks to ${previous.tenantHost}: ` +
-        'a credential of another tenant cannot replace it (its local data is that tenant\'s); connect it as a new connection',
+        "a credential of another tenant cannot replace it (its local data is that tenant's); connect it as a new connection",
     );
   }
   const other = all.find((c) => c.clientId === id.clientId && c.name !== previous.name);

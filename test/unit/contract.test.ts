@@ -162,7 +162,14 @@ describe('the checked dispatcher', () => {
     bus.emit('connectionState', { connection: 'demo', online: true, status: 'online', checkedAt: null, reason: null, needsSecret: false });
     bus.emit('connectionState', { connection: 'demo' } as never);
     stop();
-    bus.emit('connectionState', { connection: 'demo', online: false, status: 'offline', checkedAt: null, reason: null, needsSecret: false });
+    bus.emit('connectionState', {
+      connection: 'demo',
+      online: false,
+      status: 'offline',
+      checkedAt: null,
+      reason: null,
+      needsSecret: false,
+    });
     expect(seen).toHaveLength(1);
   });
 });

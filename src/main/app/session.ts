@@ -85,7 +85,13 @@ class ConnectionMonitor {
 
   /** The tenant refused the credential (a send stopped on 401): said at once, without another request. */
   refused(workspace: Workspace): void {
-    const state = { online: false, status: 'credentials-refused', checkedAt: now(), reason: refusedReason(null), needsSecret: false } as const;
+    const state = {
+      online: false,
+      status: 'credentials-refused',
+      checkedAt: now(),
+      reason: refusedReason(null),
+      needsSecret: false,
+    } as const;
     this.set({ connection: workspace.connection.name, ...state });
   }
 
