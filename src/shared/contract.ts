@@ -227,7 +227,16 @@ export const OutboxItemView = z.object({
 });
 export type OutboxItemView = z.infer<typeof OutboxItemView>;
 
-export const ChangePreview = OutboxItemView.pick({ kind: true, input: true, request: true, summary: true, target: true });
+/** What the store does not know about a change (an unknown id, a user who was not a member): queued all the same. */
+export const ChangeWarning = z.object({ field: z.string(), message: z.string() });
+export type ChangeWarning = z.infer<typeof ChangeWarning>;
+/** The names the store has for the ids of a change's input, by input field. */
+const Names = z.record(z.string(), z.string());
+
+export const ChangePreview = OutboxItemView.pick({ kind: true, input: true, request: true, summary: true, target: true }).extend({
+  warnings: z.array(ChangeWarning),
+  names: Names,
+});
 export type ChangePreview = z.infer<typeof ChangePreview>;
 
 const ImportRowError = z.object({ line: z.number().int(), column: z.number().int(), field: z.string(), message: z.string() });
@@ -241,11 +250,13 @@ const ImportDuplicate = z.object({
 export const ImportPreview = z.object({
   kind: MutationKind,
   rows: z.number().int(),
-  valid: z.array(z.object({ line: z.number().int(), input: JsonRecord, summary: z.string() })),
+  valid: z.array(z.object({ line: z.number().int(), input: JsonRecord, summary: z.string(), names: Names })),
   errors: z.array(ImportRowError),
   duplicatesInFile: z.array(ImportDuplicate),
   duplicatesInQueue: z.array(ImportDuplicate),
   warnings: z.array(z.string()),
+  /** The store's warnings about rows queued all the same (an unknown id, not a member), by line and column. */
+  rowWarnings: z.array(ImportRowError),
 });
 export type ImportPreview = z.infer<typeof ImportPreview>;
 
@@ -546,8 +557,8 @@ export const CHANNELS = {
   ),
   outboxEnqueue: channel(
     z.object({ kind: MutationKind, input: JsonRecord }).strict(),
-    z.object({ item: OutboxItemView }),
-    'Validates a change by the spec rules and queues it (refused with the field named when invalid).',
+    z.object({ item: OutboxItemView, warnings: z.array(ChangeWarning) }),
+    "Validates a change by the spec rules and against the store, and queues it (refused with the field named when invalid; the store's warnings come back).",
   ),
   outboxCheck: channel(
     z.object({ kind: MutationKind, input: JsonRecord, editing: Id.nullable().default(null) }).strict(),
@@ -556,7 +567,7 @@ export const CHANNELS = {
   ),
   outboxEdit: channel(
     z.object({ id: Id, input: JsonRecord }).strict(),
-    z.object({ item: OutboxItemView }),
+    z.object({ item: OutboxItemView, warnings: z.array(ChangeWarning) }),
     'Edits a queued item (validated again).',
   ),
   outboxDiscard: channel(z.object({ id: Id }).strict(), done, 'Discards a queued, failed or uncertain item.'),

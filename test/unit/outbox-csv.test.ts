@@ -25,7 +25,14 @@ describe('CSV import: removals', () => {
     const csv = 'appUserId,note,appId,appEntitlementId\nu1,"hello, world",app-1,ent-1\n';
     const result = t.outbox.importCsv(csv, 'remove-membership');
     expect(result.queued).toBe(1);
-    expect(result.warnings).toEqual([expect.stringMatching(/column 2 'note' is not used/)]);
+    // And, once for the file, what the store could not check (nothing synced yet).
+    expect(result.warnings).toEqual([
+      expect.stringMatching(/column 2 'note' is not used/),
+      'apps have not been synced yet: the app ids are not checked against the store',
+      'entitlements have not been synced yet: the entitlement ids are not checked against the store',
+      'app users have not been synced yet: the app user ids are not checked against the store',
+    ]);
+    expect(result.rowWarnings).toEqual([]);
     expect(t.outbox.list()[0]?.input).toEqual({ appId: 'app-1', appEntitlementId: 'ent-1', appUserId: 'u1' });
   });
 

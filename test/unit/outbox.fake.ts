@@ -143,7 +143,12 @@ export class FakeApi {
 export interface TestOutbox {
   outbox: Outbox;
   db: Database.Database;
+  /** Synced objects by `collection/id`. */
   synced: Map<string, Record<string, unknown>>;
+  /** Synced objects (`collection/id`) the last walk no longer saw. */
+  gone: Set<string>;
+  /** When each collection was last synced completely (absent: never). */
+  asOf: Map<string, string>;
   dir: string;
   file: string;
   close(): void;
@@ -157,14 +162,23 @@ export function openTestOutbox(): TestOutbox {
   db.pragma('foreign_keys = ON');
   migrate(db, [m0100, m0101]);
   const synced = new Map<string, Record<string, unknown>>();
+  const gone = new Set<string>();
+  const asOf = new Map<string, string>();
   const store: OutboxStore = {
     db,
     getObject: (collection, id) => {
       const json = synced.get(`${collection}/${id}`);
-      return json ? { json } : null;
+      return json ? { json, deleted: gone.has(`${collection}/${id}`) } : null;
     },
+    syncedAsOf: (collection) => asOf.get(collection) ?? null,
     refreshObjects: (copies) => {
-      for (const c of copies) synced.set(`${c.collection}/${c.id}`, c.json);
+      for (const c of copies) {
+        // As the store keeps them: a removed object's last version stays, marked gone.
+        if (c.json) {
+          synced.set(`${c.collection}/${c.id}`, c.json);
+          gone.delete(`${c.collection}/${c.id}`);
+        } else gone.add(`${c.collection}/${c.id}`);
+      }
       return { runId: null, stored: copies.length };
     },
   };
@@ -172,6 +186,8 @@ export function openTestOutbox(): TestOutbox {
     outbox: openOutbox(store),
     db,
     synced,
+    gone,
+    asOf,
     dir,
     file,
     close() {

@@ -11,10 +11,12 @@ import {
   type MutationKind,
   type Outbox,
   type OutboxItem,
+  type QueuedItem,
   type SendSummary,
 } from '../../main/outbox/queue';
 import { readInputFile } from '../../main/input-file';
 import { CSV_IMPORT_MAX_BYTES, JSON_INPUT_MAX_BYTES } from '../../shared/input-limits';
+import { namedSummary } from '../../shared/named-summary';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { asInput, parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
 import { escapeControls, OUTPUT_OPTIONS, outputFormat, print } from '../output';
@@ -37,6 +39,9 @@ Actions:
                                                      the rest is kept; validated again, update-template's
                                                      mask derived again)
   import FILE.csv --kind remove-membership|create-scope [--dry-run]
+                                                     (checked against the store: a row it is sure the
+                                                     tenant refuses is an error, an unknown id a warning;
+                                                     --dry-run lists the rows with the names of their ids)
   list [SELECTION] [-o table|json|csv]
   batches [-o table|json|csv]                       (the CSV imports: name, time, items per state)
   show ID
@@ -298,7 +303,13 @@ function add({ rest, values, io, outbox }: ActionCall): ExitCode {
   const item = outbox.enqueue(kind, inputFor(kind, values), { source: 'cli' });
   if (values.json) io.out(JSON.stringify(item, null, 2));
   io.err(escapeControls(`queued ${item.id}: ${item.summary}`));
+  printWarnings(io, item);
   return EXIT.ok;
+}
+
+/** The store's warnings about a queued change: what it does not know, named. */
+function printWarnings(io: CliIO, item: QueuedItem): void {
+  for (const w of item.warnings) io.err(`warning: ${w.field}: ${w.message}`);
 }
 
 function edit(call: ActionCall): ExitCode {
@@ -315,6 +326,7 @@ function edit(call: ActionCall): ExitCode {
   const edited = outbox.edit(id, { ...item.input, ...given });
   if (values.json) io.out(JSON.stringify(edited, null, 2));
   io.err(escapeControls(`edited ${edited.id}: ${edited.summary}`));
+  printWarnings(io, edited);
   return EXIT.ok;
 }
 
@@ -331,6 +343,11 @@ function importCsv({ rest, values, io, outbox }: ActionCall): ExitCode {
     io.err(escapeControls(`${file}:${e.line}${e.column ? `:${e.column}` : ''}: ${e.field}: ${e.message}`));
   if (result.errors.length > 200) io.err(`… and ${result.errors.length - 200} more errors`);
   for (const w of result.warnings) io.err(escapeControls(`warning: ${w}`));
+  for (const w of result.rowWarnings.slice(0, 200))
+    io.err(escapeControls(`${file}:${w.line}${w.column ? `:${w.column}` : ''}: warning: ${w.field}: ${w.message}`));
+  if (result.rowWarnings.length > 200) io.err(`… and ${result.rowWarnings.length - 200} more warnings`);
+  if (result.dryRun && !values.json)
+    for (const row of result.valid) io.out(escapeControls(`line ${row.line}: ${namedSummary(row.summary, row.input, row.names)}`));
   for (const d of result.duplicatesInFile.slice(0, 50)) io.err(`line ${d.line}: duplicate of line ${d.firstLine} (skipped)`);
   for (const d of result.duplicatesInQueue.slice(0, 50))
     io.err(`line ${d.line}: already in the outbox as ${d.itemId?.slice(0, 8)} (${d.itemState}) (skipped)`);
@@ -339,7 +356,8 @@ function importCsv({ rest, values, io, outbox }: ActionCall): ExitCode {
     io.err(`nothing imported: ${result.errors.length} row(s) with errors out of ${result.rows}`);
     return EXIT.usage;
   }
-  const skipped = dups ? `, ${dups} duplicate(s) skipped` : '';
+  const warned = new Set(result.rowWarnings.map((w) => w.line)).size;
+  const skipped = `${dups ? `, ${dups} duplicate(s) skipped` : ''}${warned ? `, ${warned} with warnings` : ''}`;
   io.err(
     result.dryRun
       ? `dry run: ${result.valid.length} of ${result.rows} rows would be queued${skipped}`

@@ -161,6 +161,7 @@ export function outboxStoreOf(store: Store): OutboxStore {
   return {
     db: store.db,
     getObject: (collection, id) => (isCollectionId(collection) ? store.getObject(collection, id) : null),
+    syncedAsOf: (collection) => (isCollectionId(collection) ? store.dataAsOf(collection) : null),
     refreshObjects: (copies) => storeFreshCopies(store, copies),
   };
 }

@@ -21,3 +21,6 @@ export {
   type WalkState,
 } from './completeness';
 export { arrayMemberSlices, checkObject, memberSlice, RawJsonError } from './raw-json';
+export { entitlementType, MANAGED_ENTITLEMENT_TYPES, membershipsManaged } from './entitlements';
+export { membershipId } from './memberships';
+export { canEscalate, ESCALATE_ACTION } from './tasks';

@@ -5,7 +5,7 @@
  */
 import { parseImport, type ImportKind } from './csv-import';
 import { rowToItem, type ActiveItem, type ItemRow, type OutboxDb, type OutboxStore } from './items';
-import { descriptorOf, prepareChange, type ValidationContext } from './kinds';
+import { descriptorOf, prepareChange, type PreparedChange, type ValidationContext } from './kinds';
 import {
   OutboxStateError,
   OutboxValidationError,
@@ -19,16 +19,24 @@ import {
   type OutboxFilter,
   type OutboxItem,
   type OutboxState,
+  type ChangeWarning,
+  type QueuedItem,
 } from './types';
 
-/** Kinds' validation reads the synced copies of objects from the store. */
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Kinds' validation and store checks read the synced copies of objects from the store. */
 export function validationContext(store: OutboxStore): ValidationContext {
   return {
     synced(collection, id) {
-      const found = store.getObject?.(collection, id);
-      const json = found?.json;
-      return json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
+      const json = store.getObject?.(collection, id)?.json;
+      return isRecord(json) ? json : null;
     },
+    stored(collection, id) {
+      const found = store.getObject?.(collection, id);
+      return found && isRecord(found.json) ? { json: found.json, deleted: found.deleted === true } : null;
+    },
+    syncedAsOf: (collection) => store.syncedAsOf?.(collection) ?? null,
   };
 }
 
@@ -43,21 +51,27 @@ export function mustGet(o: OutboxDb, id: string): OutboxItem {
 }
 
 /** Validates a change as enqueue (or the edit of item `editing`) would, and says what it would send. */
+/** The store's warnings of a prepared change. */
+export function warningsOf(change: PreparedChange): ChangeWarning[] {
+  return change.warnings.map(({ field, message }) => ({ field, message }));
+}
+
 export function checkChange(o: OutboxDb, ctx: ValidationContext, kind: MutationKind, input: unknown, editing?: string): ChangePreview {
   const change = prepareChange(kind, input, ctx);
   const existing = o.activeByKey(kind, change.dedupeKey);
   if (existing && existing.id !== editing) throw sameChangeQueued(existing);
-  return { kind, input: change.input, request: change.request, summary: change.summary, target: change.target };
+  const { request, summary, target, names } = change;
+  return { kind, input: change.input, request, summary, target, warnings: warningsOf(change), names };
 }
 
-export function enqueueChange(o: OutboxDb, ctx: ValidationContext, kind: MutationKind, input: unknown, source?: string): OutboxItem {
+export function enqueueChange(o: OutboxDb, ctx: ValidationContext, kind: MutationKind, input: unknown, source?: string): QueuedItem {
   const change = prepareChange(kind, input, ctx);
   const id = o.durable(() => {
     const existing = o.activeByKey(kind, change.dedupeKey);
     if (existing) throw sameChangeQueued(existing);
     return o.insert(change, source ?? null, new Date().toISOString());
   });
-  return mustGet(o, id);
+  return { ...mustGet(o, id), warnings: warningsOf(change) };
 }
 
 export function previewImport(o: OutboxDb, ctx: ValidationContext, csvText: string | Uint8Array, kind: ImportKind): ImportPreview {
@@ -94,11 +108,13 @@ export function batchName(source: string): string {
   return path.split(/[\\/]/).pop() || path || 'csv';
 }
 
-export function editItem(o: OutboxDb, ctx: ValidationContext, id: string, input: unknown): OutboxItem {
+export function editItem(o: OutboxDb, ctx: ValidationContext, id: string, input: unknown): QueuedItem {
+  let warnings: ChangeWarning[] = [];
   o.durable(() => {
     const item = mustGet(o, id);
     if (item.state !== 'queued') throw new OutboxStateError(`item ${id} is ${item.state}: only queued items can be edited`);
     const change = prepareChange(item.kind, input, ctx);
+    warnings = warningsOf(change);
     const clash = o.otherActiveByKey(item.kind, change.dedupeKey, id);
     if (clash) throw new OutboxValidationError('input', `the same change is already in the outbox as item ${clash.id}`);
     const now = new Date().toISOString();
@@ -115,7 +131,7 @@ export function editItem(o: OutboxDb, ctx: ValidationContext, id: string, input:
       at: now,
     });
   });
-  return mustGet(o, id);
+  return { ...mustGet(o, id), warnings };
 }
 
 /** The user's decisions on an item: from which states each is allowed, and the state it leads to. */

@@ -1,7 +1,9 @@
 /**
  * Bulk import from CSV (csv-parse): the whole file is read and validated first, with errors by line
  * and column; duplicates within the file and against the queue are reported; the caller queues all
- * valid rows in one transaction, or none when any row has an error.
+ * valid rows in one transaction, or none when any row has an error. Each row goes through the same
+ * check step as a single change (`prepareChange`): the spec's rules, then the store's (a refusal
+ * is a row error at the column it is about; a warning, such as an unknown id, is a row warning).
  *
  * Accepted: a UTF-8 BOM, CRLF / LF / CR line ends, quoted fields (with commas, quotes, line breaks),
  * empty and blank lines (skipped), header names in snake_case or camelCase, in any order, extra
@@ -278,16 +280,18 @@ function rowInput(row: CsvRow, position: Positions, specs: ColumnSpec[]): { inpu
   return { input };
 }
 
-/** A kind's refusal of a row's input, with the CSV column's name and position instead of the field's. */
-function refusal(error: OutboxValidationError, line: number, position: Positions, specs: ColumnSpec[]): ImportRowError {
+/** A kind's refusal (or the store's warning) about a row's input, with the CSV column's name and position instead of the field's. */
+function refusal(error: { field: string; message: string }, line: number, position: Positions, specs: ColumnSpec[]): ImportRowError {
   const spec = specs.find((s) => s.field === error.field || s.name === error.field);
-  const message = spec ? error.message.replace(new RegExp(`^${error.field}\\b`), spec.name) : error.message;
+  const named = spec && error.message.startsWith(error.field);
+  const message = named ? error.message.replace(new RegExp(`^${error.field}\\b`), spec.name) : error.message;
   return { line, column: spec ? (position.get(spec.name) ?? -1) + 1 : 0, field: spec?.name ?? error.field, message };
 }
 
 /** The rows checked one by one: invalid ones are errors; duplicates (in the file, or queued) are reported; the rest become changes. */
 class RowChecker {
   readonly #firstLineOf = new Map<string, number>();
+  readonly #unchecked = new Set<string>();
 
   constructor(
     private readonly kind: ImportKind,
@@ -321,6 +325,11 @@ class RowChecker {
     this.#accept(row.line, change);
   }
 
+  /** The file's warnings about what the store could not check. */
+  get unchecked(): string[] {
+    return [...this.#unchecked];
+  }
+
   #accept(line: number, change: PreparedChange): void {
     const { preview, changes } = this.out;
     const first = this.#firstLineOf.get(change.dedupeKey);
@@ -334,7 +343,12 @@ class RowChecker {
       preview.duplicatesInQueue.push({ line, itemId: queued.id, itemState: queued.state, key: change.target });
       return;
     }
-    preview.valid.push({ line, input: change.input, summary: change.summary });
+    preview.valid.push({ line, input: change.input, summary: change.summary, names: change.names });
+    for (const w of change.warnings) {
+      // What was not checked at all (a collection never synced) is said once for the file.
+      if (w.severity === 'unchecked') this.#unchecked.add(w.message);
+      else preview.rowWarnings.push(refusal(w, line, this.position, this.specs));
+    }
     changes.push({ line, change });
   }
 }
@@ -348,7 +362,16 @@ export function parseImport(
 ): ParsedImport {
   const errors: ImportRowError[] = [];
   const warnings: string[] = [];
-  const preview: ImportPreview = { kind, rows: 0, valid: [], errors, duplicatesInFile: [], duplicatesInQueue: [], warnings };
+  const preview: ImportPreview = {
+    kind,
+    rows: 0,
+    valid: [],
+    errors,
+    duplicatesInFile: [],
+    duplicatesInQueue: [],
+    warnings,
+    rowWarnings: [],
+  };
   const out: ParsedImport = { preview, changes: [] };
   const specs = IMPORT_COLUMNS[kind];
   if (!specs) {
@@ -378,6 +401,7 @@ export function parseImport(
   preview.rows = rows.length;
   const checker = new RowChecker(kind, ctx, lookupActive, position, specs, out);
   for (const row of rows) checker.check(row, header.fields.length);
+  warnings.push(...checker.unchecked);
   if (rows.length === 0) errors.push(fileError(header.line, 'the file has a header but no rows'));
   return out;
 }

@@ -14,7 +14,10 @@ import type { MutationKind, OutboxBatch, OutboxFilter, OutboxItem, OutboxRequest
 /** What the outbox needs of the store: its database handle, and the synced objects. */
 export interface OutboxStore {
   db: Database;
-  getObject?(collection: string, id: string): { json?: unknown } | null | undefined;
+  /** A synced object (its last version; `deleted`: the last completed walk no longer saw it). */
+  getObject?(collection: string, id: string): { json?: unknown; deleted?: boolean } | null | undefined;
+  /** When a collection's data is from (its last completed walk), null when it never completed. */
+  syncedAsOf?(collection: string): string | null;
   /**
    * Keeps fresh copies of the objects that successes returned, so views show them before the next
    * sync (optional: without it, the next sync brings them). Returns the run that holds them, if any.

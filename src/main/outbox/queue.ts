@@ -40,6 +40,7 @@ import {
   type OutboxItem,
   type OutboxState,
   type PendingOverlay,
+  type QueuedItem,
   type ReconcileSummary,
   type SendSummary,
 } from './types';
@@ -49,7 +50,8 @@ export type { ItemFilter, OutboxStore } from './items';
 export type { SendOptions } from './sender';
 
 export interface Outbox {
-  enqueue(kind: MutationKind, input: unknown, opts?: { source?: string }): OutboxItem;
+  /** Validates (by the spec, then against the store) and queues a change; the store's warnings come with the item. */
+  enqueue(kind: MutationKind, input: unknown, opts?: { source?: string }): QueuedItem;
   /**
    * Validates a change exactly as enqueue (or edit of item `editing`) would and says what would be
    * sent (update-template: the derived updateMask), queuing nothing; a refusal throws the same error.
@@ -69,7 +71,7 @@ export interface Outbox {
   /** The CSV imports, newest first, with their items per state. */
   batches(): OutboxBatch[];
   get(id: string): OutboxItem | null;
-  edit(id: string, input: unknown): OutboxItem;
+  edit(id: string, input: unknown): QueuedItem;
   discard(id: string): void;
   retry(id: string): void;
   resolve(id: string, note?: string): void;

@@ -91,6 +91,13 @@ export interface BulkResult {
   refused: BulkRefusal[];
 }
 
+/** What the store does not know about a change (or holds in an older state): the change is queued all the same. */
+export interface ChangeWarning {
+  /** The input field it is about. */
+  field: string;
+  message: string;
+}
+
 /** What a valid change would send, before it is queued. */
 export interface ChangePreview {
   kind: MutationKind;
@@ -99,7 +106,14 @@ export interface ChangePreview {
   request: OutboxRequest;
   summary: string;
   target: string;
+  /** The store's warnings: unknown objects, a user who was not a member at the last sync... */
+  warnings: ChangeWarning[];
+  /** The names the store has for the ids of the input, by input field. */
+  names: Record<string, string>;
 }
+
+/** A queued item, with the store's warnings about its change. */
+export type QueuedItem = OutboxItem & { warnings: ChangeWarning[] };
 
 /** A refused input: names the field and says what is wrong. */
 export class OutboxValidationError extends Error {
@@ -140,6 +154,8 @@ export interface ImportPreviewRow {
   line: number;
   input: Record<string, unknown>;
   summary: string;
+  /** The names the store has for the row's ids, by input field. */
+  names: Record<string, string>;
 }
 
 export interface ImportPreview {
@@ -153,6 +169,8 @@ export interface ImportPreview {
   duplicatesInQueue: ImportDuplicate[];
   /** Notes that do not block the import (ignored extra columns...). */
   warnings: string[];
+  /** The store's warnings about rows that are queued all the same (an unknown id, not a member), by line and column. */
+  rowWarnings: ImportRowError[];
 }
 
 export interface ImportResult extends ImportPreview {

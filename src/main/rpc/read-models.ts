@@ -207,6 +207,7 @@ export function previewOf(preview: OutboxImportPreview): ImportPreview {
     duplicatesInFile: preview.duplicatesInFile,
     duplicatesInQueue: preview.duplicatesInQueue,
     warnings: preview.warnings,
+    rowWarnings: preview.rowWarnings,
   };
 }
 

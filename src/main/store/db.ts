@@ -41,6 +41,8 @@ export interface Store {
   /** Newest first. */
   runs(): SyncRun[];
   collectionStatus(): CollectionStatus[];
+  /** When a collection's data is from (its last completed walk), null when no walk of it completed. */
+  dataAsOf(collection: CollectionId): string | null;
   /** The current version (a deleted object's last one, flagged `deleted`), or the version as of a run. */
   getObject(collection: CollectionId, id: string, opts?: { asOfRun?: number }): StoredObject | null;
   listObjects(collection: CollectionId, opts?: ListOptions): { rows: StoredObject[]; total: number };
@@ -123,6 +125,7 @@ export function openStore(file: string, opts: OpenStoreOptions = {}): Store {
     close: () => db.close(),
     runs: () => reader.runs(),
     collectionStatus: () => reader.collectionStatus(),
+    dataAsOf: (collection) => reader.dataAsOf(collection),
     getObject: (collection, id, o) => reader.getObject(collection, id, o),
     listObjects: (collection, o) => reader.listObjects(collection, o),
     iterateObjects: (collection, o) => reader.iterateObjects(collection, o),

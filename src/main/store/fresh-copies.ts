@@ -1,8 +1,9 @@
 /**
  * Fresh copies of objects that sent changes returned (a created scope, an updated template, a
- * new campaign), stored through the collections' own descriptors so they look in views, search
- * and reports exactly as a sync would store them. The outbox asks for this after a send; the store
- * keeps them as a run of their own (origin `outbox`, see SyncWriter.storeFreshCopies).
+ * new campaign, a task read back) or removed (a membership), stored through the collections' own
+ * descriptors so they look in views, search and reports exactly as a sync would store them. The
+ * outbox asks for this after a send and after a reconcile; the store keeps them as a run of their
+ * own (origin `outbox`, see SyncWriter.storeFreshCopies).
  */
 import { collection as descriptorOf, isCollectionId, prepareObject, type CollectionId, type PreparedObject } from '../collections';
 import type { Store } from './db';
@@ -10,18 +11,20 @@ import type { Store } from './db';
 export interface FreshCopy {
   collection: string;
   id: string;
-  json: Record<string, unknown>;
+  /** null: the object is gone from the tenant (a removed membership). */
+  json: Record<string, unknown> | null;
 }
 
 export interface FreshCopiesStored {
   /** The run that holds them, or null: nothing new, or a sync run is open and brings them. */
   runId: number | null;
-  /** Copies stored (new or changed objects). */
+  /** Copies stored (new or changed objects, and objects marked gone). */
   stored: number;
 }
 
 export function storeFreshCopies(store: Pick<Store, 'sync'>, copies: readonly FreshCopy[]): FreshCopiesStored {
   const prepared: { collection: CollectionId; object: PreparedObject }[] = [];
+  const removed: { collection: CollectionId; id: string }[] = [];
   const seen = new Set<string>();
   // The last copy of an object wins (two changes to one template in one send).
   for (const copy of [...copies].reverse()) {
@@ -29,6 +32,10 @@ export function storeFreshCopies(store: Pick<Store, 'sync'>, copies: readonly Fr
     const key = `${copy.collection}\u0000${copy.id}`;
     if (seen.has(key)) continue;
     seen.add(key);
+    if (copy.json === null) {
+      removed.push({ collection: copy.collection, id: copy.id });
+      continue;
+    }
     try {
       // The answer was parsed by the client: its object is stored as the JSON of what it carried.
       prepared.push({
@@ -39,6 +46,6 @@ export function storeFreshCopies(store: Pick<Store, 'sync'>, copies: readonly Fr
       // An answer without an id cannot be stored: the next sync brings the object.
     }
   }
-  if (prepared.length === 0) return { runId: null, stored: 0 };
-  return store.sync.storeFreshCopies(prepared.reverse()) ?? { runId: null, stored: 0 };
+  if (prepared.length === 0 && removed.length === 0) return { runId: null, stored: 0 };
+  return store.sync.storeFreshCopies(prepared.reverse(), removed) ?? { runId: null, stored: 0 };
 }

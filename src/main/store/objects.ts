@@ -164,6 +164,12 @@ export class ObjectReader {
     }));
   }
 
+  /** When the collection's data is from: the end of its last completed walk (null: none completed). */
+  dataAsOf(collection: CollectionId): string | null {
+    const done = this.s.lastCompleted!.get(collection) as WalkSummaryRow | undefined;
+    return done?.finished_at ?? null;
+  }
+
   collectionStatus(): CollectionStatus[] {
     return COLLECTIONS.map((d): CollectionStatus => {
       const done = this.s.lastCompleted!.get(d.id) as WalkSummaryRow | undefined;

@@ -341,12 +341,16 @@ export class SyncWriter {
   /**
    * Stores fresh copies of objects that sent changes returned, as a completed run of their own
    * (origin `outbox`): views show them at once, and "as of" and diffs see them like any version.
-   * The run has no walks, so it marks nothing deleted and moves no collection's "data as of".
+   * `removed` are objects the tenant confirmed gone (a removed membership): they end as of this
+   * run. The run has no walks, so it marks nothing else deleted and moves no collection's "data as of".
    * Nothing is stored while a sync run is open (running or interrupted: its walks decide what is
    * current, and it brings the objects anyway) or when every copy equals the stored version.
    * Returns the new run and how many objects it holds, or null.
    */
-  storeFreshCopies(copies: readonly { collection: CollectionId; object: PreparedObject }[]): { runId: number; stored: number } | null {
+  storeFreshCopies(
+    copies: readonly { collection: CollectionId; object: PreparedObject }[],
+    removed: readonly { collection: CollectionId; id: string }[] = [],
+  ): { runId: number; stored: number } | null {
     const stored = this.db
       .transaction((): { runId: number; stored: number } | null => {
         const last = this.s.lastRun!.get() as { status: RunStatus } | undefined;
@@ -355,9 +359,13 @@ export class SyncWriter {
           const found = this.s.findObject!.get(collection, object.id) as { hash: Buffer | null } | undefined;
           return !found?.hash?.equals(object.hash);
         });
-        if (changed.length === 0) return null;
+        const gone = removed.flatMap(({ collection, id }) => {
+          const found = this.s.findObject!.get(collection, id) as { oid: number; vid: number | null } | undefined;
+          return found && found.vid !== null ? [{ collection, oid: found.oid, vid: found.vid }] : [];
+        });
+        if (changed.length === 0 && gone.length === 0) return null;
         const at = now();
-        const collections = [...new Set(changed.map((c) => c.collection))];
+        const collections = [...new Set([...changed, ...gone].map((c) => c.collection))];
         const id = Number(
           this.db
             .prepare("INSERT INTO sync_runs (started_at, finished_at, status, collections, origin) VALUES (?, ?, 'completed', ?, 'outbox')")
@@ -365,7 +373,13 @@ export class SyncWriter {
         );
         // Walk 0: no sync walk has that number, so a later walk still decides what it did not see.
         for (const { collection, object } of changed) this.upsert(id, collection, 0, object, at);
-        return { runId: id, stored: changed.length };
+        // Gone as of this run (a removal the tenant confirmed): its version closes, as a walk's end would close it.
+        for (const g of gone) {
+          this.s.clearCurrent!.run(g.oid);
+          this.s.closeVersion!.run(id, g.vid);
+          this.queueSearch(g.oid, true, null);
+        }
+        return { runId: id, stored: changed.length + gone.length };
       })
       // Immediate: the check of the last run and the new run are one step, whatever another connection does.
       .immediate();

@@ -4,6 +4,7 @@ import { validateScopeValue } from '../../../shared/validate';
 import { OutboxValidationError } from '../types';
 import type { KindDescriptor } from './descriptor';
 import { findInList, get, seg, text } from './server';
+import { StoreChecker } from './store-checks';
 import { asObject, checkEnum, optionalString, requiredId } from './validation';
 
 export interface CreateScopeInput extends Record<string, unknown> {
@@ -37,6 +38,11 @@ export const createScope: KindDescriptor<CreateScopeInput> = {
     }
     if (obj.state !== undefined && obj.state !== '' && obj.state !== null) out.state = checkEnum(ENUMS.XaaScopeState, obj.state, 'state');
     return out;
+  },
+  checkStore(input, ctx) {
+    const c = new StoreChecker(ctx);
+    c.find('appId', 'apps', input.appId);
+    return c.result();
   },
   request(input) {
     const body: Record<string, unknown> = { xaaResourceServerId: input.xaaResourceServerId, scopeValue: input.scopeValue };

@@ -5,6 +5,30 @@ import type { MutationKind, OutboxItem, OutboxRequest, OverlayEffect } from '../
 export interface ValidationContext {
   /** The synced copy of an object in the local store (its JSON), or null. */
   synced(collection: string, id: string): Record<string, unknown> | null;
+  /** The object as the store holds it, and whether the last completed walk no longer saw it; null: never stored. */
+  stored(collection: string, id: string): { json: Record<string, unknown>; deleted: boolean } | null;
+  /** When the collection's data is from (its last completed walk), or null when it was never synced completely. */
+  syncedAsOf(collection: string): string | null;
+}
+
+/**
+ * What the store says about a valid change before it is queued. `refuse`: the store is sure the
+ * server would refuse it (an entitlement whose memberships the service does not manage); `warn`:
+ * the store does not know an object, or holds an older state (it may be stale), so the change is
+ * queued and the user told; `unchecked`: the store holds none of a collection yet (never synced),
+ * so nothing was checked against it (the message names the collection, not the object).
+ */
+export interface StoreFinding {
+  severity: 'refuse' | 'warn' | 'unchecked';
+  /** The input field the finding is about. */
+  field: string;
+  message: string;
+}
+
+export interface StoreCheck {
+  findings: StoreFinding[];
+  /** Display names of the objects the input names, by input field (ids the store knows). */
+  names: Record<string, string>;
 }
 
 export interface OverlayRow {
@@ -16,7 +40,15 @@ export interface OverlayRow {
 
 /** `resent`: the check itself sent the request again (kinds whose resend is the read). */
 export type ReconcileVerdict =
-  | { outcome: 'applied'; result: Record<string, unknown>; note: string; httpStatus?: number; resent?: boolean }
+  | {
+      outcome: 'applied';
+      result: Record<string, unknown>;
+      note: string;
+      httpStatus?: number;
+      resent?: boolean;
+      /** What the read found, to keep in the store (as a success's refresh). */
+      refresh?: RefreshedObject[];
+    }
   | { outcome: 'not-applied'; note: string; httpStatus?: number; resent?: boolean }
   | { outcome: 'unknown'; note: string; httpStatus?: number; resent?: boolean };
 
@@ -26,11 +58,11 @@ export interface ReconcileContext {
   signal?: AbortSignal;
 }
 
-/** A fresh copy of an object to keep in the store after a success. */
+/** A fresh copy of an object to keep in the store after a success; `json` null: the object is gone (a removed membership). */
 export interface RefreshedObject {
   collection: string;
   id: string;
-  json: Record<string, unknown>;
+  json: Record<string, unknown> | null;
 }
 
 export interface KindDescriptor<I extends Record<string, unknown> = Record<string, unknown>> {
@@ -45,6 +77,8 @@ export interface KindDescriptor<I extends Record<string, unknown> = Record<strin
   endpoint: string;
   /** Validates and normalizes; throws OutboxValidationError naming the field. */
   validate(input: unknown, ctx: ValidationContext): I;
+  /** Checks a valid input against the synced objects of the store (see StoreFinding). */
+  checkStore?(input: I, ctx: ValidationContext): StoreCheck;
   request(input: I): OutboxRequest;
   /** The object this item touches; items with the same target go out in queue order. */
   target(input: I): string;
@@ -54,8 +88,14 @@ export interface KindDescriptor<I extends Record<string, unknown> = Record<strin
   overlay(input: I, itemId: string): OverlayRow[];
   /** What a success records (ids the server created, flags it set). */
   result(body: unknown, input: I): Record<string, unknown>;
-  /** Objects to refresh in the store after a success, when the answer carries them. */
+  /** Objects to refresh in the store after a success, when the answer carries them (or says what is gone). */
   refresh?(body: unknown, input: I): RefreshedObject[];
+  /**
+   * Objects a success changed that its answer does not carry, read back from the server once the
+   * send has settled (an escalated task; the revoke task a removal created). A failed read is
+   * ignored: the next sync brings them.
+   */
+  readBack?(ctx: { api: OutboxApi; input: I; result: Record<string, unknown>; signal?: AbortSignal }): Promise<RefreshedObject[]>;
   /** How an uncertain attempt is settled by reading the server. */
   reconcile(ctx: ReconcileContext & { input: I }): Promise<ReconcileVerdict>;
   /** How reconciliation works for this kind, in one sentence (shown to the user). */

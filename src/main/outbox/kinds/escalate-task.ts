@@ -1,6 +1,10 @@
 /** escalate-task: a task escalated to emergency access; reconciled by reading the task. */
-import type { KindDescriptor } from './descriptor';
+import { TASK_TYPE_KEYS } from '../../../shared/api-types/task';
+import { kindOf } from '../../../shared/api-types/common';
+import { canEscalate, getPath, str } from '../../collections';
+import type { KindDescriptor, StoreCheck, ValidationContext } from './descriptor';
 import { get, seg, text } from './server';
+import { StoreChecker } from './store-checks';
 import { asObject, optionalString, requiredId } from './validation';
 
 export interface EscalateTaskInput extends Record<string, unknown> {
@@ -12,6 +16,32 @@ export interface EscalateTaskInput extends Record<string, unknown> {
 function emergencyAccessOf(body: unknown): boolean | null {
   const value = get(body, 'taskView', 'task', 'emergencyAccess') ?? get(body, 'task', 'emergencyAccess');
   return typeof value === 'boolean' ? value : value === undefined ? null : Boolean(value);
+}
+
+/**
+ * The store's view of an escalation: refused when the task can never be escalated (not a grant
+ * task, closed, or escalated already: none of these changes back); a warning when the task is
+ * unknown, does not offer escalation at the last sync, or the policy step is not its current one.
+ */
+function checkEscalation(i: EscalateTaskInput, ctx: ValidationContext): StoreCheck {
+  const c = new StoreChecker(ctx);
+  const view = c.find('taskId', 'tasks', i.taskId);
+  if (!view) return c.result();
+  const task = c.label('taskId', i.taskId);
+  const type = kindOf(getPath(view, 'task.type'), TASK_TYPE_KEYS);
+  const current = str(getPath(view, 'task.policy.current.id'));
+  if (type !== 'unknown' && type !== 'grant')
+    c.refuse('taskId', `task ${task} is a ${type} task: only grant (access request) tasks can be escalated to emergency access`);
+  else if (getPath(view, 'task.state') === 'TASK_STATE_CLOSED') c.refuse('taskId', `task ${task} is closed`);
+  else if (getPath(view, 'task.emergencyAccess') === true) c.refuse('taskId', `task ${task} is in emergency access already`);
+  else if (!canEscalate(view))
+    c.warn('taskId', `task ${task} did not offer escalation at the last sync (${c.asOf('tasks')}): its current step may not allow it`);
+  else if (current && current !== i.policyStepId)
+    c.warn(
+      'policyStepId',
+      `policy step ${i.policyStepId} is not the current step of task ${task} as of the last sync (${c.asOf('tasks')}): that is ${current}`,
+    );
+  return c.result();
 }
 
 export const escalateTask: KindDescriptor<EscalateTaskInput> = {
@@ -26,6 +56,7 @@ export const escalateTask: KindDescriptor<EscalateTaskInput> = {
     if (comment !== undefined && comment !== '') out.comment = comment;
     return out;
   },
+  checkStore: checkEscalation,
   request: (i) => ({
     method: 'POST',
     path: `/tasks/${seg(i.taskId)}/action/escalate`,

@@ -9,7 +9,7 @@ import { requestDigest } from '../canonical';
 import { OutboxValidationError, type MutationKind, type OutboxRequest } from '../types';
 import { createCampaign } from './create-campaign';
 import { createScope } from './create-scope';
-import type { KindDescriptor, ValidationContext } from './descriptor';
+import type { KindDescriptor, StoreFinding, ValidationContext } from './descriptor';
 import { escalateTask } from './escalate-task';
 import { removeMembership } from './remove-membership';
 import { updateTemplate } from './update-template';
@@ -21,6 +21,7 @@ export type { EscalateTaskInput } from './escalate-task';
 export type { RemoveMembershipInput } from './remove-membership';
 export { TEMPLATE_FIELDS, type UpdateTemplateInput } from './update-template';
 export { checkDateTime } from './validation';
+export { StoreChecker } from './store-checks';
 
 export const KINDS = {
   'create-scope': createScope,
@@ -46,16 +47,30 @@ export interface PreparedChange {
   target: string;
   dedupeKey: string;
   summary: string;
+  /** What the store may not know (the change is queued all the same). */
+  warnings: StoreFinding[];
+  /** Names of the objects the input names, by input field. */
+  names: Record<string, string>;
 }
 
+/**
+ * Validates a change by the spec's rules, then against the store (the one check step every entry
+ * runs: the app's forms, the CLI, CSV import, edits): a refusal of either throws an
+ * OutboxValidationError naming the field; the store's warnings come back with the change.
+ */
 export function prepareChange(kind: MutationKind, raw: unknown, ctx: ValidationContext): PreparedChange {
   const d = descriptorOf(kind);
   const input = d.validate(raw, ctx);
+  const checked = d.checkStore?.(input, ctx) ?? { findings: [], names: {} };
+  const refusal = checked.findings.find((f) => f.severity === 'refuse');
+  if (refusal) throw new OutboxValidationError(refusal.field, refusal.message);
   const request = d.request(input);
   // The last guard: a body never carries a member the server sets (each kind leaves them out).
   const readOnly = readOnlyMembersIn(d.endpoint, request.body)[0];
   if (readOnly !== undefined) throw new OutboxValidationError(readOnly, `${readOnly} is set by the server and is never sent`);
   return {
+    warnings: checked.findings,
+    names: checked.names,
     kind,
     version: d.version,
     input,

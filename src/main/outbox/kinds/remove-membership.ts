@@ -1,13 +1,54 @@
 /** remove-membership: a user taken out of an entitlement; reconciled by sending it again (it cannot apply twice). */
+import { entitlementType, getPath, membershipId, membershipsManaged, str } from '../../collections';
 import { readApiError } from '../api-shape';
-import type { KindDescriptor } from './descriptor';
+import type { KindDescriptor, StoreCheck, ValidationContext } from './descriptor';
 import { get, seg, text } from './server';
+import { StoreChecker } from './store-checks';
 import { asObject, requiredId } from './validation';
 
 export interface RemoveMembershipInput extends Record<string, unknown> {
   appId: string;
   appEntitlementId: string;
   appUserId: string;
+}
+
+/**
+ * The store's view of a removal: the app, entitlement and app user it names; refused when the
+ * entitlement's memberships are not the service's to remove (its type says so) or the entitlement
+ * is another app's; a warning when any of them is unknown or the user was not a member at the last sync.
+ */
+function checkRemoval(i: RemoveMembershipInput, ctx: ValidationContext): StoreCheck {
+  const c = new StoreChecker(ctx);
+  c.find('appId', 'apps', i.appId);
+  const entitlement = c.find('appEntitlementId', 'entitlements', i.appEntitlementId);
+  const user = c.find('appUserId', 'app-users', i.appUserId);
+  if (entitlement) {
+    const ent = c.label('appEntitlementId', i.appEntitlementId);
+    const ownApp = str(getPath(entitlement, 'appEntitlementView.appEntitlement.appId'));
+    const managed = membershipsManaged(entitlement);
+    if (ownApp && ownApp !== i.appId) c.refuse('appEntitlementId', `entitlement ${ent} belongs to app ${ownApp}, not to app ${i.appId}`);
+    else if (managed === false)
+      c.refuse(
+        'appEntitlementId',
+        `entitlement ${ent} is a ${entitlementType(entitlement)} (synced from its app): the service does not manage its memberships; ` +
+          'only catalog (access profile), group and profile memberships can be removed',
+      );
+    else if (managed === null)
+      c.warn(
+        'appEntitlementId',
+        `the store does not know the type of entitlement ${ent}: whether its memberships can be removed is not checked`,
+      );
+  }
+  if (entitlement && user && c.asOf('memberships')) {
+    const held = ctx.stored('memberships', membershipId(i.appEntitlementId, i.appUserId));
+    if (!held || held.deleted)
+      c.warn(
+        'appUserId',
+        `app user ${c.label('appUserId', i.appUserId)} is not a member of entitlement ${c.label('appEntitlementId', i.appEntitlementId)} ` +
+          `as of the last sync (${c.asOf('memberships')})`,
+      );
+  }
+  return c.result();
 }
 
 export const removeMembership: KindDescriptor<RemoveMembershipInput> = {
@@ -23,6 +64,7 @@ export const removeMembership: KindDescriptor<RemoveMembershipInput> = {
       appUserId: requiredId(obj, 'appUserId'),
     };
   },
+  checkStore: checkRemoval,
   request: (i) => ({
     method: 'DELETE',
     path: `/apps/${seg(i.appId)}/entitlements/${seg(i.appEntitlementId)}/remove-membership`,

@@ -26,9 +26,15 @@ export function outboxHandlers(session: Session): Pick<Handlers, OutboxChannel> 
       const items = open.list({ state: state ?? undefined, limit }).map(itemOf);
       return { items, counts: open.counts(), pending: open.pendingCount(), sending: session.sending() };
     },
-    outboxEnqueue: ({ kind, input }) => ({ item: itemOf(outbox().enqueue(kind, input, { source: 'app' })) }),
+    outboxEnqueue: ({ kind, input }) => {
+      const item = outbox().enqueue(kind, input, { source: 'app' });
+      return { item: itemOf(item), warnings: item.warnings };
+    },
     outboxCheck: ({ kind, input, editing }) => outbox().check(kind, input, { editing: editing ?? undefined }),
-    outboxEdit: ({ id, input }) => ({ item: itemOf(outbox().edit(id, input)) }),
+    outboxEdit: ({ id, input }) => {
+      const item = outbox().edit(id, input);
+      return { item: itemOf(item), warnings: item.warnings };
+    },
     outboxDiscard: ({ id }) => {
       outbox().discard(id);
       return {};

@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import type { MutationKind, OutboxItemView } from '../../../shared/contract';
+import type { ChangeWarning, MutationKind, OutboxItemView } from '../../../shared/contract';
 import { ENUMS } from '../../../shared/enums';
 import { validateScopeValue } from '../../../shared/validate';
 import { AttestError, call, errorMessage } from '../../api';
@@ -139,6 +139,7 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
   const [serverError, setServerError] = useState<{ field?: string; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [queued, setQueued] = useState<string | null>(null);
+  const [warnings, setWarnings] = useState<ChangeWarning[]>([]);
 
   const fields = SIMPLE[kind];
   const set = (key: string, value: string) => {
@@ -175,10 +176,11 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
     setBusy(true);
     setServerError(null);
     try {
-      const { item } = editing
+      const { item, warnings: found } = editing
         ? await call('outboxEdit', { id: editing.id, input: input() })
         : await call('outboxEnqueue', { kind, input: input() });
       setQueued(item.summary);
+      setWarnings(found);
       setValues({});
       setJson('');
       outboxChanged();
@@ -193,9 +195,16 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
   const blocked = fields ? Object.keys(problems).length > 0 : !json.trim();
   const scopeValue = values.scopeValue ?? '';
   const done = queued && (
-    <div className="badge ok" role="status" style={{ alignSelf: 'flex-start' }}>
-      {editing ? 'Saved' : 'Queued'}: {queued}
-    </div>
+    <>
+      <div className="badge ok" role="status" style={{ alignSelf: 'flex-start' }}>
+        {editing ? 'Saved' : 'Queued'}: {queued}
+      </div>
+      {warnings.map((w, i) => (
+        <div key={i} className="badge warn" data-testid="change-warning" style={{ alignSelf: 'flex-start' }}>
+          {w.message}
+        </div>
+      ))}
+    </>
   );
   const kindPicker = (
     <div>

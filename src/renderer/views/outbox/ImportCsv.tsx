@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ImportPreview } from '../../../shared/contract';
 import { CSV_IMPORT_MAX_BYTES } from '../../../shared/input-limits';
+import { namedSummary } from '../../../shared/named-summary';
 import { sizeText } from '../../../shared/sizes';
 import { call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
@@ -112,6 +113,7 @@ export function ImportCsv({ onImported }: { onImported(): void }) {
             <Badge tone={preview.duplicatesInFile.length + preview.duplicatesInQueue.length ? 'warn' : undefined}>
               {preview.duplicatesInFile.length + preview.duplicatesInQueue.length} duplicates skipped
             </Badge>
+            {preview.rowWarnings.length > 0 && <Badge tone="warn">{preview.rowWarnings.length} warnings</Badge>}
             <span className="muted small">{preview.rows} rows read</span>
           </div>
           {preview.errors.length > 0 && (
@@ -137,6 +139,32 @@ export function ImportCsv({ onImported }: { onImported(): void }) {
               </tbody>
             </table>
           )}
+          {preview.rowWarnings.length > 0 && (
+            <table className="small" style={{ borderCollapse: 'collapse', width: '100%' }} data-testid="import-warnings">
+              <caption className="muted" style={{ textAlign: 'left' }}>
+                Queued all the same: the local copy may be older than the tenant.
+              </caption>
+              <thead>
+                <tr className="muted" style={{ textAlign: 'left' }}>
+                  <th>Line</th>
+                  <th>Field</th>
+                  <th>Warning</th>
+                </tr>
+              </thead>
+              <tbody>
+                {preview.rowWarnings.slice(0, 200).map((w, i) => (
+                  <tr key={i} style={{ borderTop: '1px solid var(--border)' }}>
+                    <td className="mono">
+                      {w.line}
+                      {w.column ? `:${w.column}` : ''}
+                    </td>
+                    <td className="mono">{w.field}</td>
+                    <td>{w.message}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
           {preview.valid.length > 0 && (
             <table className="small" style={{ borderCollapse: 'collapse', width: '100%' }} data-testid="import-valid">
               <thead>
@@ -149,7 +177,7 @@ export function ImportCsv({ onImported }: { onImported(): void }) {
                 {preview.valid.slice(0, 200).map((row) => (
                   <tr key={row.line} style={{ borderTop: '1px solid var(--border)' }}>
                     <td className="mono">{row.line}</td>
-                    <td>{row.summary}</td>
+                    <td>{namedSummary(row.summary, row.input, row.names)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,0 +1,94 @@
+/**
+ * Checks of a valid change against the local store, shared by the kinds' `checkStore`: the objects
+ * a change names looked up by id, their names (shown beside the ids in previews), and findings
+ * phrased alike for every front (the app's forms, `attest queue add`, CSV import). The store is
+ * sure of what never changes (an entitlement's type, the app it belongs to): those are refusals.
+ * What it does not hold, or holds in an older state, it may simply not have synced yet: warnings.
+ */
+import { collection as collectionOf, isCollectionId } from '../../collections';
+import type { StoreCheck, StoreFinding, ValidationContext } from './descriptor';
+
+/** How a collection's objects are called in findings. */
+const NOUNS: Record<string, string> = {
+  apps: 'app',
+  entitlements: 'entitlement',
+  'app-users': 'app user',
+  memberships: 'membership',
+  tasks: 'task',
+};
+
+const day = (iso: string): string => iso.slice(0, 16).replace('T', ' ');
+
+/** Gathers the findings and names of one change. */
+export class StoreChecker {
+  readonly #findings: StoreFinding[] = [];
+  readonly #names: Record<string, string> = {};
+
+  constructor(readonly ctx: ValidationContext) {}
+
+  /** The display name of a stored object (its collection's search title), or ''. */
+  static nameOf(collection: string, json: unknown): string {
+    if (!isCollectionId(collection)) return '';
+    try {
+      return collectionOf(collection).searchText(json).title;
+    } catch {
+      return '';
+    }
+  }
+
+  /** `id (name)`, or `id` when the store has no name for it. */
+  label(field: string, id: string): string {
+    const name = this.#names[field];
+    return name ? `${id} (${name})` : id;
+  }
+
+  /**
+   * The object `id` of `collection`, named under `field`, when the store holds it and the last
+   * walk still saw it; otherwise null, with a warning that says what the store knows of it.
+   */
+  find(field: string, collection: string, id: string): Record<string, unknown> | null {
+    const noun = NOUNS[collection] ?? collection;
+    const found = this.ctx.stored(collection, id);
+    const name = found ? StoreChecker.nameOf(collection, found.json) : '';
+    if (name) this.#names[field] = name;
+    if (found && !found.deleted) return found.json;
+    const asOf = this.ctx.syncedAsOf(collection);
+    if (found)
+      this.warn(field, `${noun} ${this.label(field, id)} was gone from the tenant at the last sync${asOf ? ` (${day(asOf)})` : ''}`);
+    else if (asOf === null) this.#findings.push({ severity: 'unchecked', field, message: uncheckedMessage(collection, noun) });
+    else
+      this.warn(field, `unknown ${noun} ${id}: not in the store (synced ${day(asOf)}); it may be newer than the last sync, or not exist`);
+    return null;
+  }
+
+  /** When `collection` was last synced completely, for messages ('' when never). */
+  asOf(collection: string): string {
+    const at = this.ctx.syncedAsOf(collection);
+    return at ? day(at) : '';
+  }
+
+  refuse(field: string, message: string): void {
+    this.#findings.push({ severity: 'refuse', field, message });
+  }
+
+  warn(field: string, message: string): void {
+    this.#findings.push({ severity: 'warn', field, message });
+  }
+
+  result(): StoreCheck {
+    return { findings: this.#findings, names: this.#names };
+  }
+}
+
+const UNCHECKED = new Map<string, string>();
+
+/** What is said of a collection never synced (once per collection: a CSV says it for every row). */
+function uncheckedMessage(collection: string, noun: string): string {
+  let message = UNCHECKED.get(collection);
+  if (message === undefined) {
+    const title = isCollectionId(collection) ? collectionOf(collection).title.toLowerCase() : collection;
+    message = `${title} have not been synced yet: the ${noun} ids are not checked against the store`;
+    UNCHECKED.set(collection, message);
+  }
+  return message;
+}
