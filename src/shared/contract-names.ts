@@ -28,6 +28,8 @@ export const CHANNEL_NAMES = [
   'search',
   'overview',
   'outboxList',
+  'outboxBatches',
+  'outboxBulk',
   'outboxEnqueue',
   'outboxCheck',
   'outboxEdit',

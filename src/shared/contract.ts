@@ -221,11 +221,50 @@ export const OutboxItemView = z.object({
   result: JsonRecord.nullable(),
   note: z.string().nullable(),
   source: z.string().nullable(),
+  /** The import (CSV) it came from. */
+  batchId: z.number().int().nullable(),
   createdAt: IsoTime,
   updatedAt: IsoTime,
   lastSentAt: IsoTime.nullable(),
 });
 export type OutboxItemView = z.infer<typeof OutboxItemView>;
+
+/** Which items (all criteria given must hold); `error`: text in the reason shown, any case. */
+export const OutboxFilter = z
+  .object({
+    state: OutboxState.nullable().default(null),
+    kind: MutationKind.nullable().default(null),
+    batch: z.number().int().nullable().default(null),
+    error: z.string().max(500).nullable().default(null),
+  })
+  .strict();
+export type OutboxFilter = z.infer<typeof OutboxFilter>;
+
+const StateCounts = z.record(z.string(), z.number().int());
+
+export const OutboxBatchView = z.object({
+  id: z.number().int(),
+  /** The file's name. */
+  name: z.string(),
+  kind: MutationKind,
+  rows: z.number().int(),
+  createdAt: IsoTime,
+  counts: StateCounts,
+});
+export type OutboxBatchView = z.infer<typeof OutboxBatchView>;
+
+export const BulkAction = z.enum(['retry', 'resolve', 'discard']);
+export type BulkAction = z.infer<typeof BulkAction>;
+
+export const BulkResultView = z.object({
+  action: BulkAction,
+  outcome: OutboxState,
+  matched: z.number().int(),
+  changed: z.number().int(),
+  /** Items left as they were, by state and reason. */
+  refused: z.array(z.object({ state: OutboxState, reason: z.string(), count: z.number().int() })),
+});
+export type BulkResultView = z.infer<typeof BulkResultView>;
 
 /** What the store does not know about a change (an unknown id, a user who was not a member): queued all the same. */
 export const ChangeWarning = z.object({ field: z.string(), message: z.string() });
@@ -543,17 +582,40 @@ export const CHANNELS = {
 
   // --- outbox (changes queued offline, sent later)
   outboxList: channel(
-    z
-      .object({ state: OutboxState.nullable().default(null), limit: z.number().int().min(1).max(5000).default(500) })
-      .strict()
-      .default({ state: null, limit: 500 }),
+    OutboxFilter.extend({
+      limit: z.number().int().min(1).max(5000).default(500),
+      offset: z.number().int().min(0).default(0),
+    }).default({ state: null, kind: null, batch: null, error: null, limit: 500, offset: 0 }),
     z.object({
       items: z.array(OutboxItemView),
-      counts: z.record(z.string(), z.number().int()),
+      /** How many items the filter matches (the page is `items`). */
+      matching: z.number().int(),
+      counts: StateCounts,
       pending: z.number().int(),
       sending: z.boolean(),
     }),
-    'Outbox items (newest first), counts per state, and whether a send is running.',
+    'A page of the outbox items a filter matches (queue order), how many match, counts per state, and whether a send is running.',
+  ),
+  outboxBatches: channel(
+    none,
+    z.object({ batches: z.array(OutboxBatchView) }),
+    'The CSV imports, newest first: name, kind, rows, time and their items per state now.',
+  ),
+  outboxBulk: channel(
+    z
+      .object({
+        action: BulkAction,
+        /** The items chosen (null: every item `filter` matches). */
+        ids: z.array(Id).min(1).max(100_000).nullable().default(null),
+        filter: OutboxFilter.nullable().default(null),
+        /** resolve: the one note for all. */
+        note: z.string().max(2000).nullable().default(null),
+      })
+      .strict()
+      .refine((a) => a.ids !== null || a.filter !== null, { message: 'give ids or a filter' }),
+    BulkResultView,
+    'Retries, resolves (one note) or discards the items chosen, or every item a filter matches, in one transaction; ' +
+      'items whose state does not allow it are left as they were and counted.',
   ),
   outboxEnqueue: channel(
     z.object({ kind: MutationKind, input: JsonRecord }).strict(),
