@@ -3,13 +3,13 @@ import type { Filters, StoredObject } from '../../main/store/db';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 import { OUTPUT_OPTIONS, OUTPUT_USAGE, outputFormat, print, type Cell } from '../output';
-import { collectionArg, intOption, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store-option';
+import { collectionArg, collectionsInWords, intOption, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store-option';
 
 const synopsis = 'attest list COLLECTION [--filter KEY=VALUE]... [--sort FIELD[:desc]] [--limit N] [--offset N] [--as-of RUN]';
 const usage = `Usage: ${synopsis} [--columns A,B…] [-o table|json|csv] [--connection NAME] [--data-dir DIR] [--store FILE]
 
-Lists a collection of the local store, offline, without a search query. COLLECTION is campaigns,
-templates, automations, toolsets, routing-rules or scopes.
+Lists a collection of the local store, offline, without a search query. COLLECTION is one of
+${collectionsInWords()}.
   --filter KEY=VALUE  only objects whose column KEY is VALUE; repeat a key for any of several values,
                       different keys must all match. Any column of the collection (and id, title), e.g.
                         automations:  triggerType=TRIGGER_TYPE_SCHEDULE (any trigger, live or draft;

@@ -4,7 +4,7 @@ import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 import { SEARCH_COUNT_CAP } from '../../shared/search-limits';
 import { MARK_CLOSE, MARK_OPEN, OUTPUT_OPTIONS, OUTPUT_USAGE, outputFormat, print } from '../output';
 import { parseFilters } from './list';
-import { collectionArg, intOption, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store-option';
+import { collectionArg, collectionsInWords, intOption, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store-option';
 
 const synopsis = 'attest search QUERY [--collection C] [--filter COLUMN=VALUE]... [--limit N] [--offset N]';
 const usage = `Usage: ${synopsis} [-o table|json|csv] [--connection NAME] [--data-dir DIR] [--store FILE]
@@ -14,7 +14,8 @@ expression, and states, classifications and trigger types by their labels ("dang
 review", "schedule") or raw names (XAA_SCOPE_CLASSIFICATION_DANGEROUS). Each word matches as a prefix
 ("adm" finds "admin"); "quoted words" match as a phrase.
 Best matches first (bm25); for very broad queries, matches in names first, then the newest.
-  --collection C      only campaigns, templates, automations, toolsets, routing-rules or scopes
+  --collection C      only that collection, one of
+${collectionsInWords('                      ')}
   --filter COL=VALUE  only objects whose column equals the value (repeat for more columns; e.g.
                       state=XAA_SCOPE_STATE_ENABLED, classification=..., primaryTriggerType=...,
                       actionKind=suppress, enabled=true)

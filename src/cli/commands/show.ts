@@ -1,14 +1,14 @@
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 import { askedFormat, escapeControls, escapeJsonText, OUTPUT_OPTIONS, print, textLine } from '../output';
-import { collectionArg, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store-option';
+import { collectionArg, collectionsInWords, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store-option';
 
 const usage = `Usage: attest show COLLECTION ID [--as-of RUN] [--history] [-o table|json|csv] [--connection NAME] [--data-dir DIR] [--store FILE]
 
 Prints one object's JSON as the tenant sent it (campaigns: the wrapper of GET /access_review/{id}),
 with any control character that JSON allows raw in a string (C1, bidi) written as its \\u escape:
-the same JSON value, safe on a terminal. COLLECTION is campaigns, templates, automations, toolsets,
-routing-rules or scopes.
+the same JSON value, safe on a terminal. COLLECTION is one of
+${collectionsInWords()}.
   --as-of RUN         the version in the snapshot of that sync run
   --history           its versions across sync runs instead (added, modified with fields, removed)
 ${STORE_USAGE}

@@ -3,6 +3,22 @@ import { defaultDataDir } from '../../main/data-dir';
 import { COLLECTION_IDS, isCollectionId, type CollectionId } from '../../main/collections';
 import { UsageError, type CliIO } from '../io';
 
+/**
+ * Every collection, as a usage text names them ("campaigns, templates, … or tasks"), in lines of
+ * at most 90 characters, each after `indent`.
+ */
+export function collectionsInWords(indent = ''): string {
+  const words = COLLECTION_IDS.map((id, i) => (i < COLLECTION_IDS.length - 2 ? `${id},` : id));
+  words.splice(-1, 0, 'or');
+  const lines: string[] = [];
+  for (const word of words) {
+    const last = lines.at(-1);
+    if (last !== undefined && indent.length + last.length + word.length < 90) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines.map((line) => indent + line).join('\n');
+}
+
 /** The options every offline read command takes to find its store. */
 export const STORE_OPTIONS = {
   connection: { type: 'string' },
