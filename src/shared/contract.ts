@@ -59,10 +59,20 @@ export const ConnectionInfo = z.object({
 });
 export type ConnectionInfo = z.infer<typeof ConnectionInfo>;
 
+/**
+ * `online`: the tenant minted a token with this connection's credential; `credentials-refused`: it
+ * answered and refused them (401, invalid_client: replace the credential); `offline`: no answer
+ * (or no secret to ask with).
+ */
+export const ConnectionStatus = z.enum(['online', 'credentials-refused', 'offline']);
+export type ConnectionStatus = z.infer<typeof ConnectionStatus>;
+
 export const ConnectionState = z.object({
   /** The open connection, or null before one is opened. */
   connection: z.string().nullable(),
+  /** True when `status` is `online`. */
   online: z.boolean(),
+  status: ConnectionStatus,
   checkedAt: IsoTime.nullable(),
   /** Why the tenant is not reachable (a sentence, never a secret). */
   reason: z.string().nullable(),
@@ -211,11 +221,50 @@ export const OutboxItemView = z.object({
   result: JsonRecord.nullable(),
   note: z.string().nullable(),
   source: z.string().nullable(),
+  /** The import (CSV) it came from. */
+  batchId: z.number().int().nullable(),
   createdAt: IsoTime,
   updatedAt: IsoTime,
   lastSentAt: IsoTime.nullable(),
 });
 export type OutboxItemView = z.infer<typeof OutboxItemView>;
+
+/** Which items (all criteria given must hold); `error`: text in the reason shown, any case. */
+export const OutboxFilter = z
+  .object({
+    state: OutboxState.nullable().default(null),
+    kind: MutationKind.nullable().default(null),
+    batch: z.number().int().nullable().default(null),
+    error: z.string().max(500).nullable().default(null),
+  })
+  .strict();
+export type OutboxFilter = z.infer<typeof OutboxFilter>;
+
+const StateCounts = z.record(z.string(), z.number().int());
+
+export const OutboxBatchView = z.object({
+  id: z.number().int(),
+  /** The file's name. */
+  name: z.string(),
+  kind: MutationKind,
+  rows: z.number().int(),
+  createdAt: IsoTime,
+  counts: StateCounts,
+});
+export type OutboxBatchView = z.infer<typeof OutboxBatchView>;
+
+export const BulkAction = z.enum(['retry', 'resolve', 'discard']);
+export type BulkAction = z.infer<typeof BulkAction>;
+
+export const BulkResultView = z.object({
+  action: BulkAction,
+  outcome: OutboxState,
+  matched: z.number().int(),
+  changed: z.number().int(),
+  /** Items left as they were, by state and reason. */
+  refused: z.array(z.object({ state: OutboxState, reason: z.string(), count: z.number().int() })),
+});
+export type BulkResultView = z.infer<typeof BulkResultView>;
 
 /** What the store does not know about a change (an unknown id, a user who was not a member): queued all the same. */
 export const ChangeWarning = z.object({ field: z.string(), message: z.string() });
@@ -377,6 +426,23 @@ export const CHANNELS = {
     z.object({ connection: ConnectionInfo, state: ConnectionState }),
     'The secret of the open connection, pasted again: checked by getting a token, kept as asked, and the connection opened with it.',
   ),
+  replaceCredential: channel(
+    z
+      .object({
+        name: Name,
+        clientId: z.string().min(1).max(2000),
+        clientSecret: z.string().min(1).max(8000),
+        /** Null: the connection's own server URL is kept. */
+        serverUrl: z.string().max(2000).nullable().default(null),
+        /** Null: the connection's own auth method is kept. */
+        authMethod: AuthMethod.nullable().default(null),
+        keep: SecretKeeping.default('keychain'),
+      })
+      .strict(),
+    z.object({ connection: ConnectionInfo, state: ConnectionState }),
+    "Replaces a saved connection's credential (a rotated one): checked by getting a token, the new secret kept as asked and the old " +
+      'keychain entry deleted; the name, the local store and the outbox stay.',
+  ),
   removeConnection: channel(z.object({ name: Name }).strict(), done, 'Forgets a connection and deletes its keychain entry.'),
   openWorkspace: channel(
     z.object({ name: Name }).strict(),
@@ -516,17 +582,40 @@ export const CHANNELS = {
 
   // --- outbox (changes queued offline, sent later)
   outboxList: channel(
-    z
-      .object({ state: OutboxState.nullable().default(null), limit: z.number().int().min(1).max(5000).default(500) })
-      .strict()
-      .default({ state: null, limit: 500 }),
+    OutboxFilter.extend({
+      limit: z.number().int().min(1).max(5000).default(500),
+      offset: z.number().int().min(0).default(0),
+    }).default({ state: null, kind: null, batch: null, error: null, limit: 500, offset: 0 }),
     z.object({
       items: z.array(OutboxItemView),
-      counts: z.record(z.string(), z.number().int()),
+      /** How many items the filter matches (the page is `items`). */
+      matching: z.number().int(),
+      counts: StateCounts,
       pending: z.number().int(),
       sending: z.boolean(),
     }),
-    'Outbox items (newest first), counts per state, and whether a send is running.',
+    'A page of the outbox items a filter matches (queue order), how many match, counts per state, and whether a send is running.',
+  ),
+  outboxBatches: channel(
+    none,
+    z.object({ batches: z.array(OutboxBatchView) }),
+    'The CSV imports, newest first: name, kind, rows, time and their items per state now.',
+  ),
+  outboxBulk: channel(
+    z
+      .object({
+        action: BulkAction,
+        /** The items chosen (null: every item `filter` matches). */
+        ids: z.array(Id).min(1).max(100_000).nullable().default(null),
+        filter: OutboxFilter.nullable().default(null),
+        /** resolve: the one note for all. */
+        note: z.string().max(2000).nullable().default(null),
+      })
+      .strict()
+      .refine((a) => a.ids !== null || a.filter !== null, { message: 'give ids or a filter' }),
+    BulkResultView,
+    'Retries, resolves (one note) or discards the items chosen, or every item a filter matches, in one transaction; ' +
+      'items whose state does not allow it are left as they were and counted.',
   ),
   outboxEnqueue: channel(
     z.object({ kind: MutationKind, input: JsonRecord }).strict(),

@@ -16,8 +16,14 @@ import { COLLECTIONS, collection as descriptorOf, type ColumnDef } from '../coll
 import type { DiffDetail, Store } from '../store/db';
 import { columnValueCounts, matchesPerCollection, memo, objectWindow, type WindowOptions } from '../store/read-models';
 import type * as StoreTypes from '../store/types';
-import type { OutboxItem, ImportPreview as OutboxImportPreview, JournalEntry } from '../outbox/types';
-import type { OutboxItemView, ImportPreview, OutboxJournalEntry } from '../../shared/contract';
+import type { OutboxBatch, OutboxItem, ImportPreview as OutboxImportPreview, JournalEntry, OutboxFilter } from '../outbox/types';
+import type {
+  OutboxBatchView,
+  OutboxFilter as OutboxFilterArgs,
+  OutboxItemView,
+  ImportPreview,
+  OutboxJournalEntry,
+} from '../../shared/contract';
 
 /**
  * The store's answers shaped as the contract's view models: list rows, details, facets and chart
@@ -192,10 +198,20 @@ export function itemOf(item: OutboxItem): OutboxItemView {
     result: item.result,
     note: item.note,
     source: item.source,
+    batchId: item.batchId,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
     lastSentAt: item.lastSentAt,
   };
+}
+
+/** The contract's filter (nulls for "any") as the outbox's. */
+export function filterOf(f: OutboxFilterArgs): OutboxFilter {
+  return { state: f.state ?? undefined, kind: f.kind ?? undefined, batch: f.batch ?? undefined, error: f.error ?? undefined };
+}
+
+export function batchOf(b: OutboxBatch): OutboxBatchView {
+  return { id: b.id, name: b.name, kind: b.kind, rows: b.rows, createdAt: b.createdAt, counts: b.counts };
 }
 
 export function previewOf(preview: OutboxImportPreview): ImportPreview {

@@ -10,6 +10,7 @@ import type {
   SyncProgress,
 } from '../../shared/contract';
 import { call, errorMessage, subscribe } from '../api';
+import { paceSendEvents } from './send-events';
 
 export type Route =
   | { view: 'overview' }
@@ -90,7 +91,7 @@ export interface AppState {
   outboxChanged(): void;
 }
 
-const offline: ConnectionState = { connection: null, online: false, checkedAt: null, reason: null, needsSecret: false };
+const offline: ConnectionState = { connection: null, online: false, status: 'offline', checkedAt: null, reason: null, needsSecret: false };
 
 export const useApp = create<AppState>()((set, get) => ({
   boot: 'loading',
@@ -181,7 +182,7 @@ export const useApp = create<AppState>()((set, get) => ({
     try {
       set({ connection: await call('connectionState', { recheck: true }) });
     } catch (error) {
-      set((s) => ({ connection: { ...s.connection, online: false, reason: errorMessage(error) } }));
+      set((s) => ({ connection: { ...s.connection, online: false, status: 'offline', reason: errorMessage(error) } }));
     }
   },
 
@@ -288,16 +289,18 @@ export function listenToCore(): () => void {
     if (command === 'about') useApp.getState().setAbout(true);
     else useApp.getState().navigate({ view: 'help' });
   });
-  const stopSend = subscribe('sendProgress', (event) => {
-    useApp.setState({ sendProgress: event, sending: event.phase !== 'finished' });
-    if (event.phase === 'item' || event.phase === 'finished') useApp.getState().outboxChanged();
+  const sendEvents = paceSendEvents({
+    progress: (event) => useApp.setState({ sendProgress: event, sending: event.phase !== 'finished' }),
+    outboxChanged: () => useApp.getState().outboxChanged(),
     // A success may change objects: lists and details refetch (and show the pending marks gone).
-    if (event.phase === 'finished') useApp.setState((s) => ({ dataVersion: s.dataVersion + 1 }));
+    finished: () => useApp.setState((s) => ({ dataVersion: s.dataVersion + 1 })),
   });
+  const stopSend = subscribe('sendProgress', (event) => sendEvents.push(event));
   return () => {
     stopProgress();
     stopConnection();
     stopMenu();
     stopSend();
+    sendEvents.stop();
   };
 }

@@ -1,9 +1,11 @@
 import type { Session } from '../../app/session';
 import type { Handlers } from '../dispatch';
-import { itemOf, journalOf, previewOf } from '../read-models';
+import { batchOf, filterOf, itemOf, journalOf, previewOf } from '../read-models';
 
 type OutboxChannel =
   | 'outboxList'
+  | 'outboxBatches'
+  | 'outboxBulk'
   | 'outboxEnqueue'
   | 'outboxCheck'
   | 'outboxEdit'
@@ -21,10 +23,16 @@ type OutboxChannel =
 export function outboxHandlers(session: Session): Pick<Handlers, OutboxChannel> {
   const outbox = () => session.workspace().outbox;
   return {
-    outboxList: ({ state, limit }) => {
+    outboxList: ({ limit, offset, ...filter }) => {
       const open = outbox();
-      const items = open.list({ state: state ?? undefined, limit }).map(itemOf);
-      return { items, counts: open.counts(), pending: open.pendingCount(), sending: session.sending() };
+      const matching = filterOf(filter);
+      const items = open.list({ ...matching, limit, offset }).map(itemOf);
+      return { items, matching: open.count(matching), counts: open.counts(), pending: open.pendingCount(), sending: session.sending() };
+    },
+    outboxBatches: () => ({ batches: outbox().batches().map(batchOf) }),
+    outboxBulk: ({ action, ids, filter, note }) => {
+      const result = outbox().bulk(action, { ...(filter ? filterOf(filter) : {}), ids: ids ?? undefined }, note ?? undefined);
+      return { ...result, refused: result.refused.map(({ state, reason, count }) => ({ state, reason, count })) };
     },
     outboxEnqueue: ({ kind, input }) => {
       const item = outbox().enqueue(kind, input, { source: 'app' });

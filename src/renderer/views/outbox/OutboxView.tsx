@@ -93,13 +93,37 @@ function Journal() {
   );
 }
 
+/** The progress of the running (or last) send; its own component, so progress events re-render only it. */
+function SendProgressCard() {
+  const sending = useApp((s) => s.sending);
+  const progress = useApp((s) => s.sendProgress);
+  if (!progress || (!sending && progress.phase !== 'finished')) return null;
+  return (
+    <div className="card stack" data-testid="send-progress" style={{ gap: 6 }}>
+      <div className="row small">
+        <span className="grow">
+          {sending ? 'Sending…' : 'Last send'} {progress.done} / {progress.total}
+        </span>
+        <Badge tone="ok">{progress.succeeded} succeeded</Badge>
+        <Badge tone={progress.failed ? 'bad' : undefined}>{progress.failed} failed</Badge>
+        <Badge tone={progress.uncertain ? 'warn' : undefined}>{progress.uncertain} uncertain</Badge>
+      </div>
+      <ProgressBar
+        label="Send progress"
+        value={progress.total ? (100 * progress.done) / progress.total : sending ? null : 100}
+        state={sending ? undefined : 'done'}
+      />
+      {progress.message && <div className="muted small">{progress.message}</div>}
+    </div>
+  );
+}
+
 /** The outbox: every queued change with its state and reason; send all or some with progress; retry, discard, resolve. */
 export function OutboxView({ editTemplate }: { editTemplate?: string }) {
   const version = useApp((s) => s.outboxVersion);
   const outboxChanged = useApp((s) => s.outboxChanged);
   const online = useApp((s) => s.connection.online);
   const sending = useApp((s) => s.sending);
-  const progress = useApp((s) => s.sendProgress);
   const [tab, setTab] = useState<Tab>(editTemplate ? 'new' : 'items');
   const [filter, setFilter] = useState<OutboxState | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -161,24 +185,7 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
           </>
         )}
       </div>
-      {progress && (sending || progress.phase === 'finished') && (
-        <div className="card stack" data-testid="send-progress" style={{ gap: 6 }}>
-          <div className="row small">
-            <span className="grow">
-              {sending ? 'Sending…' : 'Last send'} {progress.done} / {progress.total}
-            </span>
-            <Badge tone="ok">{progress.succeeded} succeeded</Badge>
-            <Badge tone={progress.failed ? 'bad' : undefined}>{progress.failed} failed</Badge>
-            <Badge tone={progress.uncertain ? 'warn' : undefined}>{progress.uncertain} uncertain</Badge>
-          </div>
-          <ProgressBar
-            label="Send progress"
-            value={progress.total ? (100 * progress.done) / progress.total : sending ? null : 100}
-            state={sending ? undefined : 'done'}
-          />
-          {progress.message && <div className="muted small">{progress.message}</div>}
-        </div>
-      )}
+      <SendProgressCard />
       {actionError && <div className="banner">{actionError}</div>}
       <div className="tabs" role="tablist">
         {(['items', 'new', 'import', 'journal'] as Tab[]).map((name) => (
