@@ -61,11 +61,21 @@ export interface TenantInfo {
   clientSecret: string;
 }
 
+/** Console errors a test causes on purpose, per page (see allowConsoleError). */
+const allowed = new WeakMap<Page, Set<RegExp>>();
+
 /**
- * Console errors that a journey causes on purpose, each matched exactly, with why. Anything else the
- * page logs as an error, and any uncaught exception in it, fails the test.
+ * Lets `page` log an error that the test causes on purpose, matched exactly by `text` (say why, in
+ * `why`); until the returned function is called. Anything else the page logs as an error, and any
+ * uncaught exception in it, fails the test (the `page` fixture below).
  */
-export const EXPECTED_CONSOLE_ERRORS: { text: RegExp; why: string }[] = [];
+export function allowConsoleError(page: Page, text: RegExp, why: string): () => void {
+  if (!why.trim()) throw new Error('say why the error is expected');
+  const set = allowed.get(page) ?? new Set<RegExp>();
+  allowed.set(page, set);
+  set.add(text);
+  return () => void set.delete(text);
+}
 
 /** Each test gets a fresh data folder and its own browser host over it, and fails on a console error or an uncaught page error. */
 export const test = base.extend<{ dataDir: string; host: { url: string; dialogDir: string; stop(): Promise<void> } }>({
@@ -74,7 +84,7 @@ export const test = base.extend<{ dataDir: string; host: { url: string; dialogDi
     page.on('console', (message) => {
       if (message.type() !== 'error') return;
       const text = message.text();
-      if (EXPECTED_CONSOLE_ERRORS.some((e) => e.text.test(text))) return;
+      if ([...(allowed.get(page) ?? [])].some((expected) => expected.test(text))) return;
       problems.push(`console error: ${text}`);
     });
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
