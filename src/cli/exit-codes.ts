@@ -33,7 +33,8 @@ export function exitCodeFor(error: unknown): ExitCode {
       return EXIT.auth;
     case 'ConnectionError':
       if (code === 'no_secret' || code === 'keychain_unavailable') return EXIT.auth;
-      if (code === 'not_found' || code === 'ambiguous' || code === 'invalid_name' || code === 'exists') return EXIT.usage;
+      if (code === 'not_found' || code === 'ambiguous' || code === 'invalid_name' || code === 'exists' || code === 'other_tenant')
+        return EXIT.usage;
       return EXIT.other;
     case 'ApiError':
       if (kind === 'auth') return EXIT.auth;

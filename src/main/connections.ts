@@ -25,7 +25,7 @@ export interface Connection {
 }
 
 export type ConnectionErrorCode =
-  'not_found' | 'none' | 'ambiguous' | 'exists' | 'invalid_name' | 'corrupt' | 'no_secret' | 'keychain_unavailable';
+  'not_found' | 'none' | 'ambiguous' | 'exists' | 'invalid_name' | 'corrupt' | 'no_secret' | 'keychain_unavailable' | 'other_tenant';
 
 export class ConnectionError extends Error {
   override name = 'ConnectionError';
@@ -231,6 +231,43 @@ export function prepareConnection(dataDir: string, input: NewConnectionInput, no
   };
   if (serverUrl) connection.serverUrl = serverUrl;
   return connection;
+}
+
+export interface CredentialReplacement {
+  /** The connection as it is recorded now. */
+  previous: Connection;
+  /** The same connection (name, store file, creation time) with the new credential, not yet saved. */
+  connection: Connection;
+}
+
+/**
+ * A connection's credential replaced in place (a rotated credential): the same name, store file
+ * and creation time, so its local data and its outbox stay; the new client id must be of the same
+ * tenant (its store holds that tenant's objects) and not already another connection's. The server
+ * URL and the auth method are kept unless given. Not saved: the caller checks the credential first.
+ */
+export function prepareCredentialReplacement(
+  dataDir: string,
+  name: string,
+  input: Omit<NewConnectionInput, 'name'>,
+): CredentialReplacement {
+  const all = listConnections(dataDir);
+  const previous = all.find((c) => c.name === name);
+  if (!previous) throw new ConnectionError('not_found', `No connection named '${name.slice(0, 80)}'`);
+  const serverUrl = input.serverUrl?.trim() ? input.serverUrl.trim() : previous.serverUrl;
+  const id = parseClientId(input.clientId, serverUrl);
+  if (id.hostname.toLowerCase() !== previous.tenantHost.toLowerCase()) {
+    throw new ConnectionError(
+      'other_tenant',
+      `Client ID ${id.clientId} is for ${id.hostname}, but '${previous.name}' talks to ${previous.tenantHost}: ` +
+        "a credential of another tenant cannot replace it (its local data is that tenant's); connect it as a new connection",
+    );
+  }
+  const other = all.find((c) => c.clientId === id.clientId && c.name !== previous.name);
+  if (other) throw new ConnectionError('exists', `Client ID ${id.clientId} is already connected as '${other.name}'`);
+  const connection: Connection = { ...previous, clientId: id.clientId, auth: input.auth ?? previous.auth };
+  if (serverUrl) connection.serverUrl = serverUrl;
+  return { previous, connection };
 }
 
 /** Deletes a connection's SQLite file and its WAL/SHM/journal companions; true when one existed. */

@@ -12,6 +12,7 @@ export const CHANNEL_NAMES = [
   'testConnection',
   'saveConnection',
   'provideSecret',
+  'replaceCredential',
   'removeConnection',
   'openWorkspace',
   'openDemoTenant',

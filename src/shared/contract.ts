@@ -59,10 +59,20 @@ export const ConnectionInfo = z.object({
 });
 export type ConnectionInfo = z.infer<typeof ConnectionInfo>;
 
+/**
+ * `online`: the tenant minted a token with this connection's credential; `credentials-refused`: it
+ * answered and refused them (401, invalid_client: replace the credential); `offline`: no answer
+ * (or no secret to ask with).
+ */
+export const ConnectionStatus = z.enum(['online', 'credentials-refused', 'offline']);
+export type ConnectionStatus = z.infer<typeof ConnectionStatus>;
+
 export const ConnectionState = z.object({
   /** The open connection, or null before one is opened. */
   connection: z.string().nullable(),
+  /** True when `status` is `online`. */
   online: z.boolean(),
+  status: ConnectionStatus,
   checkedAt: IsoTime.nullable(),
   /** Why the tenant is not reachable (a sentence, never a secret). */
   reason: z.string().nullable(),
@@ -415,6 +425,23 @@ export const CHANNELS = {
     z.object({ clientSecret: z.string().min(1).max(8000), keep: SecretKeeping.default('keychain') }).strict(),
     z.object({ connection: ConnectionInfo, state: ConnectionState }),
     'The secret of the open connection, pasted again: checked by getting a token, kept as asked, and the connection opened with it.',
+  ),
+  replaceCredential: channel(
+    z
+      .object({
+        name: Name,
+        clientId: z.string().min(1).max(2000),
+        clientSecret: z.string().min(1).max(8000),
+        /** Null: the connection's own server URL is kept. */
+        serverUrl: z.string().max(2000).nullable().default(null),
+        /** Null: the connection's own auth method is kept. */
+        authMethod: AuthMethod.nullable().default(null),
+        keep: SecretKeeping.default('keychain'),
+      })
+      .strict(),
+    z.object({ connection: ConnectionInfo, state: ConnectionState }),
+    "Replaces a saved connection's credential (a rotated one): checked by getting a token, the new secret kept as asked and the old " +
+      'keychain entry deleted; the name, the local store and the outbox stay.',
   ),
   removeConnection: channel(z.object({ name: Name }).strict(), done, 'Forgets a connection and deletes its keychain entry.'),
   openWorkspace: channel(

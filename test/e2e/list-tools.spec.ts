@@ -71,3 +71,49 @@ test('list tools: a text filter over the store, a column chooser remembered per 
     await host.stop();
   }
 });
+
+test('a list keeps its text filter, sort, selection and scroll across Back, Forward and a restart', async ({ page, dataDir }) => {
+  const storeFile = join(dataDir, 'fixtures.sqlite');
+  seedFixtureStore(storeFile, 300);
+  const host = await spawnJsonLine<{ url: string }>(['ui-host', '--port', '0', '--data-dir', dataDir, '--store', storeFile]);
+  const scroller = page.getByTestId('virtual-scroller');
+  const scrollTop = () => scroller.evaluate((element) => element.scrollTop);
+  const asLeft = async () => {
+    await expect(page.getByRole('searchbox', { name: 'Filter scopes by text' })).toHaveValue('extra scope');
+    await expect(page.getByTestId('list-total')).toHaveText('300 objects');
+    await expect(page.getByRole('columnheader', { name: 'Name', exact: true })).toHaveAttribute('aria-sort', 'descending');
+    await expect(page.getByTestId('selection-bar')).toContainText('2 selected');
+    await expect.poll(scrollTop).toBeGreaterThan(2500);
+  };
+  try {
+    await page.goto(host.info.url);
+    await nav(page, /^Scopes/);
+    await page.getByRole('searchbox', { name: 'Filter scopes by text' }).fill('extra scope');
+    await expect(page.getByTestId('list-total')).toHaveText('300 objects');
+    const name = page.getByRole('columnheader', { name: 'Name', exact: true });
+    await name.getByRole('button').click();
+    await name.getByRole('button').click();
+    await expect(name).toHaveAttribute('aria-sort', 'descending');
+    await page.getByTestId('list-row').nth(0).getByRole('checkbox').check();
+    await page.getByTestId('list-row').nth(1).getByRole('checkbox').check();
+    await expect(page.getByTestId('selection-bar')).toContainText('2 selected');
+    await scroller.evaluate((element) => element.scrollTo(0, 3000));
+    await expect.poll(scrollTop).toBeGreaterThan(2500);
+
+    await nav(page, /^Automations/);
+    await expect(page.getByRole('heading', { name: 'Automations' })).toBeVisible();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await asLeft();
+    await page.getByRole('button', { name: 'Forward', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Automations' })).toBeVisible();
+    await page.keyboard.press('Alt+ArrowLeft');
+    await asLeft();
+
+    // A restart: the list opens again as it was left, for this connection.
+    await page.reload();
+    await nav(page, /^Scopes/);
+    await asLeft();
+  } finally {
+    await host.stop();
+  }
+});

@@ -70,6 +70,12 @@ test('search finds the scopes classified dangerous by the word, and narrows by f
   await page.keyboard.press('Alt+ArrowLeft');
   await expect(page.getByTestId('search-summary')).toContainText(`${byTrigger} result`);
   await expect(page.getByTestId('facet-automations')).toHaveClass(/active/);
+  // A restart keeps it too, for this connection.
+  await page.reload();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByRole('textbox', { name: 'Search' })).toHaveValue('schedule');
+  await expect(filters.getByRole('combobox', { name: 'Filter by Trigger type' })).toHaveValue('TRIGGER_TYPE_SCHEDULE');
+  await expect(page.getByTestId('search-summary')).toContainText(`${byTrigger} result`);
   // Another collection: its own filters, none of the previous ones kept.
   await page.getByTestId('facet-scopes').click();
   await expect(filters.getByRole('combobox', { name: 'Filter by Classification' })).toHaveValue('');

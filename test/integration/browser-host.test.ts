@@ -124,7 +124,14 @@ describe('the browser host', () => {
           res.on('data', (chunk: Buffer) => {
             text += chunk.toString();
             if (text.includes('connected') && !text.includes('event:'))
-              host.events.emit('connectionState', { connection: 'x', online: true, checkedAt: null, reason: null, needsSecret: false });
+              host.events.emit('connectionState', {
+                connection: 'x',
+                online: true,
+                status: 'online',
+                checkedAt: null,
+                reason: null,
+                needsSecret: false,
+              });
             if (text.includes('event: connectionState')) {
               req.destroy();
               resolve(text);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openpyxlDump, openpyxlSetCell } from '../helpers/openpyxl';
+import { RAW, rawEnumCells } from '../helpers/report-cells';
 
 /** `attest demo` end to end through the real CLI, then `attest verify` on its workbook. */
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -46,9 +47,12 @@ describe('attest demo', () => {
       'Tasks',
       'Outbox journal',
       'Diff',
+      RAW,
       'Dictionary',
     ]);
     expect(py.sheets.find((s) => s.name === 'Scopes')!.rows).toBeGreaterThan(0);
+    // Readable: no cell of a data sheet holds a known enum value's raw name (its label is there instead).
+    expect(rawEnumCells(openpyxlDump(file, true))).toEqual([]);
     const verify = attest(['verify', file]);
     expect(verify.code, verify.err).toBe(0);
     expect(verify.err).toMatch(/^intact/);

@@ -7,7 +7,9 @@ import { Journal } from '../../src/main/outbox/journal';
 import { exportReport, REPORT_KINDS, verifyWorkbook, type ReportKind } from '../../src/main/reports';
 import { openStore, type Store } from '../../src/main/store/db';
 import type { CollectionId } from '../../src/main/collections';
-import { openpyxlDump } from '../helpers/openpyxl';
+import { collection as descriptorOf } from '../../src/main/collections';
+import { openpyxlDump, type OpenpyxlDump } from '../helpers/openpyxl';
+import { RAW, rawEnumCells } from '../helpers/report-cells';
 import { prepareObject, storeRun } from '../helpers/report-fixtures';
 
 /**
@@ -49,7 +51,7 @@ const campaign = (i: number): unknown => ({
   accessReview: {
     id: `camp-${i}`,
     displayName: `Q${i} review`,
-    state: i === 2 ? 'ACCESS_REVIEW_STATE_SOMETHING_NEW' : 'ACCESS_REVIEW_STATE_STARTED',
+    state: i === 2 ? 'ACCESS_REVIEW_STATE_SOMETHING_NEW' : 'ACCESS_REVIEW_STATE_OPEN',
     accessReviewTemplateId: 'tmpl-1',
     policyId: 'pol-1',
     ownerIds: ['u-1', 'u-2'],
@@ -231,15 +233,16 @@ const expectedSheets: Record<ReportKind, string[]> = {
     'Tasks',
     'Outbox journal',
     'Diff',
+    RAW,
   ],
-  campaigns: ['Campaigns'],
-  templates: ['Templates'],
-  automations: ['Automations', 'Automation steps'],
-  toolsets: ['MCP toolsets'],
-  'routing-rules': ['Routing rules'],
-  scopes: ['Scopes'],
-  access: ['Access'],
-  tasks: ['Tasks'],
+  campaigns: ['Campaigns', RAW],
+  templates: ['Templates', RAW],
+  automations: ['Automations', 'Automation steps', RAW],
+  toolsets: ['MCP toolsets', RAW],
+  'routing-rules': ['Routing rules', RAW],
+  scopes: ['Scopes', RAW],
+  access: ['Access', RAW],
+  tasks: ['Tasks', RAW],
   changes: ['Outbox journal'],
   diff: ['Diff'],
 };
@@ -254,6 +257,37 @@ const sheetCollection: Record<string, CollectionId> = {
   Access: 'memberships',
   Tasks: 'tasks',
 };
+
+/** The collections whose objects a report's Raw sheet holds. */
+const rawCollections: Partial<Record<ReportKind, CollectionId[]>> = {
+  evidence: [
+    'campaigns',
+    'templates',
+    'automations',
+    'toolsets',
+    'routing-rules',
+    'scopes',
+    'apps',
+    'entitlements',
+    'app-users',
+    'memberships',
+    'tasks',
+  ],
+  access: ['memberships', 'entitlements', 'apps'],
+};
+
+/** The Raw sheet's objects, parsed, by "<collection title>/<id>" (parts joined). */
+function rawObjects(py: OpenpyxlDump): Map<string, unknown> {
+  const texts = new Map<string, string>();
+  for (const r of py.sheets.find((s) => s.name === RAW)?.data?.slice(1) ?? []) {
+    const key = `${String(r[1])}/${String(r[2])}`;
+    texts.set(key, (texts.get(key) ?? '') + String(r[4]));
+  }
+  return new Map([...texts].map(([k, t]) => [k, JSON.parse(t) as unknown]));
+}
+
+const pathOf = (obj: unknown, path: string): unknown =>
+  path.split('.').reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), obj);
 
 /** Excel's letter of a 0-based column index (A..Z, AA..). */
 const letter = (i: number): string => (i < 26 ? '' : String.fromCharCode(64 + Math.floor(i / 26))) + String.fromCharCode(65 + (i % 26));
@@ -284,27 +318,48 @@ describe('report catalog', () => {
             ? journalOf().length
             : name === 'Diff'
               ? store.diff(run1, run2).length
-              : pySheet.rows;
+              : name === RAW
+                ? (rawCollections[kind] ?? [kind as CollectionId]).reduce((sum, c) => sum + store.countObjects(c), 0)
+                : pySheet.rows;
       expect(ws.actualRowCount - 1, name).toBe(expectedRows);
       expect(pySheet.rows, name).toBe(expectedRows);
-      // every "(UTC)" date cell equals the API's text next to it, read by both readers
+    }
+    // Every "(UTC)" date cell of a sheet of objects equals the time its object has, on the Raw sheet, at
+    // the column's API member, read by both readers (a time before Excel's dates: an empty cell).
+    const raw = rawObjects(py);
+    const members = new Map(
+      py.sheets
+        .find((s) => s.name === 'Dictionary')!
+        .data!.slice(1)
+        .map((r) => [`${String(r[1])}!${String(r[3])}`, r[6]]),
+    );
+    let dates = 0;
+    for (const name of expectedSheets[kind].filter((n) => sheetCollection[n] && n !== 'Access')) {
+      // (the Access sheet's memberships have no id of their own: its dates are checked below)
+      const ws = wb.getWorksheet(name)!;
+      const pySheet = py.sheets.find((s) => s.name === name)!;
+      const header = (ws.getRow(1).values as unknown[]).slice(1);
+      const title = descriptorOf(sheetCollection[name]!).title;
+      const id = header.indexOf('ID') + 1;
       header.forEach((h, i) => {
-        if (typeof h !== 'string' || !h.endsWith('(UTC)')) return;
-        expect(header[i + 1]).toBe(h.replace('(UTC)', '(API text)'));
+        const member = members.get(`${name}!${String(h)}`);
+        if (typeof h !== 'string' || !h.endsWith('(UTC)') || typeof member !== 'string') return;
         for (let r = 2; r <= ws.actualRowCount; r += 1) {
           const cell = ws.getRow(r).getCell(i + 1).value;
-          const text = ws.getRow(r).getCell(i + 2).value as string | null;
-          const pyRow = pySheet.data!.find((row) => row[0] === r)!;
-          const pyDate = pyRow[i + 1] as { d: string } | null | undefined;
-          if (text && new Date(text).getTime() >= Date.UTC(1900, 2, 1)) {
-            expect((cell as Date).toISOString()).toBe(new Date(text).toISOString());
+          const text = pathOf(raw.get(`${title}/${String(ws.getRow(r).getCell(id).value)}`), member);
+          const pyDate = pySheet.data!.find((row) => row[0] === r)![i + 1] as { d: string } | null | undefined;
+          if (typeof text === 'string' && new Date(text).getTime() >= Date.UTC(1900, 2, 1)) {
+            expect((cell as Date).toISOString(), `${name}!${h}${r}`).toBe(new Date(text).toISOString());
             expect(pyDate?.d).toBe(new Date(text).toISOString());
+            dates += 1;
           } else {
-            expect(cell ?? null).toBeNull();
+            expect(cell ?? null, `${name}!${h}${r}`).toBeNull();
           }
         }
       });
     }
+    if (kind === 'evidence') expect(dates, 'dates compared').toBeGreaterThan(0);
+    expect(rawEnumCells(py)).toEqual([]);
     // The Dictionary names every column of every data sheet, in order, with its letter and a type.
     const dictionary = py.sheets.find((s) => s.name === 'Dictionary')!;
     expect(dictionary.header).toEqual(['Sheet', 'Column', 'Header', 'Type', 'Meaning', 'API member']);
@@ -328,15 +383,48 @@ describe('report catalog', () => {
     expect(result.manifest['App version']).toBe('9.9.9');
   });
 
-  it('keeps unknown enum values and kinds exactly as the API wrote them', async () => {
+  it('shows enum values as their labels, unknown ones as written and marked, and keeps every object as the API sent it', async () => {
     const py = openpyxlDump(await exportKind('evidence'), true);
-    const text = (name: string) => JSON.stringify(py.sheets.find((s) => s.name === name)!.data);
-    expect(text('Scopes')).toContain('XAA_SCOPE_CLASSIFICATION_CATASTROPHIC');
-    expect(text('Campaigns')).toContain('ACCESS_REVIEW_STATE_SOMETHING_NEW');
-    expect(text('Routing rules')).toContain('escalateToCiso');
-    expect(text('Automation steps')).toContain('teleportUser');
-    expect(text('Scopes')).toContain('2025-01-01T10:00:00.123456Z');
-    expect(text('Scopes')).toContain('0001-01-01T00:00:00Z');
+    const cells = (name: string) => new Set(py.sheets.find((s) => s.name === name)!.data!.flat());
+    const unknown = (value: string) => `${value} (value not known to this version)`;
+    expect(cells('Scopes')).toContain(unknown('XAA_SCOPE_CLASSIFICATION_CATASTROPHIC'));
+    expect(cells('Scopes')).toContain('Pending review');
+    expect(cells('Campaigns')).toContain(unknown('ACCESS_REVIEW_STATE_SOMETHING_NEW'));
+    expect(cells('Campaigns')).toContain('Open');
+    expect(cells('Automations')).toContain('User profile change');
+    expect(cells('Routing rules')).toContain(unknown('escalateToCiso'));
+    expect(cells('Automation steps')).toContain(unknown('teleportUser'));
+    expect(cells('Automation steps')).toContain('Send email');
+    expect(cells('Tasks')).toContain('Approve, Escalate to emergency access');
+    // The Raw sheet: each object of each collection, byte for byte as stored.
+    const rows = py.sheets.find((s) => s.name === RAW)!.data!.slice(1);
+    let objects = 0;
+    for (const c of rawCollections.evidence!) {
+      for (const o of store.iterateObjects(c)) {
+        const parts = rows.filter((r) => r[1] === descriptorOf(c).title && r[2] === o.id);
+        expect(parts.map((r) => String(r[4])).join(''), `${c}/${o.id}`).toBe(o.raw);
+        objects += 1;
+      }
+    }
+    expect(objects).toBe(rows.length);
+    const scopes = JSON.stringify(rows.filter((r) => r[1] === 'Cross-app scopes'));
+    expect(scopes).toContain('2025-01-01T10:00:00.123456Z');
+    expect(scopes).toContain('0001-01-01T00:00:00Z');
+  });
+
+  it('names each object an id points at, where the store holds it', async () => {
+    const py = openpyxlDump(await exportKind('evidence'), true);
+    const table = (name: string) => {
+      const rows = py.sheets.find((s) => s.name === name)!.data!;
+      const header = rows[0]!.slice(1) as string[];
+      return rows.slice(1).map((r) => Object.fromEntries(header.map((h, i) => [h, r[i + 1]])));
+    };
+    expect(table('Campaigns').map((r) => [r['Template ID'], r.Template])).toContainEqual(['tmpl-1', 'Quarterly']);
+    const task = table('Tasks').find((r) => r.ID === 'task-1')!;
+    expect([task['App ID'], task.App, task['Entitlement ID'], task.Entitlement]).toEqual(['app-1', 'GitHub', 'ent-r', 'Admin role']);
+    // An id the store holds no object for: the id, and an empty name.
+    const toolset = table('MCP toolsets')[0]!;
+    expect([toolset['App'], toolset['Entitlement ID'], toolset.Entitlement ?? null]).toEqual(['GitHub', 'ent-9', null]);
   });
 
   it('access: who holds what, with app and entitlement names, the type, and null or omitted ends alike', async () => {
@@ -356,10 +444,7 @@ describe('report catalog', () => {
       ]);
       expect([at(g1, 'App user'), at(g1, 'App user email'), at(g1, 'Granted')]).toEqual(['User u-1', 'u-1@example.test', 'direct']);
       // null and omitted ends: the same empty cells.
-      for (const key of ['ent-g:u-1', 'ent-g:u-2']) {
-        expect(at(byKey[key]!, 'Until (UTC)') ?? null, key).toBeNull();
-        expect(at(byKey[key]!, 'Until (API text)') ?? null, key).toBeNull();
-      }
+      for (const key of ['ent-g:u-1', 'ent-g:u-2']) expect(at(byKey[key]!, 'Until (UTC)') ?? null, key).toBeNull();
       const r1 = byKey['ent-r:u-1']!;
       expect([at(r1, 'Entitlement type'), at(r1, 'Memberships managed'), at(r1, 'Granted'), at(r1, 'Granted through')]).toEqual([
         'Role',
@@ -367,7 +452,7 @@ describe('report catalog', () => {
         'inherited',
         'ent-g',
       ]);
-      expect(at(r1, 'Until (API text)')).toBe(iso(200));
+      expect((at(r1, 'Until (UTC)') as { d: string }).d).toBe(iso(200));
       // A type the tenant did not give: empty, not "not managed".
       const x = byKey['ent-x:u-3']!;
       expect([at(x, 'App'), at(x, 'Entitlement type') ?? null, at(x, 'Memberships managed') ?? null, at(x, 'Granting task')]).toEqual([
@@ -391,19 +476,19 @@ describe('report catalog', () => {
     const at = (row: unknown[], h: string) => row[header.indexOf(h) + 1];
     const task = rows.slice(1).find((r) => at(r, 'ID') === 'task-1')!;
     expect([at(task, 'Type'), at(task, 'State'), at(task, 'Can escalate'), at(task, 'Emergency access')]).toEqual([
-      'grant',
-      'TASK_STATE_OPEN',
+      'Grant',
+      'Open',
       true,
       false,
     ]);
     expect([at(task, 'Current step'), at(task, 'Current step kind'), at(task, 'Steps done'), at(task, 'Form')]).toEqual([
       'step-2',
-      'approval',
+      'Approval',
       1,
       'Access request details',
     ]);
     const other = rows.slice(1).find((r) => at(r, 'ID') === 'task-2')!;
-    expect([at(other, 'Type'), at(other, 'Can escalate'), at(other, 'Deleted (UTC)') ?? null]).toEqual(['revoke', false, null]);
+    expect([at(other, 'Type'), at(other, 'Can escalate'), at(other, 'Deleted (UTC)') ?? null]).toEqual(['Revoke', false, null]);
   });
 
   it('lists routing rules in priority order with their action and parameters', async () => {
@@ -414,18 +499,24 @@ describe('report catalog', () => {
     const body = rows.slice(1);
     expect(body.map((r) => at(r, 'Priority'))).toEqual([5, 6, 7, 8, 9]);
     expect(body.map((r) => at(r, 'Order'))).toEqual([1, 2, 3, 4, 5]);
-    expect(body.map((r) => at(r, 'Action'))).toEqual(['escalateToCiso', 'suppress', 'snooze', 'createTask', 'acceptRisk']);
-    expect(at(body[4]!, 'Action parameters')).toBe('duration=720h; reason=known');
+    expect(body.map((r) => at(r, 'Action'))).toEqual([
+      'escalateToCiso (value not known to this version)',
+      'Suppress',
+      'Snooze',
+      'Create task',
+      'Accept risk',
+    ]);
+    expect(at(body[4]!, 'Action parameters')).toBe('duration=30 days; reason=known');
   });
 
   it('one row per trigger and step, with kind, name, CEL and targets', async () => {
     const py = openpyxlDump(await exportKind('automations'), true);
     const rows = py.sheets.find((s) => s.name === 'Automation steps')!.data!;
     expect(rows.length - 1).toBe(8);
-    const email = rows.find((r) => r.includes('sendEmail'))!;
+    const email = rows.find((r) => r.includes('Send email'))!;
     expect(email).toContain('Email manager');
     expect(email.join(' ')).toContain('subject.manager_id');
-    expect(rows.find((r) => r.includes('createAccessReview'))!.join(' ')).toContain('createAccessReview.accessReviewTemplateId=tmpl-1');
+    expect(rows.find((r) => r.includes('Create access review'))!.join(' ')).toContain('createAccessReview.accessReviewTemplateId=tmpl-1');
   });
 
   it('filters and "as of" a completed run: the sheet equals the store read the same way', async () => {

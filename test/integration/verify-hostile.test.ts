@@ -516,6 +516,28 @@ describe('the page setup of a printable workbook (attest-canonical/3)', () => {
   });
 });
 
+describe('an export of attest-canonical/3 made before enum labels, names beside ids and the Raw sheet', () => {
+  // Its data sheets hold the API's values ("XAA_SCOPE_STATE_ENABLED") and each date's "(API text)" column.
+  const fixture = fileURLToPath(new URL('../fixtures/evidence-attest-canonical-3.xlsx', import.meta.url));
+
+  it('still verifies, intact, with no warning', async () => {
+    const result = await verify(fixture);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.json).toMatchObject({ status: 'intact', form: 'attest-canonical/3', problems: [], warnings: [] });
+    expect(result.json.sheets.map((s) => s.name)).not.toContain('Raw API values');
+  });
+
+  it('is still refused once a cell is edited', async () => {
+    const file = join(dir, 'canonical-3-edited.xlsx');
+    await editWorkbook(fixture, file, (p) =>
+      replaceIn(p, sheetPart(p, 'Scopes'), /(<c r="D2" [^>]*><v>)XAA_SCOPE_STATE_ENABLED</, '$1XAA_SCOPE_STATE_DISABLED<'),
+    );
+    const result = await verify(file);
+    expect(result.code).toBe(1);
+    expect(result.json.sheets.filter((s) => s.status !== 'intact').map((s) => s.name)).toEqual(['Scopes']);
+  });
+});
+
 describe('an export of an earlier Attest (attest-canonical/2, before the cover, dictionary and page setup)', () => {
   const fixture = fileURLToPath(new URL('../fixtures/evidence-attest-canonical-2.xlsx', import.meta.url));
 

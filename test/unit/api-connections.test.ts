@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectCommand } from '../../src/cli/commands/connect';
-import connectionsCommand from '../../src/cli/commands/connections';
+import { connectionsCommand } from '../../src/cli/commands/connections';
 import { disconnectCommand } from '../../src/cli/commands/disconnect';
 import { EXIT, exitCodeFor } from '../../src/cli/exit-codes';
 import { UsageError, type CliIO } from '../../src/cli/io';
@@ -239,11 +239,17 @@ describe('connect / connections / disconnect (in-process)', () => {
     expect(await keychain.get(clientId)).toBe(creds.clientSecret);
 
     const list = io('');
-    expect(await run(connectionsCommand, ['--data-dir', dataDir, '--json'], list.cli)).toBe(EXIT.ok);
-    expect(JSON.parse(list.out.join(''))).toEqual([expect.objectContaining({ name: printed.name, clientId, default: true })]);
+    const connections = connectionsCommand({ secrets: () => keychain });
+    expect(await run(connections, ['--data-dir', dataDir, '--json'], list.cli)).toBe(EXIT.ok);
+    expect(JSON.parse(list.out.join(''))).toEqual([
+      expect.objectContaining({ name: printed.name, clientId, default: true, state: 'online', stateReason: null }),
+    ]);
     const human = io('');
-    await run(connectionsCommand, ['--data-dir', dataDir], human.cli);
-    expect(human.out.join('\n')).toContain(printed.name);
+    await run(connections, ['--data-dir', dataDir], human.cli);
+    expect(human.out.join('\n')).toMatch(new RegExp(`${printed.name.replace(/\./g, '\\.')}\\s+online`));
+    const unchecked = io('');
+    await run(connections, ['--data-dir', dataDir, '--no-check', '--json'], unchecked.cli);
+    expect(JSON.parse(unchecked.out.join(''))).toEqual([expect.objectContaining({ name: printed.name, state: null })]);
 
     mkdirSync(join(dataDir, 'stores'), { recursive: true });
     writeFileSync(printed.storeFile, 'db');

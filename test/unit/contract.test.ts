@@ -159,10 +159,17 @@ describe('the checked dispatcher', () => {
     const bus = createEventBus();
     const seen: unknown[] = [];
     const stop = bus.subscribe((event, payload) => seen.push([event, payload]));
-    bus.emit('connectionState', { connection: 'demo', online: true, checkedAt: null, reason: null, needsSecret: false });
+    bus.emit('connectionState', { connection: 'demo', online: true, status: 'online', checkedAt: null, reason: null, needsSecret: false });
     bus.emit('connectionState', { connection: 'demo' } as never);
     stop();
-    bus.emit('connectionState', { connection: 'demo', online: false, checkedAt: null, reason: null, needsSecret: false });
+    bus.emit('connectionState', {
+      connection: 'demo',
+      online: false,
+      status: 'offline',
+      checkedAt: null,
+      reason: null,
+      needsSecret: false,
+    });
     expect(seen).toHaveLength(1);
   });
 });

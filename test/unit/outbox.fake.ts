@@ -73,6 +73,20 @@ export class FakeApi {
       this.applied.push({ method: req.method, path: req.path, body });
       return { revokeTaskId: `rt-${++this.ids}` };
     }
+    if (req.path === '/search/grants') {
+      // The members of an entitlement, filtered by entitlement and app user as the vendor's search is.
+      const refs = (body.entitlementRefs ?? []) as { appId?: string; id: string }[];
+      const users = (body.appUserIds ?? []) as string[];
+      const list = [...this.memberships]
+        .map((key) => key.split('/') as [string, string, string])
+        .filter(
+          ([appId, ent, user]) =>
+            refs.some((r) => r.id === ent && (!r.appId || r.appId === appId)) && (!users.length || users.includes(user)),
+        )
+        .map(([appId, appEntitlementId, appUserId]) => ({ appEntitlementUserBinding: { appId, appEntitlementId, appUserId } }));
+      return { list, nextPageToken: '' };
+    }
+    if (req.path === '/search/tasks') return { list: [], nextPageToken: '' };
     m = /^\/apps\/([^/]+)\/xaa\/scopes$/.exec(req.path);
     if (m && req.method === 'POST') {
       const appId = decodeURIComponent(m[1]!);

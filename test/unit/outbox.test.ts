@@ -174,7 +174,7 @@ describe('queue operations', () => {
     expect(item.state).toBe('queued');
     expect(item.requestDigest).toMatch(/^[0-9a-f]{64}$/);
     expect(t.outbox.overlays('memberships')).toEqual([
-      expect.objectContaining({ itemId: item.id, objectId: 'app-1/ent-1/u1', effect: 'pending-removal', state: 'queued' }),
+      expect.objectContaining({ itemId: item.id, objectId: 'ent-1:u1', effect: 'pending-removal', state: 'queued' }),
     ]);
     expect(t.outbox.journal({ itemId: item.id }).map((j) => j.event)).toEqual(['queued']);
     expect(t.outbox.pendingCount()).toBe(1);
@@ -222,9 +222,13 @@ describe('send', () => {
       uncertain: 0,
       notSent: 0,
       paused: null,
-      touched: ['campaigns', 'scopes'],
+      touched: ['campaigns', 'memberships', 'scopes', 'tasks'],
     });
     expect(t.outbox.get(a.id)?.result).toEqual({ revokeTaskId: expect.stringMatching(/^rt-/) });
+    // The removed membership is gone from the store; the escalated task was read back as it is now.
+    expect(t.gone.has('memberships/ent-1:u1')).toBe(true);
+    expect(t.synced.get('tasks/t1')).toEqual({ task: { id: 't1', emergencyAccess: true } });
+    expect(api.calls.filter((call) => call.method === 'GET' && call.path === '/tasks/t1')).toHaveLength(1);
     expect(t.outbox.get(b.id)?.result).toMatchObject({
       scopeId: expect.stringMatching(/^sc-/),
       appEntitlementId: expect.stringMatching(/^ent-/),
@@ -435,11 +439,11 @@ describe('crash recovery and reconciliation', () => {
     expect(summary.uncertain).toBe(9);
     const rec = await t.outbox.reconcile(api);
     expect(rec).toMatchObject({ examined: 9, unknown: 0 });
-    // Removals are settled by the resend itself; the rest by a read.
-    expect(rec.applied).toBe(2 + 1 + 1 + 1 + 1);
-    expect(rec.requeued).toBe(3);
+    // Every kind by a read: removals by the entitlement's members (u1 is gone, u2 is still a member).
+    expect(rec.applied).toBe(1 + 1 + 1 + 1 + 1);
+    expect(rec.requeued).toBe(4);
     const again = await t.outbox.send(api);
-    expect(again.succeeded).toBe(3);
+    expect(again.succeeded).toBe(4);
     expect(t.outbox.counts()).toMatchObject({ succeeded: 9, uncertain: 0, queued: 0 });
     const appliedKeys = api.applied.map((a) => `${a.method} ${a.path} ${JSON.stringify(a.body)}`);
     expect(new Set(appliedKeys).size).toBe(appliedKeys.length);

@@ -1,7 +1,8 @@
 import { createApiClient } from '../../main/api/client';
 import { parseClientId, parseClientSecret } from '../../main/api/credentials';
+import { planConnection } from '../../main/app/connections';
 import { SECRET_ENV } from '../../main/app/workspace';
-import { prepareConnection, saveConnection } from '../../main/connections';
+import { saveConnection, type Connection } from '../../main/connections';
 import { defaultDataDir } from '../../main/data-dir';
 import { KeychainError, osKeychain, type SecretStore } from '../../main/keychain';
 import { EXIT } from '../exit-codes';
@@ -13,10 +14,15 @@ Connects to a tenant: reads the client secret from standard input (never from an
 checks it by getting an access token, stores it in the OS keychain (service "attest", account =
 client id) and records the connection, without the secret, under the data dir.
 
+With --name of an existing connection and another client id of the same tenant (a rotated
+credential), it replaces that connection's credential in place after the token check: the new
+secret goes to the keychain, the old entry is deleted, and the local data and the outbox stay.
+
   --client-id ID     <random-id>@<hostname>/<use-case>, as shown when the credential was created
   --server-url URL   talk to this base URL instead of https://<hostname> (http only for loopback)
-  --auth METHOD      assertion (default: a signed Ed25519 assertion) or secret (the basic form)
-  --name NAME        the connection's name (default: from the hostname)
+  --auth METHOD      assertion (default: a signed Ed25519 assertion; a replaced credential keeps its
+                     connection's) or secret (the basic form)
+  --name NAME        the connection's name (default: from the hostname); an existing one: replace its credential
   --data-dir DIR     default: ATTEST_DATA_DIR, else the OS app-data folder
   --json             print the connection as JSON on stdout
 
@@ -39,16 +45,16 @@ export function connectCommand(deps: ConnectDeps = {}): CommandModule {
       const { values } = parseCommandArgs(argv, {
         'client-id': { type: 'string' },
         'server-url': { type: 'string' },
-        auth: { type: 'string', default: 'assertion' },
+        auth: { type: 'string' },
         name: { type: 'string' },
         'data-dir': { type: 'string' },
         json: { type: 'boolean', default: false },
       });
       const clientId = values['client-id']?.trim();
       if (!clientId) throw new UsageError('--client-id is required');
-      const auth = values.auth;
-      if (auth !== 'assertion' && auth !== 'secret')
-        throw new UsageError(`--auth must be 'assertion' or 'secret', not '${String(auth).slice(0, 40)}'`);
+      const authGiven = values.auth;
+      if (authGiven !== undefined && authGiven !== 'assertion' && authGiven !== 'secret')
+        throw new UsageError(`--auth must be 'assertion' or 'secret', not '${String(authGiven).slice(0, 40)}'`);
       const dataDir = values['data-dir'] ?? defaultDataDir(io.env);
       // The client id and server URL are checked before the secret is read: a malformed one is bad input (exit 2).
       await asInput(() => parseClientId(clientId, values['server-url']));
@@ -64,7 +70,13 @@ export function connectCommand(deps: ConnectDeps = {}): CommandModule {
       }
 
       // Both parts are checked locally first: each malformed part has its own message.
-      const connection = prepareConnection(dataDir, { clientId, serverUrl: values['server-url'], auth, name: values.name });
+      const { connection, replaces } = planConnection(dataDir, {
+        clientId,
+        serverUrl: values['server-url'],
+        auth: authGiven,
+        name: values.name,
+      });
+      const auth = connection.auth;
       await asInput(() => parseClientSecret(secret));
 
       const api = createApiClient({
@@ -89,13 +101,39 @@ export function connectCommand(deps: ConnectDeps = {}): CommandModule {
         io.err(`The secret was NOT stored (it is never written to disk): set ${SECRET_ENV} for each run that uses '${connection.name}'.`);
       }
       saveConnection(dataDir, connection);
+      const previousRemoved = replaces ? await forgetOldSecret(replaces, connection, deps, io.err) : false;
       if (values.json) {
-        io.out(JSON.stringify({ ...connection, apiRoot: api.apiRoot, secretStored: stored }));
+        const replaced = replaces ? { replaced: { previousClientId: replaces.clientId, previousSecretRemoved: previousRemoved } } : {};
+        io.out(JSON.stringify({ ...connection, apiRoot: api.apiRoot, secretStored: stored, ...replaced }));
       }
-      io.err(`Connected '${connection.name}' (${connection.tenantHost})${stored ? '; the secret is in the OS keychain' : ''}.`);
+      if (replaces) {
+        io.err(
+          `Replaced the credential of '${connection.name}' (${connection.tenantHost}): client id ${replaces.clientId} -> ${connection.clientId}` +
+            `${stored ? '; the new secret is in the OS keychain' : ''}. Its local data and its outbox are kept: \`attest queue send\` sends what is queued.`,
+        );
+      } else {
+        io.err(`Connected '${connection.name}' (${connection.tenantHost})${stored ? '; the secret is in the OS keychain' : ''}.`);
+      }
       return EXIT.ok;
     },
   };
+}
+
+/** A replaced credential's old keychain entry, deleted (true when one was there). */
+async function forgetOldSecret(
+  previous: Connection,
+  connection: Connection,
+  deps: ConnectDeps,
+  err: (line: string) => void,
+): Promise<boolean> {
+  if (previous.clientId === connection.clientId) return false;
+  try {
+    return await (deps.secrets ?? (() => osKeychain()))().delete(previous.clientId);
+  } catch (error) {
+    if (!(error instanceof KeychainError)) throw error;
+    err(`The old secret's keychain entry (${previous.clientId}) could not be deleted: ${error.message}.`);
+    return false;
+  }
 }
 
 export default connectCommand();

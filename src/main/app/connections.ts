@@ -1,17 +1,19 @@
-import type { ChannelArgs, ChannelResult, ConnectionInfo } from '../../shared/contract';
+import type { ChannelArgs, ChannelResult, ConnectionInfo, ConnectionStatus } from '../../shared/contract';
 import { createApiClient } from '../api/client';
 import { CredentialError, parseClientId, parseClientSecret } from '../api/credentials';
+import { isApiError } from '../api/errors';
 import type { AuthMethod } from '../api/token';
 import {
   ConnectionError,
   listConnections,
   prepareConnection,
+  prepareCredentialReplacement,
   removeConnection,
   saveConnection as recordConnection,
   type Connection,
 } from '../connections';
-import { CoreError } from '../errors';
-import type { SecretStore } from '../keychain';
+import { CoreError, firstLineOf } from '../errors';
+import { KeychainError, type SecretStore } from '../keychain';
 
 /**
  * The app's side of saved connections: what the connect form checks before anything is saved,
@@ -126,6 +128,124 @@ export async function saveConnection(
   await secrets.set(connection.clientId, credentials.clientSecret);
   recordConnection(dataDir, connection);
   return connectionInfo(connection);
+}
+
+/**
+ * Whether a credential works now, told apart: the tenant minted a token (`online`), it answered and
+ * refused the credential (`credentials-refused`: 401/400 invalid_client, a rotated or revoked one),
+ * or it did not answer, or not usefully (`offline`). A fresh token every time: a cached one would
+ * prove nothing.
+ */
+export async function checkCredentials(credentials: CredentialsInput): Promise<{ status: ConnectionStatus; reason: string | null }> {
+  try {
+    await testConnection(credentials);
+    return { status: 'online', reason: null };
+  } catch (error) {
+    const line = firstLineOf(error, 'no explanation');
+    if (isApiError(error, 'auth') || error instanceof CredentialError) return { status: 'credentials-refused', reason: line };
+    if (isApiError(error, 'timeout')) return { status: 'offline', reason: 'the tenant did not answer in time' };
+    if (isApiError(error, 'network')) return { status: 'offline', reason: `the tenant cannot be reached (${line})` };
+    return { status: 'offline', reason: `the tenant did not give a token (${line})` };
+  }
+}
+
+/**
+ * What connecting a credential does: a new connection, the same one again, or, when `name` is an
+ * existing connection with another client id, a replacement of its credential (a rotated one: same
+ * name, store and outbox; the tenant must be the same). Not saved: the caller checks the credential first.
+ */
+export function planConnection(
+  dataDir: string,
+  input: { clientId: string; serverUrl?: string | undefined; auth?: AuthMethod | undefined; name?: string | undefined },
+): { connection: Connection; replaces: Connection | null } {
+  const named = input.name === undefined ? undefined : listConnections(dataDir).find((c) => c.name === input.name);
+  if (named && named.name !== DEMO_CONNECTION) {
+    const { clientId } = parseClientId(input.clientId, input.serverUrl?.trim() || named.serverUrl);
+    if (clientId !== named.clientId) {
+      const { previous, connection } = prepareCredentialReplacement(dataDir, named.name, input);
+      return { connection, replaces: previous };
+    }
+  }
+  return { connection: prepareConnection(dataDir, { ...input, auth: input.auth ?? 'assertion' }), replaces: null };
+}
+
+/** A saved connection's state, as `attest connections` tells it: ConnectionStatus, or no secret to ask with. */
+export type SavedConnectionState = ConnectionStatus | 'no-secret';
+
+/** A saved connection's state now, its secret read from `secrets`: a fresh token tells online from refused from offline. */
+export async function savedConnectionState(
+  connection: Connection,
+  secrets: SecretStore,
+): Promise<{ state: SavedConnectionState; reason: string | null }> {
+  let secret: string | null;
+  try {
+    secret = await secrets.get(connection.clientId);
+  } catch (error) {
+    if (!(error instanceof KeychainError)) throw error;
+    return { state: 'no-secret', reason: error.message };
+  }
+  if (!secret) return { state: 'no-secret', reason: 'the keychain holds no secret for it' };
+  const { status, reason } = await checkCredentials({
+    clientId: connection.clientId,
+    clientSecret: secret,
+    serverUrl: connection.serverUrl ?? null,
+    authMethod: connection.auth,
+  });
+  return { state: status, reason };
+}
+
+export interface ReplacedCredential {
+  connection: ConnectionInfo;
+  /** The client id it had before (its keychain entry is deleted when it differs from the new one). */
+  previousClientId: string;
+  /** Why the old keychain entry could not be deleted, if it could not (the connection is replaced all the same). */
+  keychainNote: string | null;
+}
+
+/**
+ * Replaces a saved connection's credential in place (a rotated credential): the new one checked by
+ * getting a token, its secret kept in `secrets`, the record updated (same name, store file and
+ * outbox), then the old client id's keychain entry deleted from `secrets` and `others`.
+ */
+export async function replaceCredential(
+  dataDir: string,
+  secrets: SecretStore,
+  {
+    name,
+    ...credentials
+  }: Omit<CredentialsInput, 'serverUrl' | 'authMethod'> & {
+    name: string;
+    serverUrl: string | null;
+    authMethod: AuthMethod | null;
+  },
+  others: SecretStore[] = [],
+): Promise<ReplacedCredential> {
+  if (name === DEMO_CONNECTION) throw new CoreError('bad_request', 'The demo tenant has no credential to replace.');
+  const { previous, connection } = prepareCredentialReplacement(dataDir, name, {
+    clientId: credentials.clientId,
+    serverUrl: credentials.serverUrl ?? undefined,
+    auth: credentials.authMethod ?? undefined,
+  });
+  await testConnection({
+    clientId: connection.clientId,
+    clientSecret: credentials.clientSecret,
+    serverUrl: connection.serverUrl ?? null,
+    authMethod: connection.auth,
+  });
+  await secrets.set(connection.clientId, credentials.clientSecret);
+  recordConnection(dataDir, connection);
+  let keychainNote: string | null = null;
+  if (previous.clientId !== connection.clientId) {
+    for (const store of [secrets, ...others]) {
+      try {
+        await store.delete(previous.clientId);
+      } catch (error) {
+        if (!(error instanceof KeychainError)) throw error;
+        keychainNote = `the old secret's keychain entry could not be deleted: ${error.message}`;
+      }
+    }
+  }
+  return { connection: connectionInfo(connection), previousClientId: previous.clientId, keychainNote };
 }
 
 /** Forgets a connection's record (its store file stays); the caller removes its secret. */

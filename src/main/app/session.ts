@@ -7,8 +7,10 @@ import type { EventBus } from '../events';
 import { heldThenKeychain, KeychainError, memorySecretStore, osKeychain, secretStoreAnswers, type SecretStore } from '../keychain';
 import { signingKey, verifyWorkbook, type ExportResult, type VerifyResult } from '../reports';
 import {
+  checkCredentials,
   DEMO_CONNECTION,
   forgetConnection,
+  replaceCredential,
   recordDemoConnection,
   savedConnections,
   saveConnection,
@@ -46,13 +48,18 @@ export interface SessionOptions {
   log?: (line: string) => void;
 }
 
-const OFFLINE: ConnectionState = { connection: null, online: false, checkedAt: null, reason: null, needsSecret: false };
+const OFFLINE: ConnectionState = { connection: null, online: false, status: 'offline', checkedAt: null, reason: null, needsSecret: false };
 
 /** Where a pasted secret is kept: the OS keychain, or this process's memory until the app quits (asked again at the next start). */
 export type SecretKeeping = 'keychain' | 'this-run';
 const now = () => new Date().toISOString();
 
-/** The online/offline state of the open connection, told to the fronts when it changes. */
+/** What the fronts are told when the open connection's credential was refused. */
+function refusedReason(reason: string | null): string {
+  return `${reason ?? "The tenant refused this connection's credentials"}. Replace the credential in Settings.`;
+}
+
+/** The state of the open connection (online, credentials refused, offline), told to the fronts when it changes. */
 class ConnectionMonitor {
   state: ConnectionState = OFFLINE;
   /** Why the open connection has no secret, when it has none and one can be given (a saved connection). */
@@ -62,6 +69,7 @@ class ConnectionMonitor {
 
   set(next: ConnectionState): ConnectionState {
     const changed =
+      next.status !== this.state.status ||
       next.online !== this.state.online ||
       next.connection !== this.state.connection ||
       next.reason !== this.state.reason ||
@@ -72,30 +80,38 @@ class ConnectionMonitor {
   }
 
   online(workspace: Workspace): void {
-    this.set({ connection: workspace.connection.name, online: true, checkedAt: now(), reason: null, needsSecret: false });
+    this.set({ connection: workspace.connection.name, online: true, status: 'online', checkedAt: now(), reason: null, needsSecret: false });
   }
 
+  /** The tenant refused the credential (a send stopped on 401): said at once, without another request. */
+  refused(workspace: Workspace): void {
+    const state = {
+      online: false,
+      status: 'credentials-refused',
+      checkedAt: now(),
+      reason: refusedReason(null),
+      needsSecret: false,
+    } as const;
+    this.set({ connection: workspace.connection.name, ...state });
+  }
+
+  /** Checks the open connection by getting a fresh token with its credential: online, credentials refused, or offline. */
   async probe(workspace: Workspace): Promise<ConnectionState> {
     const name = workspace.connection.name;
-    if (!workspace.api) {
+    const credentials = workspace.credentials;
+    if (!workspace.api || !credentials) {
       const reason = this.missingSecret ?? 'The secret of this connection is not available.';
-      return this.set({ connection: name, online: false, checkedAt: now(), reason, needsSecret: this.missingSecret !== null });
+      const needsSecret = this.missingSecret !== null;
+      return this.set({ connection: name, online: false, status: 'offline', checkedAt: now(), reason, needsSecret });
     }
-    try {
-      // Reachability, not authorization: any HTTP answer from the token endpoint means the tenant
-      // is there (a cached token would prove nothing). Credentials are checked by every sync.
-      await fetch(workspace.connection.tokenUrl, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(6_000) });
-      return this.set({ connection: name, online: true, checkedAt: now(), reason: null, needsSecret: false });
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
-      const reason =
-        error instanceof Error && error.name === 'TimeoutError'
-          ? 'the tenant did not answer in time'
-          : cause === 'ECONNREFUSED'
-            ? 'the tenant refused the connection'
-            : 'the tenant cannot be reached';
-      return this.set({ connection: name, online: false, checkedAt: now(), reason, needsSecret: false });
-    }
+    const { status, reason } = await checkCredentials({
+      clientId: credentials.clientId,
+      clientSecret: credentials.clientSecret,
+      serverUrl: credentials.serverUrl ?? null,
+      authMethod: credentials.auth,
+    });
+    const said = status === 'credentials-refused' ? refusedReason(reason) : reason;
+    return this.set({ connection: name, online: status === 'online', status, checkedAt: now(), reason: said, needsSecret: false });
   }
 }
 
@@ -165,6 +181,28 @@ export class Session {
   /** Saves a connection after a token check; its secret to the keychain, or held in memory for this run only. */
   saveConnection({ keep, ...args }: CredentialsInput & { name: string | null; keep: SecretKeeping }): Promise<ConnectionInfo> {
     return saveConnection(this.dataDir, keep === 'this-run' ? this.heldSecrets : this.secrets, args);
+  }
+
+  /**
+   * Replaces a saved connection's credential in place (a rotated one): checked by getting a token,
+   * kept as asked, the old keychain entry deleted; the open connection is opened again with it (its
+   * store and its outbox are the same). A queued send goes out with the next "Send".
+   */
+  async replaceCredential({
+    keep,
+    ...args
+  }: Omit<CredentialsInput, 'serverUrl' | 'authMethod'> & {
+    name: string;
+    serverUrl: string | null;
+    authMethod: CredentialsInput['authMethod'] | null;
+    keep: SecretKeeping;
+  }): Promise<ConnectionInfo> {
+    const keeper = keep === 'this-run' ? this.heldSecrets : this.secrets;
+    const other = keep === 'this-run' ? this.secrets : this.heldSecrets;
+    const replaced = await replaceCredential(this.dataDir, keeper, args, [other]);
+    if (replaced.keychainNote) this.log(`replace credential of ${args.name}: ${replaced.keychainNote}`);
+    if (this.current?.connection.name === args.name) return (await this.openConnection(args.name)).connection;
+    return replaced.connection;
   }
 
   async removeConnection(name: string): Promise<void> {
@@ -326,7 +364,8 @@ export class Session {
       onProgress: (event) => this.options.events.emit('sendProgress', event),
     })
       .then(({ last }) => {
-        if (last?.paused?.reason === 'network') void this.monitor.probe(workspace);
+        if (last?.paused?.reason === 'auth') this.monitor.refused(workspace);
+        else if (last?.paused?.reason === 'network') void this.monitor.probe(workspace);
       })
       .catch((error: unknown) => this.log(`send: ${firstLineOf(error, 'The send failed.')}`))
       .finally(() => {

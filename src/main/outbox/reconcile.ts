@@ -1,10 +1,11 @@
 /**
  * Settles uncertain items by asking the server (each kind's descriptor knows how): applied ->
- * succeeded with what the server holds; not applied -> queued again in its original queue position;
- * no way to tell -> stays uncertain for the user to decide. Every check is journaled.
+ * succeeded with what the server holds (and what the read found is stored, as a send's fresh
+ * copies are); not applied -> queued again in its original queue position; no way to tell -> stays
+ * uncertain for the user to decide. Every check is journaled.
  */
 import { readApiError, type OutboxApi } from './api-shape';
-import { descriptorOf, type ReconcileVerdict } from './kinds';
+import { descriptorOf, type ReconcileVerdict, type RefreshedObject } from './kinds';
 import { rowToItem, type OutboxDb } from './items';
 import type { OutboxItem, PauseInfo, ReconcileSummary } from './types';
 
@@ -14,7 +15,17 @@ export async function reconcileItems(
   opts: { concurrency?: number; signal?: AbortSignal } = {},
 ): Promise<ReconcileSummary> {
   const items = o.rowsInState('uncertain').map(rowToItem);
-  const summary: ReconcileSummary = { examined: 0, applied: 0, requeued: 0, unknown: 0, details: [], paused: null };
+  const summary: ReconcileSummary = {
+    examined: 0,
+    applied: 0,
+    requeued: 0,
+    unknown: 0,
+    details: [],
+    paused: null,
+    refreshed: { runId: null, stored: 0 },
+  };
+  // What the reads found (a membership gone, a task as it is now): stored once at the end, as one run.
+  const found: RefreshedObject[] = [];
   const concurrency = Math.max(1, Math.min(32, opts.concurrency ?? 8));
   // Only the earliest uncertain item of each object is checked now; later ones wait for it.
   const firstPerTarget = new Map<string, OutboxItem>();
@@ -63,6 +74,7 @@ export async function reconcileItems(
       });
     });
     summary.examined += 1;
+    if (verdict.outcome === 'applied' && o.row(item.id)?.state === 'succeeded') found.push(...(verdict.refresh ?? []));
     if (verdict.outcome === 'applied') summary.applied += 1;
     else if (verdict.outcome === 'not-applied') summary.requeued += 1;
     else summary.unknown += 1;
@@ -79,5 +91,6 @@ export async function reconcileItems(
   await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
   summary.unknown += items.length - firstPerTarget.size + (queue.length - next);
   summary.paused = stop && (stop as PauseInfo).reason !== 'cancelled' ? stop : null;
+  summary.refreshed = o.refresh(found);
   return summary;
 }

@@ -51,7 +51,9 @@ export class SendControl {
     if (e.kind === 'auth') {
       this.stop ??= {
         reason: 'auth',
-        message: `the tenant refused the credentials (${e.message}); sending is paused: fix the connection's credentials, then send again`,
+        message:
+          `the tenant refused the credentials (${e.message}); sending is paused: replace the connection's credential ` +
+          '(Settings → Replace credential, or `attest connect --name NAME` with the new one), then send again',
       };
       return { requeue: false };
     }

@@ -11,7 +11,7 @@
 import type { OutboxApi } from './api-shape';
 import { GroupCommitter } from './group-commit';
 import type { OutboxDb } from './items';
-import type { RefreshedObject } from './kinds';
+import { descriptorOf, type RefreshedObject } from './kinds';
 import { sendAttempt, type AttemptResult } from './send-attempt';
 import { SendControl } from './send-control';
 import { SendScheduler } from './send-scheduler';
@@ -73,6 +73,8 @@ class SendRun {
   /** What the successes returned: stored once at the end, as one run (see OutboxDb.refresh). */
   readonly #freshCopies: RefreshedObject[] = [];
   readonly #touched = new Set<string>();
+  /** Successes whose kind reads back what they changed (see KindDescriptor.readBack), read once the send has settled. */
+  readonly #readBacks: { item: OutboxItem; result: Record<string, unknown> }[] = [];
   #inFlight = 0;
   #wake: (() => void) | null = null;
 
@@ -127,6 +129,34 @@ class SendRun {
     }
   }
 
+  /**
+   * Reads back what the successes changed and their answers do not carry (an escalated task, the
+   * revoke task of a removal), `#concurrency` at a time, to store with the fresh copies. Skipped
+   * when the send stopped (cancelled, credentials refused, tenant unreachable); a failed read is
+   * skipped too: the next sync brings the object.
+   */
+  async readBack(): Promise<void> {
+    if (this.#control.stop) return;
+    const pending = this.#readBacks.splice(0);
+    const worker = async (): Promise<void> => {
+      for (let next = pending.shift(); next && !this.opts.signal?.aborted; next = pending.shift()) {
+        const { item, result } = next;
+        try {
+          const read = await descriptorOf(item.kind).readBack!({ api: this.api, input: item.input, result, signal: this.opts.signal });
+          this.#keep(read);
+        } catch {
+          // The outcome is recorded; only the fresh copy is missing until the next sync.
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.#concurrency, pending.length) }, worker));
+  }
+
+  #keep(objects: RefreshedObject[]): void {
+    this.#freshCopies.push(...objects);
+    for (const r of objects) this.#touched.add(r.collection);
+  }
+
   /** The summary once the run has ended: everything not reached stays queued. */
   finish(): SendSummary {
     const summary = this.summary;
@@ -163,8 +193,8 @@ class SendRun {
     for (const item of lost) this.#scheduler.drop(item.target);
     for (const out of settled) {
       if (out.state === 'succeeded') {
-        this.#freshCopies.push(...out.refresh);
-        for (const r of out.refresh) this.#touched.add(r.collection);
+        this.#keep(out.refresh);
+        if (descriptorOf(out.item.kind).readBack) this.#readBacks.push({ item: out.item, result: out.result ?? {} });
       }
       this.progress({ phase: 'item', itemId: out.item.id, kind: out.item.kind, state: out.state, message: out.error ?? undefined });
     }
@@ -215,6 +245,7 @@ export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {
   if (opts.signal?.aborted) send.cancel();
   try {
     await send.run();
+    await send.readBack();
   } finally {
     opts.signal?.removeEventListener('abort', send.cancel);
   }

@@ -237,6 +237,8 @@ export interface ReconcileSummary {
   unknown: number;
   details: { itemId: string; outcome: ReconcileOutcome; note: string }[];
   paused: PauseInfo | null;
+  /** What the reads of applied items found, stored as one run (null: nothing new, or a sync run was open). */
+  refreshed: { runId: number | null; stored: number };
 }
 
 export interface JournalEntry {

@@ -3,9 +3,11 @@
  * and yields its data sheets (columns + a lazy row stream read straight from the store), so rows
  * flow from SQLite into the streaming writer without being gathered in memory.
  *
- * Columns come from the collection descriptors (src/main/collections/) where they fit;
- * every date becomes two columns: a real Excel date cell (UTC) and the ISO text the API sent.
- * Enum values and action/trigger kinds are shown exactly as the API wrote them, unknown ones too.
+ * Columns come from the collection descriptors (src/main/collections/) where they fit. Cells read
+ * as people read them (./cells.ts): a date is a real Excel date cell in UTC, an enum value its
+ * label (an unknown one as written, marked), a duration and a oneof kind in words, and a name
+ * follows each id of an object the store holds. Every object stays, exactly as the API sent it, on
+ * the report's Raw sheet.
  */
 import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS } from '../../shared/api-types/automation';
 import { ROUTING_RULE_ACTION_KEYS } from '../../shared/api-types/routing-rule';
@@ -24,6 +26,7 @@ import {
   type ColumnDef,
 } from '../collections';
 import type { CellValue } from './canonical';
+import { durationText, enumList, enumText, isKnownEnumName, kindText, UNKNOWN_MARK } from './cells';
 import { InvalidInputError } from './errors';
 import type { ColumnSpec, ColumnType, SheetSpec } from './workbook';
 
@@ -103,25 +106,9 @@ export function isoDate(text: unknown): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** A date as two columns: the Excel date cell (UTC) and the API's text. */
+/** A date: a real Excel date cell, in UTC (the header says so); the API's text stays on the Raw sheet. */
 function dateColumns<T>(label: string, text: (row: T) => unknown, source?: string): ReportColumn<T>[] {
-  return [
-    {
-      header: `${label} (UTC)`,
-      type: 'date',
-      value: (row) => isoDate(text(row)),
-      source,
-      about: `${label}: the API's time as a date cell, in UTC`,
-    },
-    {
-      header: `${label} (API text)`,
-      type: 'text',
-      width: 26,
-      value: (row) => (typeof text(row) === 'string' ? (text(row) as string) : null),
-      source,
-      about: `${label}: the time exactly as the API wrote it`,
-    },
-  ];
+  return [{ header: `${label} (UTC)`, type: 'date', value: (row) => isoDate(text(row)), source, about: `${label}, in UTC` }];
 }
 
 /** Where a column's value comes from and what it means (the data dictionary), and its width. */
@@ -142,15 +129,98 @@ const cellOf = (value: unknown): CellValue => {
   return JSON.stringify(value);
 };
 
-/** The descriptor's columns, read from the object's extracted columns (no JSON parse). */
-function descriptorColumns(d: CollectionDescriptor, skip: string[] = []): ReportColumn<StoredObject>[] {
+/** Columns of the descriptors that hold a protobuf Duration ("1209600s"), shown in words. */
+const DURATIONS = new Set(['accessReviewDuration']);
+
+/** Columns of the descriptors that hold the id of an object of another collection: its name follows. */
+const REFERENCES: Record<string, CollectionId> = {
+  accessReviewTemplateId: 'templates',
+  templateId: 'templates',
+  appId: 'apps',
+  parentAppId: 'apps',
+  appEntitlementId: 'entitlements',
+  appUserId: 'app-users',
+};
+
+/**
+ * The names the store knows of objects, by collection and id, for the columns that show a name
+ * beside an id. Read once per export (the same snapshot as the rows), before the first row of a
+ * sheet that shows them: the store's connection is busy while a sheet's rows stream.
+ */
+export class Names {
+  private readonly wanted = new Set<CollectionId>();
+  private readonly loaded = new Map<CollectionId, Map<string, string>>();
+
+  constructor(
+    private readonly sources: ReportSources,
+    private readonly params: ReportParams,
+  ) {}
+
+  /** A sheet will show names of `collection`. */
+  want(collection: CollectionId): void {
+    this.wanted.add(collection);
+  }
+
+  /** Reads the names wanted and not yet read (call it while no rows stream). */
+  load(): void {
+    for (const id of this.wanted) {
+      if (this.loaded.has(id)) continue;
+      const names = new Map<string, string>();
+      for (const o of this.sources.store.iterateObjects(id, { asOfRun: this.params.asOfRun })) if (o.title) names.set(o.id, o.title);
+      this.loaded.set(id, names);
+    }
+  }
+
+  of(collection: CollectionId, id: unknown): string | null {
+    return typeof id === 'string' && id ? (this.loaded.get(collection)?.get(id) ?? null) : null;
+  }
+}
+
+/** One Names per export: every sheet of a report shares it. */
+const namesOfExport = new WeakMap<ReportSources, Names>();
+
+function namesFrom(sources: ReportSources, params: ReportParams): Names {
+  let names = namesOfExport.get(sources);
+  if (!names) namesOfExport.set(sources, (names = new Names(sources, params)));
+  return names;
+}
+
+/** The singular of a collection's title, for the dictionary ("app", "entitlement", "app user"). */
+const singular = (collection: CollectionId): string => descriptorOf(collection).title.toLowerCase().replace(/s$/, '');
+
+/** The name beside an id of `collection`, when the store knows it. */
+export function nameColumn<T>(header: string, collection: CollectionId, id: (row: T) => unknown, names: Names): ReportColumn<T> {
+  names.want(collection);
+  return col<T>(header, 'text', (row) => names.of(collection, id(row)), {
+    about: `the name of that ${singular(collection)}, where this workbook's store holds it`,
+  });
+}
+
+/** An enum column's value in words: labels of its enumeration (each of a list), a kind's name in words. */
+function enumWords(c: ColumnDef, value: unknown): string | null {
+  if (c.multi) return enumList(value, c.enumName);
+  if (c.enumName) return enumText(value, c.enumName);
+  return kindText(str(value));
+}
+
+/** The descriptor's columns as people read them (enum labels, dates, durations in words, names beside ids). */
+function descriptorColumns(d: CollectionDescriptor, names: Names, skip: string[] = []): ReportColumn<StoredObject>[] {
   return d.columns
     .filter((c) => !skip.includes(c.name))
-    .flatMap((c: ColumnDef) =>
-      c.type === 'date'
-        ? dateColumns<StoredObject>(c.label, (o) => o.columns[c.name], c.path)
-        : [col<StoredObject>(c.label, c.type, (o) => cellOf(o.columns[c.name]), { source: c.value ? `${c.path} (derived)` : c.path })],
-    );
+    .flatMap((c: ColumnDef): ReportColumn<StoredObject>[] => {
+      const source = c.value ? `${c.path} (derived)` : c.path;
+      const raw = (o: StoredObject): unknown => o.columns[c.name];
+      if (c.type === 'date') return dateColumns<StoredObject>(c.label, raw, c.path);
+      if (c.type === 'enum') return [col<StoredObject>(c.label, 'enum', (o) => enumWords(c, raw(o)), { source })];
+      if (DURATIONS.has(c.name)) return [col<StoredObject>(c.label, 'text', (o) => durationText(raw(o)), { source })];
+      const target = REFERENCES[c.name];
+      if (!target) return [col<StoredObject>(c.label, c.type, (o) => cellOf(raw(o)), { source })];
+      // An id of another collection: the id, then the name the store knows for it.
+      return [
+        col<StoredObject>(`${c.label} ID`, c.type, (o) => cellOf(raw(o)), { source }),
+        nameColumn<StoredObject>(c.label, target, raw, names),
+      ];
+    });
 }
 
 const idColumn = col<StoredObject>('ID', 'text', (o) => o.id, { source: 'id', about: "the object's id on the tenant" });
@@ -168,12 +238,22 @@ function membersOf(value: unknown, ignore: readonly string[] = []): string[] {
   return Object.keys(value).filter((k) => !ignore.includes(k) && value[k] !== null && value[k] !== undefined);
 }
 
-/** "key=value; ..." of the scalar members of an object (nested objects as JSON). */
+/** Members that hold a duration ("7776000s"), shown in words. */
+const DURATION_MEMBER = /^(duration|ttl|expiry|timeout|timeoutDuration|accessReviewDuration|grantDuration)$/;
+
+/** One member's value in words: an enum value as its label, a duration in words, others as written (objects as JSON). */
+function memberText(key: string, value: unknown): string {
+  if (typeof value !== 'string') return JSON.stringify(value);
+  if (DURATION_MEMBER.test(key)) return durationText(value) ?? value;
+  return isKnownEnumName(value) ? (enumText(value) ?? value) : value;
+}
+
+/** "key=value; ..." of the members of an object, each value in words (memberText). */
 function parameters(value: unknown): string | null {
   if (!isRecord(value)) return null;
   const parts = Object.entries(value)
     .filter(([, v]) => v !== null && v !== undefined && v !== '')
-    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+    .map(([k, v]) => `${k}=${memberText(k, v)}`);
   return parts.length ? parts.join('; ') : null;
 }
 
@@ -184,7 +264,7 @@ function scopeSummary(scope: unknown): string | null {
     const member = scope[k];
     const expression = getPath(member, 'expression');
     if (typeof expression === 'string' && expression) return `${k}: ${expression}`;
-    if (typeof member === 'string') return `${k}: ${member}`;
+    if (typeof member === 'string') return `${k}: ${isKnownEnumName(member) ? enumText(member) : member}`;
     if (Array.isArray(getPath(member, 'userIds'))) return `${k}: ${(getPath(member, 'userIds') as unknown[]).length} users`;
     return k;
   });
@@ -203,15 +283,17 @@ function sheet<T>(
   name: string,
   columns: ReportColumn<T>[],
   source: () => Iterable<T>,
-  extra: { collection?: CollectionId; total?: number; about?: string } = {},
+  extra: { collection?: CollectionId; total?: number; about?: string; names?: Names } = {},
 ): ReportSheet {
+  const { names, ...about } = extra;
   return {
     name,
     columns: columns.map(({ value: _value, ...spec }) => spec),
     rows: (function* rows() {
+      names?.load(); // before the rows stream: the store's connection is busy while they do
       for (const item of source()) yield columns.map((c) => c.value(item));
     })(),
-    ...extra,
+    ...about,
   };
 }
 
@@ -229,22 +311,30 @@ const campaignField = (o: StoredObject, path: string): unknown => getPath(o.json
 
 function campaignsSheet(sources: ReportSources, params: ReportParams): ReportSheet {
   const d = descriptorOf('campaigns');
+  const names = namesFrom(sources, params);
   const f = campaignField;
   const columns: ReportColumn<StoredObject>[] = [
     idColumn,
-    ...descriptorColumns(d),
+    ...descriptorColumns(d, names),
     col('Owners', 'text', (o) => join(f(o, 'ownerIds')), { source: 'accessReview.ownerIds' }),
     col('Created by', 'text', (o) => cellOf(f(o, 'createdById')), { source: 'accessReview.createdById' }),
     ...dateColumns<StoredObject>('Scheduled start', (o) => f(o, 'scheduledStartDate')),
     col('Scope summary', 'text', (o) => scopeSummary(f(o, 'scopeV2')), { width: 40, source: 'accessReview.scopeV2' }),
     col('Single app', 'text', (o) => cellOf(f(o, 'singleApp.appId')), { source: 'accessReview.singleApp.appId' }),
-    col('Included app user statuses', 'text', (o) => join(f(o, 'inclusionScope.appUserStatuses')), {
+    nameColumn<StoredObject>('Single app name', 'apps', (o) => f(o, 'singleApp.appId'), names),
+    col('Included app user statuses', 'text', (o) => enumList(f(o, 'inclusionScope.appUserStatuses'), 'AppUserStatus'), {
       source: 'accessReview.inclusionScope.appUserStatuses',
     }),
-    col('Scope app user types', 'text', (o) => join(f(o, 'scope.appUserTypes')), { source: 'accessReview.scope.appUserTypes' }),
-    col('Accuracy issue action', 'enum', (o) => cellOf(f(o, 'accuracyIssueAction')), { source: 'accessReview.accuracyIssueAction' }),
-    col('Auto-close decision', 'enum', (o) => cellOf(f(o, 'autoCloseDecision')), { source: 'accessReview.autoCloseDecision' }),
-    col('Default view', 'enum', (o) => cellOf(f(o, 'defaultView')), { source: 'accessReview.defaultView' }),
+    col('Scope app user types', 'text', (o) => enumList(f(o, 'scope.appUserTypes'), 'AppUserType'), {
+      source: 'accessReview.scope.appUserTypes',
+    }),
+    col('Accuracy issue action', 'enum', (o) => enumText(f(o, 'accuracyIssueAction'), 'AccuracyIssueAction'), {
+      source: 'accessReview.accuracyIssueAction',
+    }),
+    col('Auto-close decision', 'enum', (o) => enumText(f(o, 'autoCloseDecision'), 'CloseDecision'), {
+      source: 'accessReview.autoCloseDecision',
+    }),
+    col('Default view', 'enum', (o) => enumText(f(o, 'defaultView'), 'AccessReviewViewType'), { source: 'accessReview.defaultView' }),
     col('Use policy override', 'bool', (o) => flag(f(o, 'usePolicyOverride')), { source: 'accessReview.usePolicyOverride' }),
     col('Notify kickoff', 'bool', (o) => flag(f(o, 'notificationConfig.sendKickoff')), {
       source: 'accessReview.notificationConfig.sendKickoff',
@@ -266,6 +356,7 @@ function campaignsSheet(sources: ReportSources, params: ReportParams): ReportShe
     col('CEL expressions', 'text', (o) => cel(getPath(o.json, CAMPAIGN)), 40),
   ];
   return sheet('Campaigns', columns, objects(sources, params, 'campaigns'), {
+    names,
     collection: 'campaigns',
     total: total(sources, params, 'campaigns'),
     about: 'one row per access review campaign',
@@ -273,11 +364,12 @@ function campaignsSheet(sources: ReportSources, params: ReportParams): ReportShe
 }
 
 function templatesSheet(sources: ReportSources, params: ReportParams): ReportSheet {
+  const names = namesFrom(sources, params);
   const d = descriptorOf('templates');
   const f = (o: StoredObject, path: string): unknown => getPath(o.json, path);
   const columns: ReportColumn<StoredObject>[] = [
     idColumn,
-    ...descriptorColumns(d),
+    ...descriptorColumns(d, names),
     col('Scope summary', 'text', (o) => scopeSummary(f(o, 'scope')), { width: 40, source: 'scope' }),
     col('Recurrence', 'text', (o) => parameters(f(o, 'recurrenceRule')), { source: 'recurrenceRule' }),
     col('Auto-close campaign', 'bool', (o) => flag(f(o, 'autoCloseCampaign')), { source: 'autoCloseCampaign' }),
@@ -291,10 +383,13 @@ function templatesSheet(sources: ReportSources, params: ReportParams): ReportShe
     col('Meaning of signature', 'text', (o) => cellOf(f(o, 'signatureConfig.meaningOfSignature')), {
       source: 'signatureConfig.meaningOfSignature',
     }),
-    col('Review columns', 'text', (o) => join(f(o, 'columnConfig.columns')), { source: 'columnConfig.columns' }),
+    col('Review columns', 'text', (o) => enumList(f(o, 'columnConfig.columns'), 'AccessReviewTaskColumn'), {
+      source: 'columnConfig.columns',
+    }),
     col('CEL expressions', 'text', (o) => cel(o.json), 40),
   ];
   return sheet('Templates', columns, objects(sources, params, 'templates'), {
+    names,
     collection: 'templates',
     total: total(sources, params, 'templates'),
     about: 'one row per access review template the store holds (only those campaigns and automations name: the API has no list)',
@@ -302,10 +397,11 @@ function templatesSheet(sources: ReportSources, params: ReportParams): ReportShe
 }
 
 function automationsSheet(sources: ReportSources, params: ReportParams): ReportSheet {
+  const names = namesFrom(sources, params);
   const d = descriptorOf('automations');
   const columns: ReportColumn<StoredObject>[] = [
     idColumn,
-    ...descriptorColumns(d, ['triggerKinds', 'stepKinds']),
+    ...descriptorColumns(d, names, ['triggerKinds', 'stepKinds']),
     col('Triggers', 'text', (o) => membersList(getPath(o.json, 'triggers'), AUTOMATION_TRIGGER_KEYS), { source: 'triggers' }),
     col('Steps', 'text', (o) => membersList(getPath(o.json, 'automationSteps'), AUTOMATION_STEP_ACTION_KEYS, STEP_COMMON)),
     col('Description', 'text', (o) => cellOf(getPath(o.json, 'description')), { width: 40, source: 'description' }),
@@ -313,6 +409,7 @@ function automationsSheet(sources: ReportSources, params: ReportParams): ReportS
     col('Circuit breaker', 'text', (o) => parameters(getPath(o.json, 'circuitBreaker')), { source: 'circuitBreaker' }),
   ];
   return sheet('Automations', columns, objects(sources, params, 'automations'), {
+    names,
     collection: 'automations',
     total: total(sources, params, 'automations'),
     about: 'one row per automation',
@@ -327,9 +424,15 @@ function kindAsWritten(item: unknown, known: readonly string[], ignore: readonly
   return members.find((m) => known.includes(m)) ?? members[0] ?? '(none)';
 }
 
+/** A kind in words when it is a known one; as written, marked, when this version does not know it. */
+function kindWords(kind: string | null, known: readonly string[]): string | null {
+  if (kind === null || kind === '(none)') return kind;
+  return known.includes(kind) ? kindText(kind) : `${kind}${UNKNOWN_MARK}`;
+}
+
 function membersList(items: unknown, known: readonly string[], ignore: readonly string[] = []): string | null {
   if (!Array.isArray(items) || items.length === 0) return null;
-  return items.map((i) => kindAsWritten(i, known, ignore)).join(', ');
+  return items.map((i) => kindWords(kindAsWritten(i, known, ignore), known)).join(', ');
 }
 
 interface AutomationPart {
@@ -354,11 +457,13 @@ function automationStepsSheet(sources: ReportSources, params: ReportParams): Rep
     col('Section', 'enum', (p) => p.section),
     col('Index', 'int', (p) => p.index),
     col('Kind', 'enum', (p) =>
-      p.trigger ? kindAsWritten(p.item, AUTOMATION_TRIGGER_KEYS) : kindAsWritten(p.item, AUTOMATION_STEP_ACTION_KEYS, STEP_COMMON),
+      p.trigger
+        ? kindWords(kindAsWritten(p.item, AUTOMATION_TRIGGER_KEYS), AUTOMATION_TRIGGER_KEYS)
+        : kindWords(kindAsWritten(p.item, AUTOMATION_STEP_ACTION_KEYS, STEP_COMMON), AUTOMATION_STEP_ACTION_KEYS),
     ),
     col('Name', 'text', (p) =>
       p.trigger
-        ? kindAsWritten(p.item, AUTOMATION_TRIGGER_KEYS)
+        ? kindWords(kindAsWritten(p.item, AUTOMATION_TRIGGER_KEYS), AUTOMATION_TRIGGER_KEYS)
         : str(getPath(p.item, 'stepDisplayName')) || str(getPath(p.item, 'stepName')) || null,
     ),
     col('CEL expressions', 'text', (p) => cel(p.item), 40),
@@ -385,13 +490,15 @@ function automationStepsSheet(sources: ReportSources, params: ReportParams): Rep
 }
 
 function toolsetsSheet(sources: ReportSources, params: ReportParams): ReportSheet {
+  const names = namesFrom(sources, params);
   const columns: ReportColumn<StoredObject>[] = [
     idColumn,
-    ...descriptorColumns(descriptorOf('toolsets')),
+    ...descriptorColumns(descriptorOf('toolsets'), names),
     col('Description', 'text', (o) => cellOf(getPath(o.json, 'description')), { width: 40, source: 'description' }),
     ...dateColumns<StoredObject>('Deleted', (o) => getPath(o.json, 'deletedAt')),
   ];
   return sheet('MCP toolsets', columns, objects(sources, params, 'toolsets'), {
+    names,
     collection: 'toolsets',
     total: total(sources, params, 'toolsets'),
     about: 'one row per MCP toolset (access profile)',
@@ -399,6 +506,7 @@ function toolsetsSheet(sources: ReportSources, params: ReportParams): ReportShee
 }
 
 function routingRulesSheet(sources: ReportSources, params: ReportParams): ReportSheet {
+  const names = namesFrom(sources, params);
   const d = descriptorOf('routing-rules');
   const action = (o: StoredObject): { kind: string | null; body: unknown } => {
     const a = getPath(o.json, 'action');
@@ -409,8 +517,8 @@ function routingRulesSheet(sources: ReportSources, params: ReportParams): Report
   const columns: ReportColumn<StoredObject>[] = [
     col('Order', 'int', () => (order += 1)),
     idColumn,
-    ...descriptorColumns(d, ['actionKind']).flatMap((c) =>
-      c.header === 'Enabled' ? [c, col<StoredObject>('Action', 'enum', (o) => action(o).kind)] : [c],
+    ...descriptorColumns(d, names, ['actionKind']).flatMap((c) =>
+      c.header === 'Enabled' ? [c, col<StoredObject>('Action', 'enum', (o) => kindWords(action(o).kind, ROUTING_RULE_ACTION_KEYS))] : [c],
     ),
     col('Action parameters', 'text', (o) => parameters(action(o).body), 40),
     col('Condition', 'text', (o) => cellOf(getPath(o.json, 'condition')), { width: 40, source: 'condition' }),
@@ -426,6 +534,7 @@ function routingRulesSheet(sources: ReportSources, params: ReportParams): Report
     return all.sort((a, b) => priority(a) - priority(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   };
   return sheet('Routing rules', columns, source, {
+    names,
     collection: 'routing-rules',
     total: total(sources, params, 'routing-rules'),
     about: 'one row per finding routing rule, in the order they apply (priority)',
@@ -433,8 +542,10 @@ function routingRulesSheet(sources: ReportSources, params: ReportParams): Report
 }
 
 function scopesSheet(sources: ReportSources, params: ReportParams): ReportSheet {
-  const columns: ReportColumn<StoredObject>[] = [idColumn, ...descriptorColumns(descriptorOf('scopes'))];
+  const names = namesFrom(sources, params);
+  const columns: ReportColumn<StoredObject>[] = [idColumn, ...descriptorColumns(descriptorOf('scopes'), names)];
   return sheet('Scopes', columns, objects(sources, params, 'scopes'), {
+    names,
     collection: 'scopes',
     total: total(sources, params, 'scopes'),
     about: 'one row per cross-app access scope',
@@ -507,23 +618,85 @@ function accessSheet(sources: ReportSources, params: ReportParams): ReportSheet 
 const stepKind = (step: unknown): string | null => membersOf(step, ['id', 'policyGenerationId', 'state'])[0] ?? null;
 
 function tasksSheet(sources: ReportSources, params: ReportParams): ReportSheet {
+  const names = namesFrom(sources, params);
   const t = (o: StoredObject, path: string): unknown => getPath(o.json, `task.${path}`);
   const columns: ReportColumn<StoredObject>[] = [
     idColumn,
-    ...descriptorColumns(descriptorOf('tasks')),
-    col('Current step kind', 'enum', (o) => stepKind(t(o, 'policy.current')), { source: 'task.policy.current' }),
+    ...descriptorColumns(descriptorOf('tasks'), names),
+    col('Current step kind', 'enum', (o) => kindText(stepKind(t(o, 'policy.current'))), { source: 'task.policy.current' }),
     col('Steps done', 'int', (o) => (Array.isArray(t(o, 'policy.history')) ? (t(o, 'policy.history') as unknown[]).length : 0), {
       source: 'task.policy.history',
     }),
     col('Form', 'text', (o) => cellOf(t(o, 'form.displayName')), { width: 30, source: 'task.form.displayName' }),
     col('Approvers', 'text', (o) => join(t(o, 'approverIds')), { width: 30, source: 'task.approverIds' }),
-    col('Actions', 'text', (o) => join(t(o, 'actions')), { width: 40, source: 'task.actions' }),
+    col('Actions', 'text', (o) => enumList(t(o, 'actions'), 'TaskActionType'), { width: 40, source: 'task.actions' }),
     col('Description', 'text', (o) => cellOf(t(o, 'description')), { width: 40, source: 'task.description' }),
   ];
   return sheet('Tasks', columns, objects(sources, params, 'tasks'), {
+    names,
     collection: 'tasks',
     total: total(sources, params, 'tasks'),
     about: 'one row per task: its type, state, current policy step, emergency access and what it allows',
+  });
+}
+
+/** Text of one cell of the Raw sheet at most (below Excel's 32,767): longer JSON continues on the next row. */
+const RAW_PART = 32_000;
+
+export const RAW_SHEET = 'Raw API values';
+
+interface RawPart {
+  object: StoredObject;
+  part: number;
+  parts: number;
+  text: string;
+}
+
+/** Splits a text into parts of at most RAW_PART characters, never inside a surrogate pair. */
+export function rawParts(text: string): string[] {
+  const parts: string[] = [];
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(text.length, at + RAW_PART);
+    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1] ?? '')) end -= 1;
+    parts.push(text.slice(at, end));
+    at = end;
+  }
+  return parts.length ? parts : [''];
+}
+
+/** Every object of the report's collections exactly as the API sent it (the JSON text the store keeps). */
+function rawSheet(sources: ReportSources, params: ReportParams, collections: readonly CollectionId[]): ReportSheet {
+  const columns: ReportColumn<RawPart>[] = [
+    col('Collection', 'text', (r) => descriptorOf(r.object.collection).title, { about: 'the collection the object belongs to' }),
+    col('ID', 'text', (r) => r.object.id, { source: 'id', about: "the object's id on the tenant" }),
+    col('Part', 'text', (r) => (r.parts > 1 ? `${r.part} of ${r.parts}` : null), {
+      about: 'JSON longer than a cell holds continues on the next rows: join the parts in order',
+    }),
+    {
+      header: 'JSON as the API sent it',
+      type: 'text',
+      width: 100,
+      wrap: false,
+      value: (r) => r.text,
+      source: '(the whole object)',
+      about:
+        'the object exactly as received (the GET answer a campaign is kept as, for campaigns): every value of the other sheets, raw; ' +
+        'one line per cell, so on paper only its start shows',
+    },
+    // A filled cell to its right keeps the JSON inside its column, on screen and on paper.
+    col('Characters', 'int', (r) => r.object.raw.length, {
+      about: 'the length of the whole JSON text (all its parts): the parts joined must have as many characters',
+    }),
+  ];
+  const source = function* raw(): Iterable<RawPart> {
+    for (const id of collections)
+      for (const object of objects(sources, params, id)()) {
+        const parts = rawParts(object.raw);
+        for (const [i, text] of parts.entries()) yield { object, part: i + 1, parts: parts.length, text };
+      }
+  };
+  return sheet(RAW_SHEET, columns, source, {
+    about: 'every object of the sheets above exactly as the API sent it (the values the other sheets show in words)',
   });
 }
 
@@ -550,7 +723,7 @@ function changesSheet(sources: ReportSources): ReportSheet {
 
 function diffSheet(sources: ReportSources, runs: { from: number; to: number } | undefined): ReportSheet {
   const columns: ReportColumn<DiffEntry>[] = [
-    col('Collection', 'enum', (e) => e.collection),
+    col('Collection', 'enum', (e) => descriptorOf(e.collection).title),
     col('ID', 'text', (e) => e.id),
     col('Title', 'text', (e) => e.title, 40),
     col('Change', 'enum', (e) => e.change),
@@ -614,22 +787,30 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
           tasksSheet(s, p),
           changesSheet(s),
           diffSheet(s, diffRuns),
+          rawSheet(s, p, ALL),
         ],
       };
     },
   },
-  campaigns: { title: 'Access review campaigns', build: (s, p) => single('campaigns', 'Access review campaigns', [campaignsSheet(s, p)]) },
-  templates: { title: 'Access review templates', build: (s, p) => single('templates', 'Access review templates', [templatesSheet(s, p)]) },
+  campaigns: {
+    title: 'Access review campaigns',
+    build: (s, p) => single('campaigns', 'Access review campaigns', [campaignsSheet(s, p)], s, p),
+  },
+  templates: {
+    title: 'Access review templates',
+    build: (s, p) => single('templates', 'Access review templates', [templatesSheet(s, p)], s, p),
+  },
   automations: {
     title: 'Automations, their triggers and steps',
-    build: (s, p) => single('automations', 'Automations, their triggers and steps', [automationsSheet(s, p), automationStepsSheet(s, p)]),
+    build: (s, p) =>
+      single('automations', 'Automations, their triggers and steps', [automationsSheet(s, p), automationStepsSheet(s, p)], s, p),
   },
-  toolsets: { title: 'MCP toolsets', build: (s, p) => single('toolsets', 'MCP toolsets', [toolsetsSheet(s, p)]) },
+  toolsets: { title: 'MCP toolsets', build: (s, p) => single('toolsets', 'MCP toolsets', [toolsetsSheet(s, p)], s, p) },
   'routing-rules': {
     title: 'Finding routing rules',
-    build: (s, p) => single('routing-rules', 'Finding routing rules', [routingRulesSheet(s, p)]),
+    build: (s, p) => single('routing-rules', 'Finding routing rules', [routingRulesSheet(s, p)], s, p),
   },
-  scopes: { title: 'Cross-app scopes', build: (s, p) => single('scopes', 'Cross-app scopes', [scopesSheet(s, p)]) },
+  scopes: { title: 'Cross-app scopes', build: (s, p) => single('scopes', 'Cross-app scopes', [scopesSheet(s, p)], s, p) },
   access: {
     title: 'Access: who holds what',
     build: (s, p) => ({
@@ -637,10 +818,10 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
       title: 'Access: who holds what',
       collections: ACCESS_COLLECTIONS,
       usesJournal: false,
-      sheets: [accessSheet(s, p)],
+      sheets: [accessSheet(s, p), rawSheet(s, p, ACCESS_COLLECTIONS)],
     }),
   },
-  tasks: { title: 'Tasks', build: (s, p) => single('tasks', 'Tasks', [tasksSheet(s, p)]) },
+  tasks: { title: 'Tasks', build: (s, p) => single('tasks', 'Tasks', [tasksSheet(s, p)], s, p) },
   changes: {
     title: 'Change log (outbox journal)',
     build: (s) => ({
@@ -668,8 +849,14 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
   },
 };
 
-function single(kind: Extract<ReportKind, CollectionId>, title: string, sheets: ReportSheet[]): ReportPlan {
-  return { kind, title, collections: [kind], usesJournal: false, sheets };
+function single(
+  kind: Extract<ReportKind, CollectionId>,
+  title: string,
+  sheets: ReportSheet[],
+  s: ReportSources,
+  p: ReportParams,
+): ReportPlan {
+  return { kind, title, collections: [kind], usesJournal: false, sheets: [...sheets, rawSheet(s, p, [kind])] };
 }
 
 // ---------------------------------------------------------------------------------------------

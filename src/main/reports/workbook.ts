@@ -27,6 +27,8 @@ export interface ColumnSpec {
   source?: string;
   /** What the column means, for the data dictionary. */
   about?: string;
+  /** False: long text stays on one line (clipped at the column's width) instead of wrapping. */
+  wrap?: boolean;
 }
 
 export interface SheetSpec {
@@ -233,7 +235,7 @@ export function columnWidths(columns: readonly ColumnSpec[], sample: readonly (r
 function columnStyle(c: ColumnSpec, label: boolean): Partial<ExcelJS.Style> {
   if (c.type === 'date') return { numFmt: DATE_FORMAT, alignment: { vertical: 'top' } };
   if (label) return { font: { bold: true }, alignment: { vertical: 'top', wrapText: true } };
-  if (c.type === 'text' || c.type === 'enum') return { alignment: { vertical: 'top', wrapText: true } };
+  if ((c.type === 'text' || c.type === 'enum') && c.wrap !== false) return { alignment: { vertical: 'top', wrapText: true } };
   return { alignment: { vertical: 'top' } };
 }
 

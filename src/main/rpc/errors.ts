@@ -32,6 +32,7 @@ const CONNECTION_CODES: Record<string, ErrorCode> = {
   ambiguous: 'conflict',
   keychain_unavailable: 'keychain',
   invalid_name: 'bad_request',
+  other_tenant: 'bad_request',
 };
 
 /** Codes some core errors carry in a `kind` or `code` field. */

@@ -20,7 +20,7 @@ import {
   Wrench,
   type LucideIcon,
 } from 'lucide-react';
-import type { CollectionId } from '../../shared/contract';
+import type { CollectionId, ConnectionStatus } from '../../shared/contract';
 import { useApp, type Route } from '../stores/app';
 import { count } from '../components/format';
 import { COLLECTION_LABELS, COLLECTION_ORDER } from '../components/collections';
@@ -41,6 +41,13 @@ const COLLECTION_ICONS: Record<CollectionId, LucideIcon> = {
   'app-users': Users,
   memberships: UserCheck,
   tasks: ListChecks,
+};
+
+/** What the header says of the open connection. */
+const STATUS_LABELS: Record<ConnectionStatus, string> = {
+  online: 'Online',
+  'credentials-refused': 'Credentials refused',
+  offline: 'Offline',
 };
 
 /** A sidebar entry: an icon and its label (only the icon where the window is narrow; the label stays its name and its tooltip). */
@@ -90,6 +97,8 @@ export function Frame({ children }: { children: ReactNode }) {
   const connection = useApp((s) => s.connection);
   const setPalette = useApp((s) => s.setPalette);
   const recheck = useApp((s) => s.recheckConnection);
+  const navigate = useApp((s) => s.navigate);
+  const refused = connection.status === 'credentials-refused';
   const mac = navigator.platform.toLowerCase().includes('mac');
   const main = useRef<HTMLElement>(null);
   return (
@@ -154,9 +163,10 @@ export function Frame({ children }: { children: ReactNode }) {
           title={connection.reason ?? 'Check the connection now'}
           data-testid="online-indicator"
           data-online={connection.online}
+          data-status={connection.status}
         >
           <span className={`dot ${connection.online ? 'ok' : 'bad'}`} />
-          {connection.online ? 'Online' : 'Offline'}
+          {STATUS_LABELS[connection.status]}
         </button>
         <div className="grow" />
         <button
@@ -176,7 +186,16 @@ export function Frame({ children }: { children: ReactNode }) {
       </header>
       <main className="content flush" style={{ minHeight: 0 }} id="main" ref={main} tabIndex={-1}>
         {connection.needsSecret && <SecretPrompt />}
-        {!connection.online && !connection.needsSecret && connection.connection && (
+        {refused && (
+          <div className="banner error" role="status" data-testid="credentials-refused-banner">
+            <strong>Credentials refused.</strong>
+            <span className="grow">{connection.reason}</span>
+            <button className="btn small" onClick={() => navigate({ view: 'settings' })}>
+              Replace credential
+            </button>
+          </div>
+        )}
+        {!connection.online && !refused && !connection.needsSecret && connection.connection && (
           <div className="banner offline" role="status" data-testid="offline-banner">
             <strong>Offline.</strong>
             <span className="grow">

@@ -93,7 +93,7 @@ export interface AppState {
   outboxChanged(): void;
 }
 
-const offline: ConnectionState = { connection: null, online: false, checkedAt: null, reason: null, needsSecret: false };
+const offline: ConnectionState = { connection: null, online: false, status: 'offline', checkedAt: null, reason: null, needsSecret: false };
 
 export const useApp = create<AppState>()((set, get) => ({
   boot: 'loading',
@@ -185,7 +185,7 @@ export const useApp = create<AppState>()((set, get) => ({
     try {
       set({ connection: await call('connectionState', { recheck: true }) });
     } catch (error) {
-      set((s) => ({ connection: { ...s.connection, online: false, reason: errorMessage(error) } }));
+      set((s) => ({ connection: { ...s.connection, online: false, status: 'offline', reason: errorMessage(error) } }));
     }
   },
 

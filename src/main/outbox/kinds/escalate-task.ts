@@ -1,9 +1,9 @@
-/** escalate-task: a task escalated to emergency access; reconciled by reading the task. */
+/** escalate-task: a task escalated to emergency access; read back after a success, and reconciled by reading the task. */
 import { TASK_TYPE_KEYS } from '../../../shared/api-types/task';
 import { kindOf } from '../../../shared/api-types/common';
 import { canEscalate, getPath, str } from '../../collections';
 import type { KindDescriptor, StoreCheck, ValidationContext } from './descriptor';
-import { get, seg, text } from './server';
+import { get, isRecord, readTask, seg, text } from './server';
 import { StoreChecker } from './store-checks';
 import { asObject, optionalString, requiredId } from './validation';
 
@@ -70,16 +70,21 @@ export const escalateTask: KindDescriptor<EscalateTaskInput> = {
     taskId: text(get(body, 'taskView', 'task', 'id')) || i.taskId,
     emergencyAccess: emergencyAccessOf(body) ?? false,
   }),
+  /** The task as it is now (its emergencyAccess, its steps), read back and stored. */
+  readBack: ({ api, input, signal }) => readTask(api, input.taskId, signal),
   reconcileHow: 'reads the task: emergencyAccess set means the escalation was applied',
   async reconcile({ api, input, signal }) {
     const res = await api.request({ method: 'GET', path: `/tasks/${seg(input.taskId)}`, signal });
     const emergency = emergencyAccessOf(res.body);
+    const view = get(res.body, 'taskView');
     if (emergency === true)
       return {
         outcome: 'applied',
         result: { taskId: input.taskId, emergencyAccess: true },
         note: 'the task is in emergency access: the escalation was applied',
         httpStatus: res.status,
+        refresh:
+          isRecord(view) && text(get(view, 'task', 'id')) === input.taskId ? [{ collection: 'tasks', id: input.taskId, json: view }] : [],
       };
     if (emergency === false || emergency === null)
       return {

@@ -1,8 +1,12 @@
-/** remove-membership: a user taken out of an entitlement; reconciled by sending it again (it cannot apply twice). */
+/**
+ * remove-membership: a user taken out of an entitlement. A success marks the membership gone in the
+ * store and reads back the revoke task it created; an uncertain attempt is settled by reading the
+ * entitlement's members.
+ */
 import { entitlementType, getPath, membershipId, membershipsManaged, str } from '../../collections';
-import { readApiError } from '../api-shape';
-import type { KindDescriptor, StoreCheck, ValidationContext } from './descriptor';
-import { get, seg, text } from './server';
+import { readApiError, type OutboxApi } from '../api-shape';
+import type { KindDescriptor, RefreshedObject, StoreCheck, ValidationContext } from './descriptor';
+import { asList, findInList, get, isRecord, readTask, seg, text } from './server';
 import { StoreChecker } from './store-checks';
 import { asObject, requiredId } from './validation';
 
@@ -51,6 +55,56 @@ function checkRemoval(i: RemoveMembershipInput, ctx: ValidationContext): StoreCh
   return c.result();
 }
 
+/** The removed membership, as the store should now hold it: gone. */
+const gone = (i: RemoveMembershipInput): RefreshedObject => ({
+  collection: 'memberships',
+  id: membershipId(i.appEntitlementId, i.appUserId),
+  json: null,
+});
+
+/** One page of the entitlement's grants to the app user (`POST /search/grants`, the vendor's read of members). */
+function membersRequest(i: RemoveMembershipInput, pageToken: string, signal?: AbortSignal): Parameters<OutboxApi['request']>[0] {
+  const body = {
+    entitlementRefs: [{ appId: i.appId, id: i.appEntitlementId }],
+    appUserIds: [i.appUserId],
+    pageSize: 100,
+    ...(pageToken ? { pageToken } : {}),
+  };
+  return { method: 'POST', path: '/search/grants', body, mutation: false, signal };
+}
+
+/** A grant row of this very membership (the filters are checked again on what the server returned). */
+function isTheMembership(row: unknown, i: RemoveMembershipInput): boolean {
+  const binding = get(row, 'appEntitlementUserBinding');
+  return text(get(binding, 'appEntitlementId')) === i.appEntitlementId && text(get(binding, 'appUserId')) === i.appUserId;
+}
+
+/**
+ * The revoke task a removal applied without an answer created (an access profile's), found among
+ * the tasks revoking this membership, the newest one created since the first attempt; null when
+ * there is none (a group or profile membership) or the search fails.
+ */
+async function revokeTaskOf(api: OutboxApi, i: RemoveMembershipInput, since: string | null, signal?: AbortSignal) {
+  try {
+    const res = await api.request({
+      method: 'POST',
+      path: '/search/tasks',
+      body: { taskTypes: [{ revoke: {} }], appEntitlementIds: [i.appEntitlementId], appUserSubjectIds: [i.appUserId], pageSize: 100 },
+      mutation: false,
+      signal,
+    });
+    // A minute of slack: the tenant's clock and ours need not agree to the second.
+    const after = since ? new Date(Date.parse(since) - 60_000).toISOString() : '';
+    const views = asList(get(res.body, 'list')).filter((v) => text(get(v, 'task', 'createdAt')) >= after);
+    views.sort((a, b) => text(get(b, 'task', 'createdAt')).localeCompare(text(get(a, 'task', 'createdAt'))));
+    const view = views[0];
+    const id = text(get(view, 'task', 'id'));
+    return id && isRecord(view) ? { collection: 'tasks', id, json: view } : null;
+  } catch {
+    return null;
+  }
+}
+
 export const removeMembership: KindDescriptor<RemoveMembershipInput> = {
   kind: 'remove-membership',
   version: 1,
@@ -74,35 +128,48 @@ export const removeMembership: KindDescriptor<RemoveMembershipInput> = {
   dedupeKey: (i) => `${i.appId}\u0000${i.appEntitlementId}\u0000${i.appUserId}`,
   summary: (i) => `remove user ${i.appUserId} from entitlement ${i.appEntitlementId} (app ${i.appId})`,
   overlay: (i) => [
-    { collection: 'memberships', objectId: `${i.appId}/${i.appEntitlementId}/${i.appUserId}`, effect: 'pending-removal', data: { ...i } },
+    // Under the membership's id in the store, so the synced row shows it "pending removal".
+    { collection: 'memberships', objectId: membershipId(i.appEntitlementId, i.appUserId), effect: 'pending-removal', data: { ...i } },
   ],
   result: (body) => ({ revokeTaskId: text(get(body, 'revokeTaskId')) }),
+  // The membership is gone at once in the store (the next sync agrees).
+  refresh: (_body, i) => [gone(i)],
+  /** The revoke task a removal from an access profile created: read and stored, so the item links to it. */
+  async readBack({ api, result, signal }) {
+    const id = text(result.revokeTaskId);
+    return id ? readTask(api, id, signal) : [];
+  },
   reconcileHow:
-    'no read of memberships exists, but a removal cannot apply twice: it is sent again, and a server that no longer finds the membership confirms it is gone',
-  async reconcile({ api, item, signal }) {
-    // Removing a membership is idempotent on the server: a second removal of the same membership
-    // changes nothing and is refused as not found. So the resend is the read.
+    "reads the entitlement's members (its grants to this app user): a user no longer a member means the removal was applied; " +
+    'one still a member, that it was not (it is queued again)',
+  async reconcile({ api, item, input, signal }) {
+    let held: unknown[];
     try {
-      const res = await api.request({ ...item.request, signal, mutation: true });
-      return {
-        outcome: 'applied',
-        result: removeMembership.result(res.body, item.input as RemoveMembershipInput),
-        note: 'sent again: the membership was removed now',
-        httpStatus: res.status,
-        resent: true,
-      };
+      held = await findInList(
+        api,
+        (pageToken) => membersRequest(input, pageToken, signal),
+        (row) => isTheMembership(row, input),
+        50,
+      );
     } catch (error) {
       const e = readApiError(error);
-      if (e.kind === 'not_found' || (e.kind === 'conflict' && e.grpcCode === 9)) {
-        return {
-          outcome: 'applied',
-          result: { revokeTaskId: '', alreadyRemoved: true },
-          note: `the server no longer has this membership (${e.message}): it was removed`,
-          httpStatus: e.status ?? undefined,
-          resent: true,
-        };
-      }
-      throw error;
+      if (e.kind !== 'not_found') throw error;
+      return {
+        outcome: 'applied',
+        result: { revokeTaskId: '', settledBy: 'read' },
+        note: `the entitlement is gone from the tenant (${e.message}): so is the membership`,
+        httpStatus: e.status ?? undefined,
+        refresh: [gone(input)],
+      };
     }
+    if (held.length > 0)
+      return { outcome: 'not-applied', note: 'the user is still a member of the entitlement: the removal was not applied' };
+    const task = await revokeTaskOf(api, input, item.firstSentAt, signal);
+    return {
+      outcome: 'applied',
+      result: { revokeTaskId: task?.id ?? '', settledBy: 'read' },
+      note: "the user is no longer among the entitlement's members: the removal was applied",
+      refresh: [gone(input), ...(task ? [task] : [])],
+    };
   },
 };

@@ -1,5 +1,6 @@
 /** Building a kind's request and reading the server's answers: path segments, members of answers, list search. */
 import type { OutboxApi } from '../api-shape';
+import type { RefreshedObject } from './descriptor';
 
 export function seg(id: string): string {
   return encodeURIComponent(id);
@@ -34,4 +35,19 @@ export async function findInList(
     if (!token) break;
   }
   return kept;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+export function asList(value: unknown): unknown[] {
+  return Array.isArray(value) ? (value as unknown[]) : [];
+}
+
+/** A task read back (`GET /tasks/{id}`), as the tasks collection stores it: its task view. */
+export async function readTask(api: OutboxApi, id: string, signal?: AbortSignal): Promise<RefreshedObject[]> {
+  const res = await api.request({ method: 'GET', path: `/tasks/${seg(id)}`, signal });
+  const view = get(res.body, 'taskView');
+  return isRecord(view) && text(get(view, 'task', 'id')) === id ? [{ collection: 'tasks', id, json: view }] : [];
 }

@@ -15,6 +15,7 @@ export function connectionHandlers(
   | 'testConnection'
   | 'saveConnection'
   | 'provideSecret'
+  | 'replaceCredential'
   | 'removeConnection'
   | 'openWorkspace'
   | 'openDemoTenant'
@@ -35,6 +36,12 @@ export function connectionHandlers(
     provideSecret: async ({ clientSecret, keep }) => {
       const workspace = await session.provideSecret(clientSecret, keep);
       return { connection: workspace.connection, state: await session.connectionState() };
+    },
+    replaceCredential: async (args) => {
+      const connection = await session.replaceCredential(args);
+      // The open connection was opened again with the new credential (and checked); another one is told as saved.
+      const state = await session.connectionState();
+      return { connection, state };
     },
     removeConnection: async ({ name }) => {
       await session.removeConnection(name);

@@ -9,6 +9,7 @@ import { FieldChanges } from '../../components/FieldChanges';
 import { ago, dateTime } from '../../components/format';
 import { CopyButton, CopyableId, isObject, type JsonObject } from './parts';
 import { Structured } from './structured';
+import { EntitlementMembers, TaskActions } from './actions';
 
 type Tab = 'details' | 'json' | 'history';
 
@@ -133,7 +134,9 @@ export function Detail({ collection, id }: { collection: CollectionId; id: strin
       {tab === 'details' &&
         (parsed ? (
           <div className="stack">
+            {collection === 'tasks' && !object.deleted && <TaskActions object={object} raw={parsed} />}
             <Structured collection={collection} raw={parsed} />
+            {collection === 'entitlements' && !object.deleted && <EntitlementMembers object={object} raw={parsed} />}
           </div>
         ) : (
           <ErrorState title="Unreadable JSON" message="The stored JSON could not be parsed; see Raw JSON." />

@@ -9,6 +9,7 @@ import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { ago, count, enumText } from '../../components/format';
 import { useDebounced } from '../../components/useQuery';
 import { SelectionBar } from './SelectionBar';
+import { useKeptList } from './kept-list';
 import { defaultTrack, useListLayout } from './prefs';
 
 const PAGE = 200;
@@ -140,14 +141,16 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
   const syncing = useApp((s) => s.syncing);
   const online = useApp((s) => s.connection.online);
   const startSync = useApp((s) => s.startSync);
-  const [sort, setSort] = useState<Sort>(null);
-  const [filters, setFilters] = useState<Record<string, string[]>>({});
-  const [typed, setTyped] = useState('');
+  // Filters, sort, selection and scroll as the list was left (Back, Forward, a restart).
+  const kept = useKeptList(collection);
+  const [sort, setSort] = useState<Sort>(kept.initial.sort);
+  const [filters, setFilters] = useState<Record<string, string[]>>(kept.initial.filters);
+  const [typed, setTyped] = useState(kept.initial.typed);
   const text = useDebounced(typed, 150);
   const [total, setTotal] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [selected, setSelected] = useState<Map<string, string>>(new Map());
-  const [active, setActive] = useState(0);
+  const [selected, setSelected] = useState<Map<string, string>>(() => new Map(kept.initial.selected));
+  const [active, setActive] = useState(kept.initial.active);
   const pages = useRef(new Map<number, ObjectRow[]>());
   const inflight = useRef(new Set<number>());
   const generation = useRef(0);
@@ -199,8 +202,29 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
     setError(null);
     loadPage(0);
   }, [loadPage, dataVersion]);
-  // Another filter or sort: the tab stop goes back to the first row.
-  useEffect(() => setActive(0), [filters, text, sort]);
+  // Another filter or sort: the tab stop goes back to the first row (not when the list opens as it was left).
+  const opened = useRef(true);
+  useEffect(() => {
+    if (opened.current) opened.current = false;
+    else setActive(0);
+  }, [filters, text, sort]);
+  const { keep } = kept;
+  useEffect(() => keep({ sort, filters, typed, selected: [...selected], active }), [keep, sort, filters, typed, selected, active]);
+  // Kept a moment after scrolling stops (for a restart) and when the list is left (for Back).
+  const scrollTop = useRef(kept.initial.scrollTop);
+  const scrollSave = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const onScroll = () => {
+    clearTimeout(scrollSave.current);
+    scrollTop.current = scroller.current?.scrollTop ?? 0;
+    scrollSave.current = setTimeout(() => keep({ scrollTop: scrollTop.current }), 150);
+  };
+  useEffect(
+    () => () => {
+      clearTimeout(scrollSave.current);
+      keep({ scrollTop: scrollTop.current });
+    },
+    [keep],
+  );
 
   const virtualizer = useVirtualizer({
     count: total ?? 0,
@@ -209,6 +233,13 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
     overscan: 12,
   });
   const items = virtualizer.getVirtualItems();
+  // The scroll position comes back once the rows are counted (the scroller has its height then).
+  const restoreScroll = useRef(kept.initial.scrollTop);
+  useEffect(() => {
+    if (!total || restoreScroll.current === 0) return;
+    virtualizer.scrollToOffset(restoreScroll.current);
+    restoreScroll.current = 0;
+  }, [total, virtualizer]);
   useEffect(() => {
     const first = items[0];
     const last = items.at(-1);
@@ -365,6 +396,7 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
     body = (
       <div
         ref={scroller}
+        onScroll={onScroll}
         className="grid-scroller"
         data-testid="virtual-scroller"
         role="grid"

@@ -1,7 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { CollectionId } from '../../../shared/contract';
+import { z } from 'zod';
+import { COLLECTION_IDS, type CollectionId } from '../../../shared/contract';
 import { call } from '../../api';
 import { useApp } from '../../stores/app';
+import { useKeptView } from '../../stores/kept-view';
 import { COLLECTION_LABELS, COLLECTION_ORDER } from '../../components/collections';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { SearchHitRow } from '../../components/SearchHitRow';
@@ -12,12 +14,13 @@ import { activeFilterCount, FieldFilters, type FieldFilterValues } from '../../c
 
 const PAGE = 50;
 
-/** What the search screen keeps when it is left. */
-interface SearchState {
-  query: string;
-  collection: CollectionId | null;
-  filters: FieldFilterValues;
-}
+/** What the search screen keeps when it is left (Back, Forward, a restart). */
+const KeptSearch = z.object({
+  query: z.string().max(500),
+  collection: z.enum(COLLECTION_IDS).nullable(),
+  filters: z.record(z.string().max(100), z.array(z.string().max(300)).max(50)),
+});
+const EMPTY_SEARCH: z.infer<typeof KeptSearch> = { query: '', collection: null, filters: {} };
 
 /**
  * Global offline search: as you type, across collections, with facets per collection and, once a
@@ -27,13 +30,12 @@ interface SearchState {
 export function SearchView({ initialQuery }: { initialQuery: string }) {
   const navigate = useApp((s) => s.navigate);
   const dataVersion = useApp((s) => s.dataVersion);
-  // What the screen showed when it was left comes back with Back and Forward (a query given by the route wins).
-  const kept = useApp.getState().views.search as SearchState | undefined;
-  const setView = useApp((s) => s.setView);
-  const [query, setQuery] = useState(initialQuery || kept?.query || '');
-  const [collection, setCollectionState] = useState<CollectionId | null>(kept?.collection ?? null);
-  const [filters, setFilters] = useState<FieldFilterValues>(kept?.filters ?? {});
-  useEffect(() => setView('search', { query, collection, filters } satisfies SearchState), [query, collection, filters, setView]);
+  // What the screen showed when it was left comes back with Back, Forward and a restart (a query given by the route wins).
+  const { initial: kept, keep } = useKeptView('search', KeptSearch, EMPTY_SEARCH);
+  const [query, setQuery] = useState(initialQuery || kept.query);
+  const [collection, setCollectionState] = useState<CollectionId | null>(kept.collection);
+  const [filters, setFilters] = useState<FieldFilterValues>(kept.filters);
+  useEffect(() => keep({ query, collection, filters }), [query, collection, filters, keep]);
   const info = useApp((s) => (collection ? s.collections.find((c) => c.id === collection) : undefined));
   // Field filters belong to one collection: picking another clears them.
   const setCollection = (id: CollectionId | null) => {

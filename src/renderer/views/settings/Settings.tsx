@@ -3,6 +3,7 @@ import { call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
 import { useThemeChoice, type ThemeChoice } from '../../components/theme';
 import { Badge } from '../../components/States';
+import { ReplaceCredential } from './ReplaceCredential';
 
 /** Connections (add, test, remove), the data folder, and the theme. */
 export function Settings() {
@@ -16,6 +17,10 @@ export function Settings() {
   const setTheme = useThemeChoice((s) => s.setTheme);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
+  const refused = useApp((s) => s.connection.status === 'credentials-refused');
+  // The open connection's credential refused: its replacement form is what Settings is opened for.
+  const [replacing, setReplacing] = useState<string | null>(refused ? active : null);
+  const [notice, setNotice] = useState<string | null>(null);
 
   async function remove(name: string) {
     setError(null);
@@ -42,40 +47,67 @@ export function Settings() {
           </button>
         </div>
         {error && <div className="field-error">{error}</div>}
+        {notice && (
+          <div className="small" role="status" data-testid="settings-notice">
+            {notice}
+          </div>
+        )}
         {connections.map((connection) => (
-          <div key={connection.name} className="row" style={{ borderTop: '1px solid var(--border)', paddingTop: 10 }}>
-            <div className="grow">
-              <div>
-                <strong>{connection.name}</strong> {connection.name === active && <Badge tone="ok">open</Badge>}{' '}
-                {connection.demo && <Badge>demo</Badge>}
+          <div key={connection.name} className="stack" style={{ borderTop: '1px solid var(--border)', paddingTop: 10 }}>
+            <div className="row" data-testid={`connection-${connection.name}`}>
+              <div className="grow">
+                <div>
+                  <strong>{connection.name}</strong> {connection.name === active && <Badge tone="ok">open</Badge>}{' '}
+                  {connection.demo && <Badge>demo</Badge>}
+                </div>
+                <div className="muted small mono">
+                  {connection.clientId} · {connection.tokenUrl} ·{' '}
+                  {connection.authMethod === 'assertion' ? 'signed assertion' : 'client secret'}
+                </div>
               </div>
-              <div className="muted small mono">
-                {connection.clientId} · {connection.tokenUrl} ·{' '}
-                {connection.authMethod === 'assertion' ? 'signed assertion' : 'client secret'}
-              </div>
+              {connection.name !== active && (
+                <button
+                  className="btn small"
+                  onClick={() => void openWorkspace(connection.name).catch((e: unknown) => setError(errorMessage(e)))}
+                >
+                  Open
+                </button>
+              )}
+              {!connection.demo && replacing !== connection.name && (
+                <button
+                  className="btn small"
+                  onClick={() => {
+                    setNotice(null);
+                    setReplacing(connection.name);
+                  }}
+                >
+                  Replace credential
+                </button>
+              )}
+              {confirming === connection.name ? (
+                <>
+                  <span className="small">Remove it and delete its keychain entry?</span>
+                  <button className="btn small danger" onClick={() => void remove(connection.name)}>
+                    Remove
+                  </button>
+                  <button className="btn small" onClick={() => setConfirming(null)}>
+                    Keep
+                  </button>
+                </>
+              ) : (
+                <button className="btn small danger" onClick={() => setConfirming(connection.name)}>
+                  Remove…
+                </button>
+              )}
             </div>
-            {connection.name !== active && (
-              <button
-                className="btn small"
-                onClick={() => void openWorkspace(connection.name).catch((e: unknown) => setError(errorMessage(e)))}
-              >
-                Open
-              </button>
-            )}
-            {confirming === connection.name ? (
-              <>
-                <span className="small">Remove it and delete its keychain entry?</span>
-                <button className="btn small danger" onClick={() => void remove(connection.name)}>
-                  Remove
-                </button>
-                <button className="btn small" onClick={() => setConfirming(null)}>
-                  Keep
-                </button>
-              </>
-            ) : (
-              <button className="btn small danger" onClick={() => setConfirming(connection.name)}>
-                Remove…
-              </button>
+            {replacing === connection.name && (
+              <ReplaceCredential
+                connection={connection}
+                onDone={(message) => {
+                  setReplacing(null);
+                  setNotice(message);
+                }}
+              />
             )}
           </div>
         ))}

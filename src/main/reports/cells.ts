@@ -1,0 +1,98 @@
+/**
+ * Values as people read them, for the data sheets: an enum value as its label ("Open", not
+ * ACCESS_REVIEW_STATE_OPEN), one no enumeration lists kept as written and marked, a duration in
+ * words ("14 days", not 1209600s), a oneof kind in words ("Send email", not sendEmail). What the
+ * API wrote stays, exactly, on the Raw sheet.
+ */
+import { ENUMS, enumLabel, type EnumName } from '../../shared/enums';
+
+/** What follows a value that looks like an enum constant but that no enumeration lists. */
+export const UNKNOWN_MARK = ' (value not known to this version)';
+
+let byValue: Map<string, readonly string[]> | null = null;
+
+/** The enumeration that lists `value` (the first), for fields that name none. */
+function enumOfValue(value: string): readonly string[] | undefined {
+  if (!byValue) {
+    byValue = new Map();
+    for (const values of Object.values(ENUMS) as readonly (readonly string[])[])
+      for (const v of values) if (!byValue.has(v)) byValue.set(v, values);
+  }
+  return byValue.get(value);
+}
+
+/** True when `value` is a value some enumeration lists. */
+export function isKnownEnumName(value: string): boolean {
+  return enumOfValue(value) !== undefined;
+}
+
+const CONSTANT = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/;
+
+/**
+ * An enum value as its label: of the enumeration named, else of the one that lists it. A value no
+ * enumeration lists: as written, marked when it looks like an enum constant.
+ */
+export function enumText(value: unknown, enumName?: EnumName): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value !== 'string') return JSON.stringify(value);
+  const named = enumName ? ENUMS[enumName] : undefined;
+  const values = named && (named as readonly string[]).includes(value) ? named : enumOfValue(value);
+  if (!values) return CONSTANT.test(value) ? `${value}${UNKNOWN_MARK}` : value;
+  return enumLabel(values, value).label;
+}
+
+/** Each enum value of a list (an array, or the ", "-joined text of a list column) as its label, joined by ", ". */
+export function enumList(values: unknown, enumName?: EnumName): string | null {
+  const list = typeof values === 'string' && values !== '' ? values.split(', ') : values;
+  if (!Array.isArray(list) || list.length === 0) return null;
+  return list.map((v) => enumText(v, enumName) ?? '').join(', ');
+}
+
+/** A oneof member or key name in words: sendEmail -> "Send email", createAccessReview -> "Create access review". */
+export function kindText(kind: string | null | undefined): string | null {
+  if (!kind) return null;
+  if (CONSTANT.test(kind)) return enumText(kind);
+  const words = kind
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const UNITS: [number, string][] = [
+  [86_400, 'day'],
+  [3_600, 'hour'],
+  [60, 'minute'],
+  [1, 'second'],
+];
+
+/** Go's duration text ("720h", "1h30m", "90s"): its whole seconds, or null when it is not one. */
+function goSeconds(text: string): number | null {
+  const match = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text);
+  if (!match || text === '') return null;
+  return Number(match[1] ?? 0) * 3_600 + Number(match[2] ?? 0) * 60 + Number(match[3] ?? 0);
+}
+
+/**
+ * A duration as the API writes it, a protobuf Duration ("1209600s", "3.5s") or Go's form ("720h"),
+ * in words: "14 days", "1 day 2 hours", "30 days", "3.5 seconds". Anything else comes back as written.
+ */
+export function durationText(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  const text = String(value);
+  const match = /^(-?\d+)(?:\.(\d+))?s$/.exec(text);
+  const go = match ? null : goSeconds(text);
+  if (!match && go === null) return text;
+  let seconds = match ? Math.abs(Number(match[1])) : go!;
+  const sign = text.startsWith('-') ? 'minus ' : '';
+  if (match?.[2] && Number(match[2]) !== 0) return `${sign}${seconds}.${match[2].replace(/0+$/, '')} seconds`;
+  if (seconds === 0) return '0 seconds';
+  const parts: string[] = [];
+  for (const [size, unit] of UNITS) {
+    const n = Math.floor(seconds / size);
+    if (n === 0) continue;
+    parts.push(`${n} ${unit}${n === 1 ? '' : 's'}`);
+    seconds -= n * size;
+  }
+  return sign + parts.join(' ');
+}

@@ -1,0 +1,264 @@
+/**
+ * Acting on the objects admins act on, from their pages: an entitlement's members (virtualized,
+ * multi-select, "Queue removal"; an entitlement whose memberships the service does not manage says
+ * why none can be removed), and a task's "Escalate" (offered while the task says its current step
+ * allows it, with that step's id taken from the task). Each change goes through the outbox's
+ * checks like any other; the outbox sends it.
+ */
+import { useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { ChangeWarning, ObjectDetail, ObjectRow } from '../../../shared/contract';
+import { call, errorMessage } from '../../api';
+import { useApp } from '../../stores/app';
+import { Badge, Empty, ErrorState, Loading } from '../../components/States';
+import { useQuery } from '../../components/useQuery';
+import { dateTime } from '../../components/format';
+import { obj, str, type JsonObject } from './parts';
+
+const ROW_HEIGHT = 36;
+/** Members read per call (the most a window may hold). */
+const PAGE = 1000;
+
+/** Every current membership of an entitlement, read window by window. */
+async function membersOf(entitlementId: string): Promise<ObjectRow[]> {
+  const rows: ObjectRow[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await call('listObjects', {
+      collection: 'memberships',
+      filters: { appEntitlementId: [entitlementId] },
+      sort: { key: 'appUserName', dir: 'asc' },
+      offset,
+      limit: PAGE,
+    });
+    rows.push(...page.rows);
+    if (page.rows.length < PAGE || rows.length >= page.total) return rows;
+  }
+}
+
+/** What queuing a batch of changes gave: how many, the warnings, the refusals. */
+interface Queued {
+  count: number;
+  warnings: ChangeWarning[];
+  refused: string[];
+}
+
+function QueuedNote({ queued }: { queued: Queued }) {
+  const navigate = useApp((s) => s.navigate);
+  return (
+    <div className="stack small" role="status" data-testid="queued-note">
+      {queued.count > 0 && (
+        <div className="row wrap">
+          <Badge tone="ok">
+            {queued.count} change{queued.count === 1 ? '' : 's'} queued
+          </Badge>
+          <button className="btn small" onClick={() => navigate({ view: 'outbox' })}>
+            Open the outbox to send
+          </button>
+        </div>
+      )}
+      {queued.warnings.map((w, i) => (
+        <div key={`w${i}`} className="badge warn" style={{ alignSelf: 'flex-start' }}>
+          {w.message}
+        </div>
+      ))}
+      {queued.refused.map((message, i) => (
+        <div key={`r${i}`} className="field-error">
+          {message}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** The members of an entitlement, to select and queue their removal. */
+export function EntitlementMembers({ object, raw }: { object: ObjectDetail; raw: JsonObject }) {
+  const dataVersion = useApp((s) => s.dataVersion);
+  const outboxVersion = useApp((s) => s.outboxVersion);
+  const outboxChanged = useApp((s) => s.outboxChanged);
+  const navigate = useApp((s) => s.navigate);
+  const entitlement = obj(obj(raw.appEntitlementView).appEntitlement);
+  const appId = str(entitlement.appId);
+  const type = str(object.cells.entitlementType);
+  const managed = object.cells.membershipsManaged === true;
+  const members = useQuery(() => membersOf(object.id), [object.id, dataVersion, outboxVersion]);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [busy, setBusy] = useState(false);
+  const [queued, setQueued] = useState<Queued | null>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+  const rows = members.data ?? [];
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+
+  const selectable = (row: ObjectRow) => managed && !row.pending;
+  const toggle = (id: string) =>
+    setSelected((now) => {
+      const next = new Set(now);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  async function queueRemoval() {
+    setBusy(true);
+    const done: Queued = { count: 0, warnings: [], refused: [] };
+    for (const row of rows.filter((r) => selected.has(r.id))) {
+      try {
+        const input = { appId, appEntitlementId: object.id, appUserId: str(row.cells.appUserId) };
+        const { warnings } = await call('outboxEnqueue', { kind: 'remove-membership', input });
+        done.count += 1;
+        done.warnings.push(...warnings);
+      } catch (failure) {
+        done.refused.push(`${row.title || row.id}: ${errorMessage(failure)}`);
+      }
+    }
+    setQueued(done);
+    setSelected(new Set());
+    setBusy(false);
+    outboxChanged();
+  }
+
+  const notManaged = !managed && (
+    <div className="card small" role="note" data-testid="members-not-managed">
+      {type ? (
+        <>
+          This entitlement is a <strong>{type}</strong>: its memberships come from its app, and the service manages only catalog (access
+          profile), group and profile memberships, so none of its members can be removed here.
+        </>
+      ) : (
+        <>The tenant did not give this entitlement's type, so whether its memberships can be removed is not known; none are offered.</>
+      )}
+    </div>
+  );
+
+  return (
+    <section className="card stack" aria-label="Members" data-testid="entitlement-members">
+      <div className="row wrap" style={{ alignItems: 'baseline' }}>
+        <h2 style={{ margin: 0 }}>Members</h2>
+        <span className="muted small">{members.data ? `${rows.length.toLocaleString('en-US')} in the local copy` : ''}</span>
+        <span className="grow" />
+        {managed && (
+          <>
+            <span className="muted small" data-testid="members-selected">
+              {selected.size} selected
+            </span>
+            <button
+              className="btn small"
+              disabled={rows.length === 0}
+              onClick={() => setSelected(selected.size > 0 ? new Set() : new Set(rows.filter(selectable).map((r) => r.id)))}
+            >
+              {selected.size > 0 ? 'Clear selection' : 'Select all'}
+            </button>
+            <button className="btn primary small" disabled={busy || selected.size === 0} onClick={() => void queueRemoval()}>
+              Queue removal{selected.size > 0 ? ` (${selected.size})` : ''}
+            </button>
+          </>
+        )}
+      </div>
+      {notManaged}
+      {queued && <QueuedNote queued={queued} />}
+      {members.error && !members.data && <ErrorState message={members.error} onRetry={members.reload} />}
+      {!members.data && !members.error && <Loading />}
+      {members.data && rows.length === 0 && <Empty title="No members in the local copy" />}
+      {rows.length > 0 && (
+        <div ref={scroller} className="members-list" role="list" style={{ maxHeight: 420, overflow: 'auto', position: 'relative' }}>
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const row = rows[item.index]!;
+              const userId = str(row.cells.appUserId);
+              return (
+                <div
+                  key={row.id}
+                  role="listitem"
+                  data-testid="member-row"
+                  data-user={userId}
+                  className="row small"
+                  style={{
+                    position: 'absolute',
+                    top: 0,
+                    left: 0,
+                    right: 0,
+                    height: ROW_HEIGHT,
+                    transform: `translateY(${item.start}px)`,
+                    borderBottom: '1px solid var(--border)',
+                    padding: '0 8px',
+                  }}
+                >
+                  {managed && (
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${row.title || userId}`}
+                      checked={selected.has(row.id)}
+                      disabled={!selectable(row)}
+                      onChange={() => toggle(row.id)}
+                    />
+                  )}
+                  <button className="btn link small" onClick={() => navigate({ view: 'detail', collection: 'app-users', id: userId })}>
+                    {row.title || userId}
+                  </button>
+                  <code className="muted">{userId}</code>
+                  <span className="grow" />
+                  {row.pending && <Badge tone="pending">pending removal</Badge>}
+                  <span className="muted">{row.cells.grantedAt ? `since ${dateTime(str(row.cells.grantedAt))}` : ''}</span>
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** A task's escalation to emergency access: offered while the task says its current step allows it. */
+export function TaskActions({ object, raw }: { object: ObjectDetail; raw: JsonObject }) {
+  const outboxChanged = useApp((s) => s.outboxChanged);
+  const task = obj(raw.task);
+  const stepId = str(obj(obj(task.policy).current).id);
+  const emergency = task.emergencyAccess === true;
+  const [queued, setQueued] = useState<Queued | null>(null);
+  const [busy, setBusy] = useState(false);
+  const can = object.cells.escalatable === true && stepId !== '' && !object.pending;
+
+  async function escalate() {
+    setBusy(true);
+    try {
+      const { warnings } = await call('outboxEnqueue', { kind: 'escalate-task', input: { taskId: object.id, policyStepId: stepId } });
+      setQueued({ count: 1, warnings, refused: [] });
+      outboxChanged();
+    } catch (failure) {
+      setQueued({ count: 0, warnings: [], refused: [errorMessage(failure)] });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="card stack" aria-label="Escalation" data-testid="task-actions">
+      <div className="row wrap">
+        {emergency ? (
+          <Badge tone="warn">
+            <span data-testid="emergency-access">Emergency access</span>
+          </Badge>
+        ) : (
+          <span className="muted small">Not in emergency access.</span>
+        )}
+        {stepId && <span className="muted small">Current step {stepId}</span>}
+        <span className="grow" />
+        {can && (
+          <button className="btn primary small" disabled={busy || queued?.count === 1} onClick={() => void escalate()}>
+            Escalate to emergency access
+          </button>
+        )}
+        {!can && !emergency && !object.pending && (
+          <span className="muted small">The task does not offer escalation at its current step.</span>
+        )}
+        {object.pending && <Badge tone="pending">escalation pending in the outbox</Badge>}
+      </div>
+      {queued && <QueuedNote queued={queued} />}
+    </section>
+  );
+}

@@ -1,0 +1,121 @@
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
+import type { Entitlement } from '../../src/tenant/model';
+import { expect, screenshotDir, test } from './fixtures';
+
+// Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
+let tenant: ReferenceTenant;
+test.beforeAll(async () => {
+  tenant = await startTenant({ port: 0, scale: 'demo', seed: 19 });
+});
+test.afterAll(async () => {
+  await tenant?.close();
+});
+
+async function connectAndSync(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.getByLabel('Client ID').fill(tenant.clientId);
+  await page.getByLabel('Client secret').fill(tenant.clientSecret);
+  await page.getByRole('button', { name: 'Save and open' }).click();
+  await expect(page.locator('[data-screen="overview"]')).toBeVisible();
+  await page.getByRole('button', { name: 'Sync', exact: true }).click();
+  await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
+}
+
+/** Opens an object through the quick search: its id typed, the hit of its kind clicked. */
+async function open(page: Page, id: string, name: string, collection: 'entitlements' | 'tasks'): Promise<void> {
+  await page.keyboard.press('Control+k');
+  await page.getByRole('dialog', { name: 'Quick search' }).getByRole('textbox').fill(id);
+  const noun = collection === 'entitlements' ? 'Entitlement' : 'Task';
+  await page
+    .locator('.hit')
+    .filter({ has: page.locator('.badge', { hasText: new RegExp(`^${noun}$`) }) })
+    .filter({ hasText: name })
+    .first()
+    .click();
+  await expect(page.locator(`[data-screen="detail"][data-collection="${collection}"]`)).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+}
+
+/** The members of an entitlement on the tenant. */
+const membersOf = (e: Entitlement) => [...tenant.data.memberships.values()].filter((m) => m.appEntitlementId === e.id);
+
+/** An entitlement of one of `kinds` with at least `n` members and a name no other entitlement has. */
+function entitlementOf(kinds: Entitlement['kind'][], n: number): Entitlement {
+  const all = [...tenant.data.entitlements.values()];
+  const found = all.find(
+    (e) => kinds.includes(e.kind) && membersOf(e).length >= n && all.filter((o) => o.displayName === e.displayName).length === 1,
+  );
+  if (!found) throw new Error(`no ${kinds.join('/')} entitlement with ${n} members`);
+  return found;
+}
+
+test('open an entitlement, select three members, queue their removal, send, see them gone; open a task, escalate it, see emergency access', async ({
+  page,
+  host,
+}) => {
+  await connectAndSync(page, host.url);
+
+  // An entitlement synced from its app: its members cannot be removed, and the page says why.
+  const role = entitlementOf(['role'], 1);
+  await open(page, role.id, role.displayName, 'entitlements');
+  await expect(page.getByTestId('members-not-managed')).toContainText('This entitlement is a Role');
+  await expect(page.getByRole('button', { name: /Queue removal/ })).toHaveCount(0);
+  await expect(page.getByTestId('member-row').first()).toBeVisible();
+
+  // A group: three members selected, their removal queued.
+  const group = entitlementOf(['group', 'profile'], 4);
+  const members = membersOf(group);
+  await open(page, group.id, group.displayName, 'entitlements');
+  const list = page.getByTestId('entitlement-members');
+  await expect(list).toContainText(`${members.length} in the local copy`);
+  const rows = list.getByTestId('member-row');
+  const chosen: string[] = [];
+  for (let i = 0; i < 3; i += 1) {
+    const row = rows.nth(i);
+    chosen.push((await row.getAttribute('data-user')) ?? '');
+    await row.getByRole('checkbox').check();
+  }
+  await expect(list.getByTestId('members-selected')).toHaveText('3 selected');
+  await list.getByRole('button', { name: 'Queue removal (3)' }).click();
+  await expect(list.getByTestId('queued-note')).toContainText('3 changes queued');
+  for (const user of chosen) await expect(list.locator(`[data-user="${user}"]`)).toContainText('pending removal');
+  await page.screenshot({ path: join(screenshotDir, 'entitlement-members.png') });
+
+  // A grant task whose current step allows escalation: escalated with that step's id.
+  const task = [...tenant.data.tasks.values()].find(
+    (t) => t.type?.grant && !t.emergencyAccess && (t.actions ?? []).includes('TASK_ACTION_TYPE_ESCALATE_TO_EMERGENCY_ACCESS'),
+  )!;
+  await open(page, task.id!, task.displayName!, 'tasks');
+  await expect(page.getByTestId('task-actions')).toContainText('Not in emergency access');
+  await page.getByRole('button', { name: 'Escalate to emergency access' }).click();
+  await expect(page.getByTestId('task-actions').getByTestId('queued-note')).toContainText('1 change queued');
+
+  // Send: the removals and the escalation.
+  await page
+    .getByRole('navigation')
+    .getByRole('button', { name: /^Outbox/ })
+    .click();
+  await page.getByRole('button', { name: /Send all queued/ }).click();
+  await expect(page.locator('[data-testid="outbox-item"][data-state="succeeded"]')).toHaveCount(4, { timeout: 60_000 });
+  const journal = tenant.journal();
+  expect(
+    journal
+      .filter((e) => e.operation === 'removeMembership')
+      .map((e) => (e.request as { appUserId: string }).appUserId)
+      .sort(),
+  ).toEqual([...chosen].sort());
+  expect(journal.filter((e) => e.operation === 'escalateTask')).toHaveLength(1);
+
+  // The members are gone at once (no sync in between); the task shows its emergency access.
+  await open(page, group.id, group.displayName, 'entitlements');
+  await expect(list).toContainText(`${members.length - 3} in the local copy`);
+  for (const user of chosen) await expect(list.locator(`[data-user="${user}"]`)).toHaveCount(0);
+  await open(page, task.id!, task.displayName!, 'tasks');
+  await expect(page.getByTestId('emergency-access')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Escalate to emergency access' })).toHaveCount(0);
+  await page.screenshot({ path: join(screenshotDir, 'task-escalated.png') });
+  await page.getByRole('tab', { name: 'Raw JSON' }).click();
+  await expect(page.getByTestId('raw-json')).toContainText('"emergencyAccess": true');
+});
