@@ -119,3 +119,55 @@ test('open an entitlement, select three members, queue their removal, send, see 
   await page.getByRole('tab', { name: 'Raw JSON' }).click();
   await expect(page.getByTestId('raw-json')).toContainText('"emergencyAccess": true');
 });
+
+test('the forms that take ids pick them from the store by name, show the names, check the change as it is typed, and take the step from the task', async ({
+  page,
+  host,
+}) => {
+  await connectAndSync(page, host.url);
+  await page
+    .getByRole('navigation')
+    .getByRole('button', { name: /^Outbox/ })
+    .click();
+  await page.getByRole('tab', { name: 'New change' }).click();
+  await page.getByLabel('Change', { exact: true }).selectOption('remove-membership');
+
+  // The app picked by a few letters of its name: offered by name with its id.
+  const role = entitlementOf(['role'], 1);
+  const app = tenant.data.apps.get(role.appId)!;
+  await page.getByLabel('App id').fill(app.displayName.slice(0, 4));
+  await expect(page.locator(`#appId-options option[value="${app.id}"]`)).toHaveAttribute('label', `${app.displayName} (${app.id})`);
+  await page.getByLabel('App id').fill(app.id);
+  // Entitlements are offered within that app only.
+  await page.getByLabel('Entitlement id').fill(role.displayName);
+  await expect(page.locator(`#appEntitlementId-options option[value="${role.id}"]`)).toHaveCount(1);
+  const others = await page
+    .locator('#appEntitlementId-options option')
+    .evaluateAll((options) => options.map((o) => o.getAttribute('value')));
+  for (const id of others) expect(tenant.data.entitlements.get(id ?? '')?.appId).toBe(app.id);
+  await page.getByLabel('Entitlement id').fill(role.id);
+  const member = membersOf(role)[0]!;
+  await page.getByLabel('App user id').fill(member.appUserId);
+  // Checked before anything is queued: the names of the ids, and the store's refusal of a role.
+  await expect(page.getByTestId('name-appId')).toHaveText(app.displayName);
+  await expect(page.getByTestId('name-appUserId')).toHaveText(tenant.data.appUsers.get(member.appUserId)!.displayName);
+  await expect(page.getByTestId('error-appEntitlementId')).toContainText('is a Role (synced from its app): the service does not manage');
+  const group = entitlementOf(['group', 'profile'], 1);
+  await page.getByLabel('App id').fill(group.appId);
+  await page.getByLabel('Entitlement id').fill(group.id);
+  await page.getByLabel('App user id').fill('someone-new');
+  await expect(page.getByTestId('error-appEntitlementId')).toHaveCount(0);
+  await expect(page.getByTestId('check-warning').first()).toContainText('unknown app user someone-new');
+
+  // An escalation: the task picked, its current policy step filled in from the task.
+  await page.getByLabel('Change', { exact: true }).selectOption('escalate-task');
+  const task = [...tenant.data.tasks.values()].find(
+    (t) => t.type?.grant && !t.emergencyAccess && (t.actions ?? []).includes('TASK_ACTION_TYPE_ESCALATE_TO_EMERGENCY_ACCESS'),
+  )!;
+  await page.getByLabel('Task id').fill(task.id!);
+  await expect(page.getByLabel('Policy step id')).toHaveValue(task.policy!.current!.id!);
+  await expect(page.getByTestId('name-taskId')).toHaveText(task.displayName!);
+  await page.getByRole('button', { name: 'Queue change' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Queued:' })).toBeVisible();
+  await expect(page.getByTestId('outbox-badge')).toHaveText('1');
+});

@@ -1,11 +1,12 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import type { ChangeWarning, MutationKind, OutboxItemView } from '../../../shared/contract';
+import type { ChangeWarning, CollectionId, MutationKind, OutboxItemView } from '../../../shared/contract';
 import { ENUMS } from '../../../shared/enums';
 import { validateScopeValue } from '../../../shared/validate';
 import { AttestError, call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
 import { enumText } from '../../components/format';
 import { TemplateEditor } from './TemplateEditor';
+import { currentStepOf, PickList, useLiveCheck, usePickOptions } from './pickers';
 
 type Values = Record<string, string>;
 
@@ -18,6 +19,8 @@ function Field({
   hint,
   mono,
   required,
+  pick,
+  name,
 }: {
   id: string;
   label: string;
@@ -27,22 +30,39 @@ function Field({
   hint?: ReactNode;
   mono?: boolean;
   required?: boolean;
+  /** A picker over the store: the collection, and the app chosen so far. */
+  pick?: { collection: CollectionId; appId: string };
+  /** The name the store has for the id typed. */
+  name?: string;
 }) {
+  const options = usePickOptions(pick?.collection, value, pick?.appId ?? '');
+  // The name from the check, else from the picker (a refused change still shows whom it names).
+  const shown = name || options.find((o) => o.id === value.trim())?.title;
   return (
     <div>
       <label className="label" htmlFor={id}>
         {label}
         {required ? ' *' : ''}
       </label>
-      <input
-        id={id}
-        className={`field ${mono ? 'mono' : ''}`}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={Boolean(error)}
-        spellCheck={false}
-        autoComplete="off"
-      />
+      <div className="row">
+        <input
+          id={id}
+          className={`field grow ${mono ? 'mono' : ''}`}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          aria-invalid={Boolean(error)}
+          spellCheck={false}
+          autoComplete="off"
+          list={pick ? `${id}-options` : undefined}
+          placeholder={pick ? 'Type a name or an id' : undefined}
+        />
+        {shown && (
+          <span className="small" data-testid={`name-${id}`}>
+            {shown}
+          </span>
+        )}
+      </div>
+      {pick && <PickList id={`${id}-options`} options={options} />}
       {error ? (
         <div className="field-error" data-testid={`error-${id}`}>
           {error}
@@ -87,21 +107,21 @@ function EnumSelect({
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
 
 /** The fields of each kind with a simple form; update-template has its editor; create-campaign is JSON. */
-const SIMPLE: Partial<Record<MutationKind, { key: string; label: string; required?: boolean; mono?: boolean }[]>> = {
+const SIMPLE: Partial<Record<MutationKind, { key: string; label: string; required?: boolean; mono?: boolean; pick?: CollectionId }[]>> = {
   'create-scope': [
-    { key: 'appId', label: 'App id', required: true, mono: true },
+    { key: 'appId', label: 'App id', required: true, mono: true, pick: 'apps' },
     { key: 'xaaResourceServerId', label: 'Resource server id', required: true, mono: true },
     { key: 'scopeValue', label: 'Scope value', required: true, mono: true },
     { key: 'displayName', label: 'Display name' },
     { key: 'description', label: 'Description' },
   ],
   'remove-membership': [
-    { key: 'appId', label: 'App id', required: true, mono: true },
-    { key: 'appEntitlementId', label: 'Entitlement id', required: true, mono: true },
-    { key: 'appUserId', label: 'App user id', required: true, mono: true },
+    { key: 'appId', label: 'App id', required: true, mono: true, pick: 'apps' },
+    { key: 'appEntitlementId', label: 'Entitlement id', required: true, mono: true, pick: 'entitlements' },
+    { key: 'appUserId', label: 'App user id', required: true, mono: true, pick: 'app-users' },
   ],
   'escalate-task': [
-    { key: 'taskId', label: 'Task id', required: true, mono: true },
+    { key: 'taskId', label: 'Task id', required: true, mono: true, pick: 'tasks' },
     { key: 'policyStepId', label: 'Policy step id', required: true, mono: true },
     { key: 'comment', label: 'Comment' },
   ],
@@ -160,6 +180,18 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
     return out;
   }, [fields, values, kind]);
   const touched = (key: string) => values[key] !== undefined;
+  // Checked by the core as you type, once the form holds a change: names of the ids, the store's warnings and refusals.
+  const live = useLiveCheck(kind, fields ? input() : {}, Boolean(fields) && Object.keys(problems).length === 0, editing?.id ?? null);
+
+  /** A task picked: its current policy step, from the store, unless one was typed. */
+  function pickTask(taskId: string) {
+    set('taskId', taskId);
+    if ((values.policyStepId ?? '') !== '' || !taskId.trim()) return;
+    currentStepOf(taskId.trim()).then(
+      (step) => step && setValues((v) => (v.taskId === taskId && !v.policyStepId ? { ...v, policyStepId: step } : v)),
+      () => undefined,
+    );
+  }
 
   function input(): Record<string, unknown> {
     if (!fields) return JSON.parse(json || '{}') as Record<string, unknown>;
@@ -270,8 +302,14 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
             mono={field.mono}
             required={field.required}
             value={values[field.key] ?? ''}
-            onChange={(v) => set(field.key, v)}
-            error={(touched(field.key) ? problems[field.key] : null) ?? (serverError?.field === field.key ? serverError.message : null)}
+            onChange={(v) => (field.key === 'taskId' ? pickTask(v) : set(field.key, v))}
+            pick={field.pick ? { collection: field.pick, appId: values.appId ?? '' } : undefined}
+            name={live.preview?.names[field.key]}
+            error={
+              (touched(field.key) ? problems[field.key] : null) ??
+              (serverError?.field === field.key ? serverError.message : null) ??
+              (live.problem?.field === field.key ? live.problem.message : null)
+            }
             hint={field.key === 'scopeValue' ? `${utf8Bytes(scopeValue)} / 256 bytes · printable ASCII except space, " and \\` : undefined}
           />
         ))
@@ -308,6 +346,12 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
           {serverError.message}
         </div>
       )}
+      {!queued &&
+        live.preview?.warnings.map((w, i) => (
+          <div key={i} className="badge warn" data-testid="check-warning" style={{ alignSelf: 'flex-start' }}>
+            {w.message}
+          </div>
+        ))}
       {done}
       <div>
         <button type="submit" className="btn primary" disabled={blocked || busy}>
