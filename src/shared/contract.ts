@@ -697,6 +697,12 @@ export const CHANNELS = {
         path: z.string().min(1).max(4096),
         asOfRun: z.number().int().nullable().default(null),
         filters: z.array(z.string().max(500)).max(50).default([]),
+        /** `[collection.]column[:asc|desc]`: the order of the rows (null: by id). */
+        sort: z.string().max(200).nullable().default(null),
+        /** Words every object's text must hold: a list's filter box, a search's query (null: none). */
+        text: z.string().max(500).nullable().default(null),
+        /** The view of the app the parameters came from ("the Cross-app scopes list"), named on the cover. */
+        view: z.string().max(200).nullable().default(null),
         fromRun: z.number().int().nullable().default(null),
         toRun: z.number().int().nullable().default(null),
         /** Sign with this machine's evidence signing key (in the OS keychain, created on first use). */

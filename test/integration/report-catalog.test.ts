@@ -214,8 +214,12 @@ afterAll(() => {
 
 const journalOf = () => new Journal(store.db).list();
 
-async function exportKind(kind: ReportKind, extra: { asOfRun?: number; filters?: string[] } = {}): Promise<string> {
-  const out = join(dir, `${kind}-${extra.asOfRun ?? 'now'}-${(extra.filters ?? []).join('_').replace(/[^a-z0-9]/gi, '')}.xlsx`);
+async function exportKind(
+  kind: ReportKind,
+  extra: { asOfRun?: number; filters?: string[]; sort?: string; text?: string; view?: string } = {},
+): Promise<string> {
+  const name = [extra.asOfRun ?? 'now', ...(extra.filters ?? []), extra.sort ?? '', extra.text ?? ''].join('_').replace(/[^a-z0-9]/gi, '');
+  const out = join(dir, `${kind}-${name}.xlsx`);
   await exportReport({ kind, out, store, journal: journalOf, connection, appVersion: '9.9.9', ...extra });
   return out;
 }
@@ -247,6 +251,9 @@ const expectedSheets: Record<ReportKind, string[]> = {
   scopes: ['Scopes', RAW],
   access: ['Access', RAW],
   tasks: ['Tasks', 'Task details', RAW],
+  apps: ['Apps', RAW],
+  entitlements: ['Entitlements', RAW],
+  'app-users': ['App users', RAW],
   changes: ['Outbox journal'],
   diff: ['Diff'],
 };
@@ -260,6 +267,9 @@ const sheetCollection: Record<string, CollectionId> = {
   Scopes: 'scopes',
   Access: 'memberships',
   Tasks: 'tasks',
+  Apps: 'apps',
+  Entitlements: 'entitlements',
+  'App users': 'app-users',
 };
 
 /** The collections whose objects a report's Raw sheet holds. */
@@ -537,6 +547,49 @@ describe('report catalog', () => {
     const evidence = JSON.stringify(asOf.sheets.find((s) => s.name === 'Evidence')!.data);
     expect(evidence).toContain(`snapshot of completed run ${run1}`);
     expect((await verifyWorkbook(asOfFile)).manifest['As of sync run']).toBe(String(run1));
+  });
+
+  it("a view's filters, text and sort are the report's parameters: its rows in that order, the cover and Evidence sheet state them", async () => {
+    const view = { filters: ['app=app-1'], text: 'read', sort: 'createdAt:desc', view: 'the Cross-app scopes list' };
+    const file = await exportKind('scopes', view);
+    const py = openpyxlDump(file, true);
+    const expected = store
+      .listObjects('scopes', { filters: { appId: 'app-1' }, text: 'read', sort: { column: 'createdAt', dir: 'desc' } })
+      .rows.map((o) => o.id);
+    expect(expected.length).toBeGreaterThan(1);
+    const rows = py.sheets.find((s) => s.name === 'Scopes')!.data!.slice(1);
+    expect(rows.map((r) => r[1])).toEqual(expected);
+    expect(
+      py.sheets
+        .find((s) => s.name === RAW)!
+        .data!.slice(1)
+        .map((r) => r[2]),
+    ).toEqual(expected);
+    const cover = Object.fromEntries(py.sheets.find((s) => s.name === 'Cover')!.data!.map((r) => [r[1], r[2]]));
+    expect(cover.Filters).toBe('Cross-app scopes: appId = app-1');
+    expect(cover['Text filter']).toBe('Cross-app scopes: read (objects whose text holds every word)');
+    expect(cover.Sort).toBe('Cross-app scopes: by Created (createdAt), descending, then by id');
+    expect(cover.View).toBe('the Cross-app scopes list');
+    const evidence = py.sheets.find((s) => s.name === 'Evidence')!.data!;
+    const parameters = JSON.parse(String(evidence.find((r) => r[1] === 'Parameters')![2])) as Record<string, unknown>;
+    expect(parameters).toMatchObject({ text: { scopes: 'read' }, sort: { scopes: { column: 'createdAt', dir: 'desc' } } });
+    const scopesLine = evidence.find((r) => r[1] === 'Cross-app scopes')!;
+    expect(scopesLine).toContain(expected.length);
+    expect((await verifyWorkbook(file)).status).toBe('intact');
+    // Without a sort: the sheet's own order, said so.
+    const plain = Object.fromEntries(
+      openpyxlDump(await exportKind('scopes'), true)
+        .sheets.find((s) => s.name === 'Cover')!
+        .data!.map((r) => [r[1], r[2]]),
+    );
+    expect([plain.Sort, plain['Text filter'], plain.View]).toEqual(["each sheet's own order (objects by id)", undefined, undefined]);
+  });
+
+  it('rejects a sort by a column the report does not have, and a text filter with control characters', async () => {
+    await expect(exportKind('scopes', { sort: 'colour' })).rejects.toThrow(/no collection of this report has a column 'colour' to sort by/);
+    await expect(exportKind('scopes', { sort: 'state:sideways' })).rejects.toThrow(/a sort is COLUMN, COLUMN:asc or COLUMN:desc/);
+    await expect(exportKind('scopes', { text: 'a\u0007b' })).rejects.toThrow(/without control characters/);
+    await expect(exportKind('changes', { text: 'x' })).rejects.toThrow(/reads no collection/);
   });
 
   it('rejects a filter no collection of the report has, and an unknown run', async () => {

@@ -111,9 +111,17 @@ describe('attest export / verify exit codes', () => {
       'Jane Q. Auditor',
       '--filter',
       'state=XAA_SCOPE_STATE_ENABLED',
+      '--sort',
+      'displayName:desc',
     );
     expect(exported.code, exported.stderr).toBe(0);
     const py = openpyxlDump(out, true);
+    const names = py.sheets
+      .find((s) => s.name === 'Scopes')!
+      .data!.slice(1)
+      .map((r) => String(r[3]));
+    expect(names.length).toBeGreaterThan(1);
+    expect(names).toEqual([...names].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)));
     expect(py.sheets[0]!.name).toBe('Cover');
     const cover = Object.fromEntries(py.sheets[0]!.data!.map((r) => [r[1], r[2]]));
     expect(cover['Prepared by']).toBe('Jane Q. Auditor');
@@ -122,6 +130,7 @@ describe('attest export / verify exit codes', () => {
     expect(cover.Tenant).toBe('acme.example.test');
     expect(cover.Report).toBe('Cross-app scopes (attest export scopes)');
     expect(cover.Filters).toBe('Cross-app scopes: state = XAA_SCOPE_STATE_ENABLED');
+    expect(cover.Sort).toBe('Cross-app scopes: by Name (displayName), descending, then by id');
     expect(String(cover['As of'])).toMatch(/^the latest synced data of each collection, as of \d{4}-/);
     expect(String(cover['How to verify'])).toContain('attest verify FILE.xlsx');
     expect(String(cover.Purpose)).toContain('acme.example.test');

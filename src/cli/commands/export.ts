@@ -8,8 +8,9 @@ import { ExportCancelled, isReportKind, REPORT_KINDS, REPORTS, signingKey, type 
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
 
-const usage = `Usage: attest export REPORT --out FILE.xlsx [--as-of RUN] [--filter KEY=VALUE ...]
-                     [--from RUN --to RUN] [--sign] [--prepared-by NAME] [--connection NAME] [--data-dir DIR] [--json]
+const usage = `Usage: attest export REPORT --out FILE.xlsx [--as-of RUN] [--filter KEY=VALUE ...] [--sort COLUMN[:desc]]
+                     [--text WORDS] [--from RUN --to RUN] [--sign] [--prepared-by NAME] [--connection NAME]
+                     [--data-dir DIR] [--json]
 
 Writes an Excel workbook from the local store (offline). Every workbook opens with a Cover sheet
 (what it is for, report, filters, as of when, who prepared it, tenant, server, app version, how
@@ -24,6 +25,11 @@ ${REPORT_KINDS.map((k) => `  ${k.padEnd(14)} ${REPORTS[k].title}`).join('\n')}
   --filter KEY=VALUE   a column of the collection (state, classification, enabled, app, id, ...);
                        repeat a key for any of several values; COLLECTION.KEY=VALUE aims at one
                        collection of the evidence report
+  --sort COLUMN[:desc] the order of the rows (as \`attest list --sort\`; default: by id);
+                       COLLECTION.COLUMN aims at one collection of the evidence report
+  --text WORDS         only objects whose text holds every word (as a list's filter box, or a
+                       search's query)
+  (The filters, sort and text are the report's parameters: the Cover states them.)
   --from/--to RUN      the runs a diff compares (default: the last two completed)
   --prepared-by NAME   who prepared the workbook, as the cover names them (default: the OS
                        account's full name where the system knows it, with the login name)
@@ -85,6 +91,8 @@ export function exportCommand(deps: ExportDeps = {}): CommandModule {
           out: { type: 'string', short: 'o' },
           'as-of': { type: 'string' },
           filter: { type: 'string', multiple: true },
+          sort: { type: 'string' },
+          text: { type: 'string' },
           from: { type: 'string' },
           to: { type: 'string' },
           connection: { type: 'string' },
@@ -126,6 +134,8 @@ export function exportCommand(deps: ExportDeps = {}): CommandModule {
           fromRun: runArg(values.from, '--from'),
           toRun: runArg(values.to, '--to'),
           filters: values.filter ?? [],
+          sort: values.sort,
+          text: values.text,
           preparedBy: preparedByArg(values['prepared-by']),
           signer,
           signal: controller.signal,

@@ -127,6 +127,12 @@ export interface ExportArgs {
   sign?: boolean;
   /** Who prepared the workbook, as its cover names them (null or absent: the OS account's full name). */
   preparedBy?: string | null;
+  /** `[collection.]column[:asc|desc]`: the order of the rows (null or absent: by id). */
+  sort?: string | null;
+  /** Words every object's text must hold (a list's filter box, a search's query). */
+  text?: string | null;
+  /** The view of the app the parameters came from, as the cover names it. */
+  view?: string | null;
 }
 
 export class Session {
@@ -397,7 +403,19 @@ export class Session {
   }
 
   /** Writes a report where a save dialog said; progress comes as exportProgress events. */
-  async exportReport({ kind, path, asOfRun, filters, fromRun, toRun, sign, preparedBy }: ExportArgs): Promise<ExportResult> {
+  async exportReport({
+    kind,
+    path,
+    asOfRun,
+    filters,
+    fromRun,
+    toRun,
+    sign,
+    preparedBy,
+    sort,
+    text,
+    view,
+  }: ExportArgs): Promise<ExportResult> {
     const out = this.mustBeGranted(path);
     const workspace = this.workspace();
     if (this.running.export) throw new CoreError('busy', 'An export is already running.');
@@ -413,6 +431,9 @@ export class Session {
         appVersion: this.options.appVersion,
         asOfRun: asOfRun ?? undefined,
         filters,
+        sort: sort ?? undefined,
+        text: text ?? undefined,
+        view: view ?? undefined,
         fromRun: fromRun ?? undefined,
         toRun: toRun ?? undefined,
         preparedBy: preparedBy ?? undefined,

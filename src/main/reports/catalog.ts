@@ -31,6 +31,7 @@ import {
   type ReportColumn,
   type ReportParams,
   type ReportSheet,
+  type ReportSort,
   type ReportSources,
   type ReportStore,
 } from './columns';
@@ -39,7 +40,15 @@ import { campaignSettingsSheet, campaignsSheet, templateSettingsSheet, templates
 import { automationsSheet, automationStepsSheet, stepSettingsSheet } from './sheets-automations';
 import { taskDetailsSheet, tasksSheet } from './sheets-tasks';
 
-export { isoDate, type ReportColumn, type ReportParams, type ReportSheet, type ReportSources, type ReportStore } from './columns';
+export {
+  isoDate,
+  type ReportColumn,
+  type ReportParams,
+  type ReportSheet,
+  type ReportSort,
+  type ReportSources,
+  type ReportStore,
+} from './columns';
 
 export const REPORT_KINDS = [
   'evidence',
@@ -51,6 +60,9 @@ export const REPORT_KINDS = [
   'scopes',
   'access',
   'tasks',
+  'apps',
+  'entitlements',
+  'app-users',
   'changes',
   'diff',
 ] as const;
@@ -113,9 +125,10 @@ function routingRulesSheet(sources: ReportSources, params: ReportParams): Report
     col('Condition', 'text', (o) => cellOf(getPath(o.json, 'condition')), { width: 40, source: 'condition' }),
     field('Description', 'description', 'text', { width: 40 }),
   ];
-  // Sorted here (rules are few): by priority, then id.
+  // Sorted here (rules are few): by priority, then id; or as the report's sort says.
   const source = (): Iterable<StoredObject> => {
     const all = [...objects(sources, params, 'routing-rules')()];
+    if (params.sort?.['routing-rules']) return all;
     const priority = (o: StoredObject): number => {
       const p = Number(o.columns.priority ?? getPath(o.json, 'priority'));
       return Number.isFinite(p) ? p : Number.MAX_SAFE_INTEGER;
@@ -205,6 +218,18 @@ function accessSheet(sources: ReportSources, params: ReportParams): ReportSheet 
     collection: 'memberships',
     total: total(sources, params, 'memberships'),
     about: 'who holds what: one row per membership (app user, entitlement, app), how it was granted and since when',
+  });
+}
+
+/** A collection's sheet of its descriptor's columns, as people read them (the whole objects: the Raw sheet). */
+function collectionSheet(sources: ReportSources, params: ReportParams, id: CollectionId, about: string): ReportSheet {
+  const names = namesFrom(sources, params);
+  const d = descriptorOf(id);
+  return sheet(d.title, [idColumn, ...descriptorColumns(d, names)], objects(sources, params, id), {
+    names,
+    collection: id,
+    total: total(sources, params, id),
+    about,
   });
 }
 
@@ -399,6 +424,16 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
       sheets: [accessSheet(s, p), rawSheet(s, p, ACCESS_COLLECTIONS)],
     }),
   },
+  apps: { title: 'Apps', build: (s, p) => single('apps', 'Apps', [collectionSheet(s, p, 'apps', 'one row per app')], s, p) },
+  entitlements: {
+    title: 'Entitlements',
+    build: (s, p) =>
+      single('entitlements', 'Entitlements', [collectionSheet(s, p, 'entitlements', 'one row per entitlement of every app')], s, p),
+  },
+  'app-users': {
+    title: 'App users',
+    build: (s, p) => single('app-users', 'App users', [collectionSheet(s, p, 'app-users', 'one row per account of every app')], s, p),
+  },
   tasks: { title: 'Tasks', build: (s, p) => single('tasks', 'Tasks', [tasksSheet(s, p), taskDetailsSheet(s, p)], s, p) },
   changes: {
     title: 'Change log (outbox journal)',
@@ -502,6 +537,52 @@ function parseInt(raw: string, key: string): number {
   const n = Number(raw);
   if (!Number.isInteger(n)) throw new InvalidInputError(`filter ${key} takes an integer, not '${raw}'`);
   return n;
+}
+
+/**
+ * Parses a `--sort` argument, `[collection.]column[:asc|desc]`, into the order of each collection
+ * of the report that has that column (one named: that one only). Unknown columns are an error.
+ */
+export function parseSort(arg: string | undefined, collections: readonly CollectionId[]): Partial<Record<CollectionId, ReportSort>> {
+  if (arg === undefined || arg.trim() === '') return {};
+  const [spec = '', dir = 'asc', ...rest] = arg.trim().split(':');
+  if (!spec || rest.length > 0 || (dir !== 'asc' && dir !== 'desc'))
+    throw new InvalidInputError(`a sort is COLUMN, COLUMN:asc or COLUMN:desc, not '${arg}'`);
+  let column = spec;
+  let targetsOf = [...collections];
+  const dot = spec.indexOf('.');
+  if (dot > 0 && descriptorOrNull(spec.slice(0, dot))) {
+    const only = spec.slice(0, dot) as CollectionId;
+    if (!collections.includes(only)) throw new InvalidInputError(`this report does not cover '${only}'`);
+    targetsOf = [only];
+    column = spec.slice(dot + 1);
+  }
+  const name = column === 'app' ? 'appId' : column;
+  const out: Partial<Record<CollectionId, ReportSort>> = {};
+  for (const id of targetsOf)
+    if (name === 'id' || name === 'title' || descriptorOf(id).columns.some((c) => c.name === name))
+      out[id] = { column: name, dir: dir as ReportSort['dir'] };
+  if (Object.keys(out).length === 0) {
+    const offered = [...new Set(targetsOf.flatMap((id) => ['id', 'title', ...descriptorOf(id).columns.map((c) => c.name)]))]
+      .sort()
+      .join(', ');
+    throw new InvalidInputError(`no collection of this report has a column '${column}' to sort by (columns: ${offered || 'none'})`);
+  }
+  return out;
+}
+
+/** The longest text filter taken (a search query is shorter). */
+const TEXT_MAX = 500;
+
+/** A text filter (the words of a list's filter box, a search's query) for every collection of the report. */
+export function parseText(text: string | undefined, collections: readonly CollectionId[]): Partial<Record<CollectionId, string>> {
+  const words = text?.trim() ?? '';
+  if (words === '') return {};
+  // eslint-disable-next-line no-control-regex
+  if (words.length > TEXT_MAX || /[\x00-\x1f\x7f]/.test(words))
+    throw new InvalidInputError(`a text filter is 1 to ${TEXT_MAX} characters without control characters`);
+  if (collections.length === 0) throw new InvalidInputError('this report reads no collection: a text filter does not apply');
+  return Object.fromEntries(collections.map((id) => [id, words]));
 }
 
 /** The collections a report of this kind reads (for filter parsing before the plan is built). */

@@ -24,8 +24,11 @@ import type { ColumnSpec, ColumnType, SheetSpec } from './workbook';
 export interface ReportStore {
   runs(): SyncRun[];
   collectionStatus(): CollectionStatus[];
-  iterateObjects(collection: CollectionId, opts?: { asOfRun?: number; filters?: Filters }): Iterable<StoredObject>;
-  countObjects(collection: CollectionId, opts?: { asOfRun?: number; filters?: Filters }): number;
+  iterateObjects(
+    collection: CollectionId,
+    opts?: { asOfRun?: number; filters?: Filters; text?: string; sort?: ReportSort },
+  ): Iterable<StoredObject>;
+  countObjects(collection: CollectionId, opts?: { asOfRun?: number; filters?: Filters; text?: string }): number;
   diff(fromRun: number, toRun: number): DiffEntry[];
 }
 
@@ -35,9 +38,19 @@ export interface ReportParams {
   asOfRun?: number;
   /** Per collection, the filters that apply to it. */
   filters: Partial<Record<CollectionId, Filters>>;
+  /** Per collection, the words its objects' indexed text must match (a list's text filter, a search's query). */
+  text?: Partial<Record<CollectionId, string>>;
+  /** Per collection, the order of its rows (else by id). */
+  sort?: Partial<Record<CollectionId, ReportSort>>;
   /** Diff: the two runs compared. */
   fromRun?: number;
   toRun?: number;
+}
+
+/** The order of a collection's rows: a column, ascending or descending (ties by id). */
+export interface ReportSort {
+  column: string;
+  dir: 'asc' | 'desc';
 }
 
 export interface ReportSources {
@@ -252,11 +265,17 @@ export function sheet<T>(
 }
 
 export function objects(sources: ReportSources, params: ReportParams, id: CollectionId): () => Iterable<StoredObject> {
-  return () => sources.store.iterateObjects(id, { asOfRun: params.asOfRun, filters: params.filters[id] });
+  return () => sources.store.iterateObjects(id, { ...viewOf(params, id), sort: params.sort?.[id] });
 }
 
 export function total(sources: ReportSources, params: ReportParams, id: CollectionId): number {
-  return sources.store.countObjects(id, { asOfRun: params.asOfRun, filters: params.filters[id] });
+  return sources.store.countObjects(id, viewOf(params, id));
+}
+
+/** What of a collection a report reads: its snapshot, filters and text filter. */
+export function viewOf(params: ReportParams, id: CollectionId): { asOfRun?: number; filters?: Filters; text?: string } {
+  const text = params.text?.[id];
+  return { asOfRun: params.asOfRun, filters: params.filters[id], ...(text ? { text } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------

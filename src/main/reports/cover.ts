@@ -28,6 +28,8 @@ export interface CoverInput {
   sheets: readonly SheetResult[];
   /** Fingerprint of the signing key, or null. */
   signedBy: string | null;
+  /** The view of the app the report's parameters came from ("the Cross-app scopes list"), if any. */
+  view?: string;
 }
 
 const TYPE_WORDS: Record<ColumnType, string> = {
@@ -53,6 +55,26 @@ export function filtersInWords(filters: Partial<Record<CollectionId, Filters>>):
       return `${descriptorOf(id as CollectionId).title}: ${terms.join('; ')}`;
     });
   return parts.length ? parts.join('. ') : 'none: every object of each collection';
+}
+
+/** The words each collection's objects must match: "Cross-app scopes: okta read". */
+function textInWords(text: ReportParams['text']): string | null {
+  const parts = Object.entries(text ?? {})
+    .filter(([, t]) => t)
+    .map(([id, t]) => `${descriptorOf(id as CollectionId).title}: ${t}`);
+  return parts.length ? `${parts.join('. ')} (objects whose text holds every word)` : null;
+}
+
+/** The order of the rows: "Cross-app scopes: by state, descending (then by id)". */
+function sortInWords(sort: ReportParams['sort']): string {
+  const parts = Object.entries(sort ?? {})
+    .filter(([, s]) => s)
+    .map(([id, s]) => {
+      const d = descriptorOf(id as CollectionId);
+      const label = d.columns.find((c) => c.name === s!.column)?.label ?? s!.column;
+      return `${d.title}: by ${label} (${s!.column}), ${s!.dir === 'desc' ? 'descending' : 'ascending'}, then by id`;
+    });
+  return parts.length ? parts.join('. ') : "each sheet's own order (objects by id)";
 }
 
 function asOfInWords(input: CoverInput): string {
@@ -100,6 +122,9 @@ export function coverSheet(input: CoverInput, descriptions: ReadonlyMap<string, 
     ],
     ['Report', `${plan.title} (attest export ${plan.kind})`],
     ['Filters', filtersInWords(input.params.filters)],
+    ...(textInWords(input.params.text) ? [['Text filter', textInWords(input.params.text)]] : []),
+    ['Sort', sortInWords(input.params.sort)],
+    ...(input.view ? [['View', input.view]] : []),
     ['As of', asOfInWords(input)],
     ...(plan.diffRuns ? [['Changes compared', `sync run ${plan.diffRuns.from} with sync run ${plan.diffRuns.to}`]] : []),
     ['Complete', overallCompleteness(input.collections.map((c) => ({ ...c, title: titleOf(c.collection) })))],

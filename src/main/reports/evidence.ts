@@ -10,6 +10,7 @@ import type { CellValue } from './canonical';
 import { InvalidInputError } from './errors';
 import type { ReportParams, ReportPlan, ReportStore } from './catalog';
 import { isoDate } from './catalog';
+import { viewOf } from './columns';
 import { EVIDENCE_FORMAT, PAGE_FOOTER, SIGNED_BY, SIGNING_PUBLIC_KEY, type SheetResult } from './workbook';
 
 /** The connection as the Evidence sheet names it. Deliberately without any credential field. */
@@ -49,7 +50,7 @@ export function collectionEvidence(store: ReportStore, plan: ReportPlan, params:
     const sheet = plan.sheets.find((s) => s.collection === id)?.name ?? null;
     const status = statuses.get(id);
     const counted = plan.kind !== 'diff';
-    const rowsInStore = counted ? store.countObjects(id, { asOfRun: params.asOfRun, filters: params.filters[id] }) : null;
+    const rowsInStore = counted ? store.countObjects(id, viewOf(params, id)) : null;
     const objectsInStore = counted ? store.countObjects(id, { asOfRun: params.asOfRun }) : null;
     const base = { collection: id, sheet, rowsInSheet: null, rowsInStore, objectsInStore };
     if (asOf) {
@@ -88,6 +89,7 @@ export interface ManifestInput {
 export const NOT_SIGNED = 'not signed: the hashes show the cells are unchanged since export, not who exported them';
 
 const yes = (b: boolean): string => (b ? 'yes' : 'NO');
+const hasEntries = (value: object | undefined): value is object => value !== undefined && Object.keys(value).length > 0;
 const titleOf = (id: CollectionEvidence['collection']): string => (id === 'outbox journal' ? id : descriptorOf(id).title);
 
 /** The manifest rows of the Evidence sheet (the hash table follows, written by the workbook). */
@@ -110,6 +112,8 @@ export function manifestRows(input: ManifestInput): CellValue[][] {
     ...(input.signer ? [[SIGNING_PUBLIC_KEY, input.signer.publicKey]] : []),
     ['As of sync run', params.asOfRun !== undefined ? params.asOfRun : 'latest synced data'],
     ['Filters', filters.length ? JSON.stringify(Object.fromEntries(filters)) : 'none'],
+    ...(hasEntries(params.text) ? [['Text filter', JSON.stringify(params.text)]] : []),
+    ...(hasEntries(params.sort) ? [['Sort', JSON.stringify(params.sort)]] : []),
     [
       'Diff runs',
       plan.diffRuns
@@ -124,6 +128,8 @@ export function manifestRows(input: ManifestInput): CellValue[][] {
         report: plan.kind,
         asOfRun: params.asOfRun ?? null,
         filters: Object.fromEntries(filters),
+        ...(hasEntries(params.text) ? { text: params.text } : {}),
+        ...(hasEntries(params.sort) ? { sort: params.sort } : {}),
         diff: plan.diffRuns ?? null,
       }),
     ],

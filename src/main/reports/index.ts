@@ -3,7 +3,17 @@
  * The one entry point the CLI, the IPC layer and the jobs host call.
  */
 import { osUserName } from '../os-user';
-import { REPORTS, collectionsOf, isReportKind, parseFilters, type ReportKind, type ReportParams, type ReportSources } from './catalog';
+import {
+  REPORTS,
+  collectionsOf,
+  isReportKind,
+  parseFilters,
+  parseSort,
+  parseText,
+  type ReportKind,
+  type ReportParams,
+  type ReportSources,
+} from './catalog';
 import { InvalidInputError } from './errors';
 import { collectionEvidence, manifestRows, type CollectionEvidence, type ReportConnection } from './evidence';
 import { COVER_SHEET, coverSheet, dictionarySheet, footerLine } from './cover';
@@ -44,6 +54,12 @@ export interface ExportOptions extends ReportSources {
   asOfRun?: number;
   /** `key=value` or `collection.key=value`; repeated keys mean any of the values. */
   filters?: readonly string[];
+  /** Words every object's indexed text must hold (a list's text filter, a search's query). */
+  text?: string;
+  /** `[collection.]column[:asc|desc]`: the order of the rows (else by id). */
+  sort?: string;
+  /** The view of the app these parameters came from, as the cover names it ("the Cross-app scopes list"). */
+  view?: string;
   fromRun?: number;
   toRun?: number;
   signal?: AbortSignal;
@@ -70,15 +86,28 @@ export interface ExportResult {
   ms: number;
 }
 
+/** The name of the view the parameters came from: 1 to 200 characters without control characters, else an error. */
+function viewName(view: string | undefined): string | undefined {
+  const name = view?.trim();
+  if (!name) return undefined;
+  // eslint-disable-next-line no-control-regex
+  if (name.length > 200 || /[\x00-\x1f\x7f]/.test(name))
+    throw new InvalidInputError('a view is named in 1 to 200 characters, without control characters');
+  return name;
+}
+
 export async function exportReport(options: ExportOptions): Promise<ExportResult> {
   const started = performance.now();
   if (!isReportKind(options.kind)) throw new InvalidInputError(`unknown report '${String(options.kind)}'`);
   const params: ReportParams = {
     asOfRun: options.asOfRun,
     filters: parseFilters(options.filters ?? [], collectionsOf(options.kind)),
+    text: parseText(options.text, collectionsOf(options.kind)),
+    sort: parseSort(options.sort, collectionsOf(options.kind)),
     fromRun: options.fromRun,
     toRun: options.toRun,
   };
+  const view = viewName(options.view);
   const sources: ReportSources = { store: options.store, journal: options.journal };
   const plan = REPORTS[options.kind].build(sources, params);
   const generatedAt = (options.now ?? (() => new Date()))();
@@ -127,6 +156,7 @@ export async function exportReport(options: ExportOptions): Promise<ExportResult
       generatedAt,
       collections,
       sheets,
+      view,
     };
     sheets.unshift(await book.addSheet(coverSheet({ ...cover, signedBy: options.signer?.fingerprint ?? null }, descriptions)));
   } catch (error) {

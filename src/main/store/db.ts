@@ -47,7 +47,10 @@ export interface Store {
   getObject(collection: CollectionId, id: string, opts?: { asOfRun?: number }): StoredObject | null;
   listObjects(collection: CollectionId, opts?: ListOptions): { rows: StoredObject[]; total: number };
   /** Streams (for exports of millions of rows). The connection cannot write until the iteration ends. */
-  iterateObjects(collection: CollectionId, opts?: Pick<ListOptions, 'asOfRun' | 'filters'>): IterableIterator<StoredObject>;
+  iterateObjects(
+    collection: CollectionId,
+    opts?: Pick<ListOptions, 'asOfRun' | 'filters' | 'text' | 'sort'>,
+  ): IterableIterator<StoredObject>;
   countObjects(collection: CollectionId, opts?: Pick<ListOptions, 'asOfRun' | 'filters' | 'text'>): number;
   /** `total` counts matches up to a cap (10,000; SEARCH_LIMITS); `capped` says there were more. */
   search(query: string, opts?: SearchOptions): SearchResult;

@@ -232,10 +232,17 @@ export class ObjectReader {
       .get(...params) as number;
   }
 
-  /** Streams every object (in id order). The connection is busy until the iteration ends. */
-  *iterateObjects(collection: CollectionId, opts: Pick<ListOptions, 'asOfRun' | 'filters'> = {}): IterableIterator<StoredObject> {
+  /**
+   * Streams every object (matching the filters and text), in id order or by `sort` then id. The
+   * connection is busy until the iteration ends.
+   */
+  *iterateObjects(
+    collection: CollectionId,
+    opts: Pick<ListOptions, 'asOfRun' | 'filters' | 'text' | 'sort'> = {},
+  ): IterableIterator<StoredObject> {
     const params: unknown[] = [];
-    const sql = `${this.selectSql(collection, opts, OBJECT_COLUMNS, params)} ORDER BY o.id`;
+    const order = opts.sort ? sortSql(descriptorOf(collection), opts.sort) : '';
+    const sql = `${this.selectSql(collection, opts, OBJECT_COLUMNS, params)} ORDER BY ${order}o.id`;
     for (const row of this.db.prepare(sql).iterate(...params) as IterableIterator<ObjectRow>) yield toStoredObject(row, opts.asOfRun);
   }
 
