@@ -71,7 +71,7 @@ function sortInWords(sort: ReportParams['sort']): string {
     .filter(([, s]) => s)
     .map(([id, s]) => {
       const d = descriptorOf(id as CollectionId);
-      const label = d.columns.find((c) => c.name === s!.column)?.label ?? s!.column;
+      const label = { id: 'ID', title: 'Name' }[s!.column] ?? d.columns.find((c) => c.name === s!.column)?.label ?? s!.column;
       return `${d.title}: by ${label} (${s!.column}), ${s!.dir === 'desc' ? 'descending' : 'ascending'}, then by id`;
     });
   return parts.length ? parts.join('. ') : "each sheet's own order (objects by id)";

@@ -27,7 +27,7 @@ export function Routes() {
     case 'outbox':
       return <OutboxView key={route.editTemplate ?? ''} editTemplate={route.editTemplate} />;
     case 'reports':
-      return <ReportsView />;
+      return <ReportsView key={route.draft ? JSON.stringify(route.draft) : ''} draft={route.draft} />;
     case 'help':
       return <HelpView doc={route.doc} anchor={route.anchor} />;
   }

@@ -11,6 +11,7 @@ import type {
 } from '../../shared/contract';
 import { call, errorMessage, subscribe } from '../api';
 import { paceSendEvents } from './send-events';
+import type { ReportDraft } from '../components/report-draft';
 
 export type Route =
   | { view: 'overview' }
@@ -21,7 +22,8 @@ export type Route =
   | { view: 'detail'; collection: CollectionId; id: string }
   /** `editTemplate`: open the template editor on this synced template. */
   | { view: 'outbox'; editTemplate?: string }
-  | { view: 'reports' }
+  /** `draft`: the parameters of a view of the app ("Export this view"), to export. */
+  | { view: 'reports'; draft?: ReportDraft }
   | { view: 'settings' }
   /** The documentation that ships with the app: a page (README first) and a heading in it. */
   | { view: 'help'; doc?: string | undefined; anchor?: string | undefined };

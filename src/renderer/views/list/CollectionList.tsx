@@ -8,6 +8,7 @@ import { Cell } from '../../components/Cell';
 import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { ago, count, enumText } from '../../components/format';
 import { useDebounced } from '../../components/useQuery';
+import { draftOfView } from '../../components/report-draft';
 import { SelectionBar } from './SelectionBar';
 import { useKeptList } from './kept-list';
 import { defaultTrack, useListLayout } from './prefs';
@@ -266,6 +267,11 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
   const activeRendered = items.some((item) => item.index === activeIndex);
 
   const open = (row: ObjectRow | undefined) => row && navigate({ view: 'detail', collection, id: row.id });
+  // Export this view: its filters, text and sort become the parameters of its collection's report.
+  const exportView = () =>
+    void draftOfView(collection, { filters, sort, text: typed, name: `the ${COLLECTION_LABELS[collection]} list` })
+      .then((draft) => navigate({ view: 'reports', draft }))
+      .catch((failure: unknown) => setError(errorMessage(failure)));
   const toggle = (row: ObjectRow | undefined) =>
     row &&
     setSelected((s) => {
@@ -355,6 +361,14 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
           Clear filters
         </button>
       )}
+      <button
+        className="btn small"
+        onClick={exportView}
+        data-testid="export-view"
+        title="Export a report with these filters, text and sort"
+      >
+        Export this view
+      </button>
       <ColumnChooser columns={allColumns} hidden={layout.hidden} onChange={(hidden) => setLayout((l) => ({ ...l, hidden }))} />
     </div>
   );

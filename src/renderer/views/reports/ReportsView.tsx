@@ -5,6 +5,7 @@ import { useApp } from '../../stores/app';
 import { Badge, ErrorState, Loading, ProgressBar } from '../../components/States';
 import { useQuery } from '../../components/useQuery';
 import { count, dateTime, duration, timeLeft } from '../../components/format';
+import type { ReportDraft } from '../../components/report-draft';
 
 type Exported = ChannelResult<'exportReport'>;
 const PREPARED_BY_KEY = 'attest.preparedBy';
@@ -85,14 +86,22 @@ function VerifyResult({ result }: { result: Verified }) {
   );
 }
 
-/** Pick a report, filters and an as-of run; export with progress to a file chosen in the save dialog; verify a workbook. */
-export function ReportsView() {
+/**
+ * Pick a report, filters, sort, text filter and an as-of run; export with progress to a file
+ * chosen in the save dialog; verify a workbook. `draft`: the parameters of a view of the app
+ * ("Export this view" on a list or a search), the cover then names that view.
+ */
+export function ReportsView({ draft }: { draft?: ReportDraft | undefined }) {
   const dataVersion = useApp((s) => s.dataVersion);
   const catalog = useQuery(() => call('reportCatalog'), []);
   const runs = useQuery(() => call('listRuns'), [dataVersion]);
-  const [kind, setKind] = useState('evidence');
+  const [kind, setKind] = useState(draft?.kind ?? 'evidence');
   const [asOf, setAsOf] = useState<number | null>(null);
-  const [filters, setFilters] = useState('');
+  const [filters, setFilters] = useState(draft?.filters.join('\n') ?? '');
+  const [sort, setSort] = useState(draft?.sort ?? '');
+  const [text, setText] = useState(draft?.text ?? '');
+  // The view the parameters came from: named on the cover while they are as the view left them.
+  const [view, setView] = useState(draft?.view ?? null);
   const [sign, setSign] = useState(false);
   // Who prepared the workbooks this computer exports: kept between runs; empty means the OS account's full name.
   const [preparedBy, setPreparedBy] = useState(() => localStorage.getItem(PREPARED_BY_KEY) ?? '');
@@ -126,7 +135,19 @@ export function ReportsView() {
         .split('\n')
         .map((l) => l.trim())
         .filter(Boolean);
-      setExported(await call('exportReport', { kind, path, asOfRun: asOf, filters: lines, sign, preparedBy: preparedBy.trim() || null }));
+      setExported(
+        await call('exportReport', {
+          kind,
+          path,
+          asOfRun: asOf,
+          filters: lines,
+          sort: sort.trim() || null,
+          text: text.trim() || null,
+          view,
+          sign,
+          preparedBy: preparedBy.trim() || null,
+        }),
+      );
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
@@ -174,7 +195,15 @@ export function ReportsView() {
               className="card row"
               style={{ cursor: 'pointer', padding: 10, borderColor: report.kind === kind ? 'var(--accent)' : undefined }}
             >
-              <input type="radio" name="report" checked={report.kind === kind} onChange={() => setKind(report.kind)} />
+              <input
+                type="radio"
+                name="report"
+                checked={report.kind === kind}
+                onChange={() => {
+                  setKind(report.kind);
+                  setView(null);
+                }}
+              />
               <span>{report.title}</span>
             </label>
           ))}
@@ -207,7 +236,10 @@ export function ReportsView() {
               className="field mono"
               rows={2}
               value={filters}
-              onChange={(e) => setFilters(e.target.value)}
+              onChange={(e) => {
+                setFilters(e.target.value);
+                setView(null);
+              }}
               placeholder={chosen?.filterKeys.length ? `${chosen.filterKeys[0]}=…` : 'none for this report'}
             />
             {chosen && chosen.filterKeys.length > 0 && (
@@ -218,6 +250,44 @@ export function ReportsView() {
             )}
           </div>
         </div>
+        <div className="grid cols-2">
+          <div>
+            <label className="label" htmlFor="report-sort">
+              Sort (column, or column:desc)
+            </label>
+            <input
+              id="report-sort"
+              className="field mono"
+              value={sort}
+              placeholder="by id"
+              spellCheck={false}
+              onChange={(e) => {
+                setSort(e.target.value);
+                setView(null);
+              }}
+            />
+          </div>
+          <div>
+            <label className="label" htmlFor="report-text">
+              Text filter (objects whose text holds every word)
+            </label>
+            <input
+              id="report-text"
+              className="field"
+              value={text}
+              placeholder="none"
+              onChange={(e) => {
+                setText(e.target.value);
+                setView(null);
+              }}
+            />
+          </div>
+        </div>
+        {view && (
+          <div className="small muted" data-testid="report-view">
+            The filters, sort and text of {view}: the cover names that view.
+          </div>
+        )}
         <div>
           <label className="label" htmlFor="prepared-by">
             Prepared by (named on the cover)

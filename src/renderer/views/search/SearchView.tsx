@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
 import { COLLECTION_IDS, type CollectionId } from '../../../shared/contract';
-import { call } from '../../api';
+import { call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
 import { useKeptView } from '../../stores/kept-view';
 import { COLLECTION_LABELS, COLLECTION_ORDER } from '../../components/collections';
@@ -11,6 +11,7 @@ import { useDebounced, useQuery } from '../../components/useQuery';
 import { matchCount } from '../../components/format';
 import { SEARCH_COUNT_CAP } from '../../../shared/search-limits';
 import { activeFilterCount, FieldFilters, type FieldFilterValues } from '../../components/FieldFilters';
+import { draftOfView } from '../../components/report-draft';
 
 const PAGE = 50;
 
@@ -83,6 +84,14 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
     [data, navigate],
   );
   const facetCounts = facets.data ?? {};
+  const [exportError, setExportError] = useState<string | null>(null);
+  // Export this view: the query (as a text filter), the collection picked and its field filters become a report's parameters.
+  const exportView = () => {
+    const name = `a search${collection ? ` of ${COLLECTION_LABELS[collection]}` : ''} for “${typed.trim()}”`;
+    void draftOfView(collection, { filters: collection ? filters : {}, sort: null, text: typed, name })
+      .then((draft) => navigate({ view: 'reports', draft }))
+      .catch((failure: unknown) => setExportError(errorMessage(failure)));
+  };
   const allCount = Object.values(facetCounts).reduce((a, b) => a + b, 0);
 
   return (
@@ -168,7 +177,19 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
               style={{ padding: '8px 16px', borderBottom: '1px solid var(--border)' }}
               data-testid="search-summary"
             >
-              {matchCount(data.total)} results · {data.tookMs.toFixed(0)} ms {result.loading && '· updating…'}
+              <div className="row">
+                <span className="grow">
+                  {matchCount(data.total)} results · {data.tookMs.toFixed(0)} ms {result.loading && '· updating…'}
+                </span>
+                <button className="btn small" onClick={exportView} data-testid="export-view" title="Export a report of these results">
+                  Export this view
+                </button>
+              </div>
+              {exportError && (
+                <div className="field-error" role="alert">
+                  {exportError}
+                </div>
+              )}
             </div>
             {rows}
             {data.total > data.hits.length && (
