@@ -6,6 +6,7 @@ import { Badge, Empty, ErrorState, Loading, ProgressBar } from '../../components
 import { useQuery } from '../../components/useQuery';
 import { ago, count, dateTime } from '../../components/format';
 import { ChangeForm, KIND_LABELS } from './ChangeForms';
+import { ResultLinks } from './ResultLinks';
 import { ImportCsv } from './ImportCsv';
 
 type Tab = 'items' | 'new' | 'import' | 'journal';
@@ -303,6 +304,7 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
                       </td>
                       <td>
                         <div>{item.summary}</div>
+                        <ResultLinks item={item} />
                         <div className="muted small mono">
                           {KIND_LABELS[item.kind]} · {item.request.method} {item.request.path}
                         </div>
