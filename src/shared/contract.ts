@@ -590,6 +590,9 @@ export const CHANNELS = {
       items: z.array(OutboxItemView),
       /** How many items the filter matches (the page is `items`). */
       matching: z.number().int(),
+      /** Items per state among those the filter's other criteria (kind, batch, error) match. */
+      matchingCounts: StateCounts,
+      /** Items per state in the whole outbox. */
       counts: StateCounts,
       pending: z.number().int(),
       sending: z.boolean(),

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { test as base, type Page } from '@playwright/test';
+import { expect, test as base, type Page } from '@playwright/test';
 
 const root = new URL('../..', import.meta.url).pathname;
 const cli = join(root, 'bin', 'attest.mjs');
@@ -61,8 +61,36 @@ export interface TenantInfo {
   clientSecret: string;
 }
 
-/** Each test gets a fresh data folder and its own browser host over it. */
+/** Console errors a test causes on purpose, per page (see allowConsoleError). */
+const allowed = new WeakMap<Page, Set<RegExp>>();
+
+/**
+ * Lets `page` log an error that the test causes on purpose, matched exactly by `text` (say why, in
+ * `why`); until the returned function is called. Anything else the page logs as an error, and any
+ * uncaught exception in it, fails the test (the `page` fixture below).
+ */
+export function allowConsoleError(page: Page, text: RegExp, why: string): () => void {
+  if (!why.trim()) throw new Error('say why the error is expected');
+  const set = allowed.get(page) ?? new Set<RegExp>();
+  allowed.set(page, set);
+  set.add(text);
+  return () => void set.delete(text);
+}
+
+/** Each test gets a fresh data folder and its own browser host over it, and fails on a console error or an uncaught page error. */
 export const test = base.extend<{ dataDir: string; host: { url: string; dialogDir: string; stop(): Promise<void> } }>({
+  page: async ({ page }, use) => {
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      const text = message.text();
+      if ([...(allowed.get(page) ?? [])].some((expected) => expected.test(text))) return;
+      problems.push(`console error: ${text}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    await use(page);
+    expect(problems, 'the page logged errors').toEqual([]);
+  },
   // eslint-disable-next-line no-empty-pattern
   dataDir: async ({}, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'attest-e2e-'));
@@ -79,7 +107,7 @@ export const test = base.extend<{ dataDir: string; host: { url: string; dialogDi
   },
 });
 
-export { expect } from '@playwright/test';
+export { expect };
 
 /** Starts the reference tenant on a random loopback port. */
 export function startTenant(extra: string[] = []): Promise<Spawned<TenantInfo>> {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
-import { expect, spawnJsonLine, test } from './fixtures';
+import { allowConsoleError, expect, spawnJsonLine, test } from './fixtures';
 
 // The browser host started with no session bus: the Secret Service cannot be reached, as on a
 // machine without a keychain. The app says so, holds the secret in memory for this run only, and
@@ -50,9 +50,15 @@ test('without a keychain: connect with a pasted secret held for this run only, s
     await expect(page.getByTestId('list-row').first()).toBeVisible();
 
     // A restart: the local copy opens at once, offline, and the secret is asked for again.
+    const stopped = allowConsoleError(
+      page,
+      /^Failed to load resource: net::ERR_CONNECTION_REFUSED$/,
+      'the page still open on the stopped host tries its event stream again, and is refused until it loads the new host',
+    );
     await host.stop();
     host = await startHost();
     await page.goto(host.info.url);
+    stopped();
     const prompt = page.getByTestId('secret-prompt');
     await expect(prompt).toContainText('no keychain');
     await expect(page.getByTestId('online-indicator')).toHaveAttribute('data-online', 'false');

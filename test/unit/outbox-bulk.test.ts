@@ -54,6 +54,7 @@ describe('imports are batches', () => {
     expect(t.outbox.count({ error: 'not found', state: 'failed', kind: 'remove-membership' })).toBe(2);
     expect(t.outbox.count({ error: '%' })).toBe(0);
     expect(t.outbox.count({ kind: 'create-scope' })).toBe(0);
+    expect(t.outbox.counts({ batch, state: 'failed' })).toMatchObject({ uncertain: 1, failed: 2, succeeded: 0 });
     expect(t.outbox.list({ batch, limit: 2, offset: 1 }).map((i) => i.input.appUserId)).toEqual(['u2', 'u3']);
   });
 });

@@ -320,6 +320,15 @@ export class OutboxDb {
     return this.db.prepare(`SELECT count(*) FROM outbox_items${sql}`).pluck().get(params) as number;
   }
 
+  /** Items per state among those a filter matches (its `state` left out). */
+  countsWhere(filter: OutboxFilter): Record<OutboxState, number> {
+    const { sql, params } = whereOf({ ...filter, state: undefined });
+    const out = noCounts();
+    const rows = this.db.prepare(`SELECT state, count(*) AS n FROM outbox_items${sql} GROUP BY state`).all(params);
+    for (const r of rows as { state: OutboxState; n: number }[]) out[r.state] = r.n;
+    return out;
+  }
+
   /** The imports, newest first, with their items per state now. */
   batches(): OutboxBatch[] {
     const counts = new Map<number, Record<OutboxState, number>>();

@@ -85,8 +85,8 @@ export interface Outbox {
   reconcile(api: OutboxApi, opts?: { concurrency?: number; signal?: AbortSignal }): Promise<ReconcileSummary>;
   journal(filter?: JournalFilter): JournalEntry[];
   pendingCount(): number;
-  /** Items per state. */
-  counts(): Record<OutboxState, number>;
+  /** Items per state: all of them, or among those a filter matches (its `state` left out). */
+  counts(filter?: OutboxFilter): Record<OutboxState, number>;
   overlays(collection: string, ids?: string[]): PendingOverlay[];
   /** Resolves an id or a unique prefix of one (for the CLI). */
   resolveId(idOrPrefix: string): string;
@@ -134,7 +134,7 @@ export function openOutbox(store: OutboxStore): Outbox {
     reconcile: (api, opts = {}) => lock.run('the outbox is sending: reconcile after the send ends', () => reconcileItems(o, api, opts)),
     journal: (filter) => o.journal.list(filter),
     pendingCount: () => o.pendingCount(),
-    counts: () => o.counts(),
+    counts: (filter) => (filter ? o.countsWhere(filter) : o.counts()),
     overlays: (collection, ids) => o.overlays(collection, ids),
     resolveId: (idOrPrefix) => resolveId(o, idOrPrefix),
   };

@@ -66,6 +66,8 @@ export interface AppState {
   addingConnection: boolean;
   /** Outbox items not settled yet (queued, sending, failed, uncertain): the sidebar badge. */
   outboxPending: number;
+  /** Outbox items per state (the whole outbox). */
+  outboxCounts: Record<string, number>;
   sending: boolean;
   sendProgress: SendProgress | null;
   /** Bumped when the outbox changed: its views refetch. */
@@ -116,6 +118,7 @@ export const useApp = create<AppState>()((set, get) => ({
   aboutOpen: false,
   addingConnection: false,
   outboxPending: 0,
+  outboxCounts: {},
   sending: false,
   sendProgress: null,
   outboxVersion: 0,
@@ -235,7 +238,7 @@ export const useApp = create<AppState>()((set, get) => ({
   async refreshOutbox() {
     try {
       const result = await call('outboxList', { state: null, limit: 1 });
-      set({ outboxPending: result.pending, sending: result.sending });
+      set({ outboxPending: result.pending, outboxCounts: result.counts, sending: result.sending });
     } catch {
       // No workspace yet: nothing pending.
     }

@@ -27,7 +27,14 @@ export function outboxHandlers(session: Session): Pick<Handlers, OutboxChannel> 
       const open = outbox();
       const matching = filterOf(filter);
       const items = open.list({ ...matching, limit, offset }).map(itemOf);
-      return { items, matching: open.count(matching), counts: open.counts(), pending: open.pendingCount(), sending: session.sending() };
+      return {
+        items,
+        matching: open.count(matching),
+        matchingCounts: open.counts(matching),
+        counts: open.counts(),
+        pending: open.pendingCount(),
+        sending: session.sending(),
+      };
     },
     outboxBatches: () => ({ batches: outbox().batches().map(batchOf) }),
     outboxBulk: ({ action, ids, filter, note }) => {

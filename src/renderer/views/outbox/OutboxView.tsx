@@ -1,55 +1,23 @@
 import { useState } from 'react';
-import type { OutboxItemView, OutboxState } from '../../../shared/contract';
+import type { OutboxFilter, OutboxItemView } from '../../../shared/contract';
 import { call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
 import { Badge, Empty, ErrorState, Loading, ProgressBar } from '../../components/States';
 import { useQuery } from '../../components/useQuery';
-import { ago, count, dateTime } from '../../components/format';
+import { count, dateTime } from '../../components/format';
+import { Batches } from './Batches';
 import { ChangeForm, KIND_LABELS } from './ChangeForms';
-import { ResultLinks } from './ResultLinks';
 import { ImportCsv } from './ImportCsv';
+import { NO_FILTER, OutboxItems } from './OutboxItems';
 
-type Tab = 'items' | 'new' | 'import' | 'journal';
-const STATES: OutboxState[] = ['queued', 'sending', 'failed', 'uncertain', 'succeeded', 'resolved', 'discarded'];
-const TONE: Partial<Record<OutboxState, 'ok' | 'warn' | 'bad' | 'pending'>> = {
-  queued: 'pending',
-  sending: 'pending',
-  succeeded: 'ok',
-  failed: 'bad',
-  uncertain: 'warn',
+type Tab = 'items' | 'new' | 'import' | 'imports' | 'journal';
+const TAB_NAMES: Record<Tab, string> = {
+  items: 'Changes',
+  new: 'New change',
+  import: 'Import CSV',
+  imports: 'Imports',
+  journal: 'Journal',
 };
-
-function Actions({ item, onDone, onEdit }: { item: OutboxItemView; onDone(error?: string): void; onEdit(): void }) {
-  const act = (run: () => Promise<unknown>) => () =>
-    void run().then(
-      () => onDone(),
-      (e: unknown) => onDone(errorMessage(e)),
-    );
-  return (
-    <div className="row" style={{ gap: 4 }}>
-      {item.state === 'queued' && (
-        <button className="btn small" onClick={onEdit}>
-          Edit
-        </button>
-      )}
-      {(item.state === 'failed' || item.state === 'uncertain') && (
-        <>
-          <button className="btn small" onClick={act(() => call('outboxRetry', { id: item.id }))}>
-            Retry
-          </button>
-          <button className="btn small" onClick={act(() => call('outboxResolve', { id: item.id, note: 'resolved in the app' }))}>
-            Resolve
-          </button>
-        </>
-      )}
-      {(item.state === 'queued' || item.state === 'failed' || item.state === 'uncertain') && (
-        <button className="btn small danger" onClick={act(() => call('outboxDiscard', { id: item.id }))}>
-          Discard
-        </button>
-      )}
-    </div>
-  );
-}
 
 function Journal() {
   const version = useApp((s) => s.outboxVersion);
@@ -121,17 +89,14 @@ function SendProgressCard() {
 
 /** The outbox: every queued change with its state and reason; send all or some with progress; retry, discard, resolve. */
 export function OutboxView({ editTemplate }: { editTemplate?: string }) {
-  const version = useApp((s) => s.outboxVersion);
   const outboxChanged = useApp((s) => s.outboxChanged);
   const online = useApp((s) => s.connection.online);
   const sending = useApp((s) => s.sending);
   const [tab, setTab] = useState<Tab>(editTemplate ? 'new' : 'items');
-  const [filter, setFilter] = useState<OutboxState | null>(null);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [filter, setFilter] = useState<OutboxFilter>(NO_FILTER);
   const [actionError, setActionError] = useState<string | null>(null);
   /** The queued item being edited (kept as it was when opened, so the form is not reset by refreshes). */
   const [editing, setEditing] = useState<OutboxItemView | null>(null);
-  const list = useQuery(() => call('outboxList', { state: filter, limit: 2000 }), [filter, version]);
 
   const send = async (ids: string[] | null) => {
     setActionError(null);
@@ -152,7 +117,7 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
       setActionError(errorMessage(error));
     }
   };
-  const counts = list.data?.counts ?? {};
+  const counts = useApp((s) => s.outboxCounts);
   const queued = counts.queued ?? 0;
 
   return (
@@ -170,11 +135,6 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
                 Check uncertain
               </button>
             )}
-            {selected.size > 0 && (
-              <button className="btn" disabled={!online} onClick={() => void send([...selected])}>
-                Send selected ({selected.size})
-              </button>
-            )}
             <button
               className="btn primary"
               disabled={!online || queued === 0}
@@ -189,7 +149,7 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
       <SendProgressCard />
       {actionError && <div className="banner">{actionError}</div>}
       <div className="tabs" role="tablist">
-        {(['items', 'new', 'import', 'journal'] as Tab[]).map((name) => (
+        {(['items', 'new', 'import', 'imports', 'journal'] as Tab[]).map((name) => (
           <button
             key={name}
             role="tab"
@@ -197,13 +157,21 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
             className={`tab ${tab === name ? 'active' : ''}`}
             onClick={() => setTab(name)}
           >
-            {name === 'items' ? 'Changes' : name === 'new' ? 'New change' : name === 'import' ? 'Import CSV' : 'Journal'}
+            {TAB_NAMES[name]}
           </button>
         ))}
       </div>
       {tab === 'new' && <ChangeForm onQueued={() => undefined} templateId={editTemplate} />}
       {tab === 'import' && <ImportCsv onImported={() => setTab('items')} />}
       {tab === 'journal' && <Journal />}
+      {tab === 'imports' && (
+        <Batches
+          onShow={(batch) => {
+            setFilter({ ...NO_FILTER, batch: batch.id });
+            setTab('items');
+          }}
+        />
+      )}
       {tab === 'items' && editing && (
         <div className="stack" data-testid="edit-item">
           <div className="row">
@@ -225,121 +193,7 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
         </div>
       )}
       {tab === 'items' && (
-        <>
-          <div className="row wrap">
-            <button className={`btn small ${filter === null ? 'primary' : ''}`} onClick={() => setFilter(null)}>
-              All
-            </button>
-            {STATES.map((state) => (
-              <button
-                key={state}
-                className={`btn small ${filter === state ? 'primary' : ''}`}
-                onClick={() => setFilter(state)}
-                data-testid={`filter-${state}`}
-              >
-                {state} {counts[state] ? `(${count(counts[state] ?? 0)})` : ''}
-              </button>
-            ))}
-          </div>
-          {list.error && !list.data ? (
-            <ErrorState message={list.error} onRetry={list.reload} />
-          ) : !list.data ? (
-            <Loading />
-          ) : list.data.items.length === 0 ? (
-            <Empty title={filter ? `No ${filter} change` : 'Nothing queued'}>
-              <p>Changes you queue (offline or not) wait here until you send them.</p>
-              <button className="btn primary" onClick={() => setTab('new')}>
-                New change
-              </button>
-            </Empty>
-          ) : (
-            <div className="card" style={{ padding: 0, overflow: 'auto' }}>
-              <table className="outbox-table" data-testid="outbox-items">
-                <colgroup>
-                  <col style={{ width: 36 }} />
-                  <col style={{ width: 104 }} />
-                  <col />
-                  <col style={{ width: '30%' }} />
-                  <col style={{ width: 52 }} />
-                  <col style={{ width: 96 }} />
-                  <col style={{ width: 196 }} />
-                </colgroup>
-                <thead>
-                  <tr className="muted" style={{ textAlign: 'left' }}>
-                    <th>
-                      <span className="sr-only">Select</span>
-                    </th>
-                    <th>State</th>
-                    <th>Change</th>
-                    <th>Reason</th>
-                    <th>Tries</th>
-                    <th>Updated</th>
-                    <th>
-                      <span className="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.items.map((item) => (
-                    <tr key={item.id} style={{ borderTop: '1px solid var(--border)' }} data-testid="outbox-item" data-state={item.state}>
-                      <td style={{ padding: 8 }}>
-                        {item.state === 'queued' && (
-                          <input
-                            type="checkbox"
-                            aria-label={`Select ${item.summary}`}
-                            checked={selected.has(item.id)}
-                            onChange={(e) =>
-                              setSelected((s) => {
-                                const next = new Set(s);
-                                if (e.target.checked) next.add(item.id);
-                                else next.delete(item.id);
-                                return next;
-                              })
-                            }
-                          />
-                        )}
-                      </td>
-                      <td>
-                        <Badge tone={TONE[item.state]}>{item.state}</Badge>
-                      </td>
-                      <td>
-                        <div>{item.summary}</div>
-                        <ResultLinks item={item} />
-                        <div className="muted small mono">
-                          {KIND_LABELS[item.kind]} · {item.request.method} {item.request.path}
-                        </div>
-                      </td>
-                      <td className="small">
-                        {item.lastError ? (
-                          <span style={{ color: 'var(--bad)' }}>
-                            {item.lastStatus ? `${item.lastStatus}: ` : ''}
-                            {item.lastError}
-                          </span>
-                        ) : (
-                          (item.note ?? '')
-                        )}
-                      </td>
-                      <td>{item.attempts}</td>
-                      <td className="small" title={item.updatedAt}>
-                        {ago(item.updatedAt)}
-                      </td>
-                      <td>
-                        <Actions
-                          item={item}
-                          onEdit={() => setEditing(item)}
-                          onDone={(error) => {
-                            setActionError(error ?? null);
-                            outboxChanged();
-                          }}
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </>
+        <OutboxItems filter={filter} setFilter={setFilter} onEdit={setEditing} onNew={() => setTab('new')} onMessage={setActionError} />
       )}
     </div>
   );
