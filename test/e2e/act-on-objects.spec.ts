@@ -170,4 +170,8 @@ test('the forms that take ids pick them from the store by name, show the names, 
   await page.getByRole('button', { name: 'Queue change' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Queued:' })).toBeVisible();
   await expect(page.getByTestId('outbox-badge')).toHaveText('1');
+  // Leave the form (its pickers read the store again once emptied) for a screen at rest before the host stops.
+  await page.getByRole('navigation').getByRole('button', { name: 'Overview' }).click();
+  await expect(page.locator('[data-screen="overview"]')).toBeVisible();
+  await expect(page.getByTestId('outbox-badge')).toHaveText('1');
 });

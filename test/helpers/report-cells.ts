@@ -22,7 +22,9 @@ export function rawEnumCells(py: OpenpyxlDump): string[] {
     for (const row of sheet.data!.slice(1))
       row.slice(1).forEach((v, i) => {
         if (typeof v !== 'string' || VERBATIM.has(String(header[i + 1]))) return;
-        for (const token of v.split(/[^A-Za-z0-9_]+/)) if (KNOWN.has(token)) found.push(`${sheet.name}!${String(header[i + 1])}: ${v}`);
+        // A constant within text (XAA_SCOPE_STATE_ENABLED), or a whole cell that is a value (a one-word one such as JIRA).
+        const tokens = v.split(/[^A-Za-z0-9_]+/).filter((t) => t.includes('_') || t === v);
+        for (const token of tokens) if (KNOWN.has(token)) found.push(`${sheet.name}!${String(header[i + 1])}: ${v}`);
       });
   }
   return found;

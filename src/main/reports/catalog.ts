@@ -9,35 +9,37 @@
  * follows each id of an object the store holds. Every object stays, exactly as the API sent it, on
  * the report's Raw sheet.
  */
-import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS } from '../../shared/api-types/automation';
 import { ROUTING_RULE_ACTION_KEYS } from '../../shared/api-types/routing-rule';
 import type { JournalEntry } from '../outbox/types';
-import type { CollectionStatus, DiffEntry, Filters, FilterValue, StoredObject, SyncRun } from '../store/types';
-import {
-  celExpressions,
-  COLLECTIONS,
-  collection as descriptorOf,
-  getPath,
-  isRecord,
-  str,
-  targets,
-  type CollectionDescriptor,
-  type CollectionId,
-  type ColumnDef,
-} from '../collections';
+import type { DiffEntry, Filters, FilterValue, StoredObject } from '../store/types';
+import { COLLECTIONS, collection as descriptorOf, getPath, isRecord, type CollectionDescriptor, type CollectionId } from '../collections';
 import type { CellValue } from './canonical';
-import { durationText, enumList, enumText, isKnownEnumName, kindText, UNKNOWN_MARK } from './cells';
+import { kindWords } from './cells';
+import {
+  cellOf,
+  col,
+  dateColumns,
+  descriptorColumns,
+  field,
+  idColumn,
+  membersOf,
+  namesFrom,
+  objects,
+  parameters,
+  sheet,
+  total,
+  type ReportColumn,
+  type ReportParams,
+  type ReportSheet,
+  type ReportSources,
+  type ReportStore,
+} from './columns';
 import { InvalidInputError } from './errors';
-import type { ColumnSpec, ColumnType, SheetSpec } from './workbook';
+import { campaignSettingsSheet, campaignsSheet, templateSettingsSheet, templatesSheet } from './sheets-access-review';
+import { automationsSheet, automationStepsSheet, stepSettingsSheet } from './sheets-automations';
+import { taskDetailsSheet, tasksSheet } from './sheets-tasks';
 
-/** What the reports read from the store: a subset of the Store interface. */
-export interface ReportStore {
-  runs(): SyncRun[];
-  collectionStatus(): CollectionStatus[];
-  iterateObjects(collection: CollectionId, opts?: { asOfRun?: number; filters?: Filters }): Iterable<StoredObject>;
-  countObjects(collection: CollectionId, opts?: { asOfRun?: number; filters?: Filters }): number;
-  diff(fromRun: number, toRun: number): DiffEntry[];
-}
+export { isoDate, type ReportColumn, type ReportParams, type ReportSheet, type ReportSources, type ReportStore } from './columns';
 
 export const REPORT_KINDS = [
   'evidence',
@@ -58,28 +60,6 @@ export function isReportKind(value: string): value is ReportKind {
   return (REPORT_KINDS as readonly string[]).includes(value);
 }
 
-/** Parameters of one export, after validation. */
-export interface ReportParams {
-  /** Read the snapshot of this completed run instead of the current data. */
-  asOfRun?: number;
-  /** Per collection, the filters that apply to it. */
-  filters: Partial<Record<CollectionId, Filters>>;
-  /** Diff: the two runs compared. */
-  fromRun?: number;
-  toRun?: number;
-}
-
-export interface ReportSources {
-  store: ReportStore;
-  /** The outbox journal (the `changes` report); absent when the workspace has no outbox. */
-  journal?: () => Iterable<JournalEntry>;
-}
-
-/** A data sheet of a report, plus the collection it shows (for the Evidence sheet's counts). */
-export interface ReportSheet extends SheetSpec {
-  collection?: CollectionId;
-}
-
 export interface ReportPlan {
   kind: ReportKind;
   title: string;
@@ -92,410 +72,13 @@ export interface ReportPlan {
   diffRuns?: { from: number; to: number };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Columns
-
-export interface ReportColumn<T> extends ColumnSpec {
-  value(row: T): CellValue;
-}
-
-/** ISO text as the API sent it -> a Date (null when absent or unparseable). */
-export function isoDate(text: unknown): Date | null {
-  if (typeof text !== 'string' || text.trim() === '') return null;
-  const date = new Date(text);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
-/** A date: a real Excel date cell, in UTC (the header says so); the API's text stays on the Raw sheet. */
-function dateColumns<T>(label: string, text: (row: T) => unknown, source?: string): ReportColumn<T>[] {
-  return [{ header: `${label} (UTC)`, type: 'date', value: (row) => isoDate(text(row)), source, about: `${label}, in UTC` }];
-}
-
-/** Where a column's value comes from and what it means (the data dictionary), and its width. */
-interface ColumnMeta {
-  width?: number;
-  source?: string;
-  about?: string;
-}
-
-function col<T>(header: string, type: ColumnType, value: (row: T) => CellValue, meta?: number | ColumnMeta): ReportColumn<T> {
-  const m = typeof meta === 'number' ? { width: meta } : (meta ?? {});
-  return { header, type, value, ...m };
-}
-
-const cellOf = (value: unknown): CellValue => {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  return JSON.stringify(value);
-};
-
-/** Columns of the descriptors that hold a protobuf Duration ("1209600s"), shown in words. */
-const DURATIONS = new Set(['accessReviewDuration']);
-
-/** Columns of the descriptors that hold the id of an object of another collection: its name follows. */
-const REFERENCES: Record<string, CollectionId> = {
-  accessReviewTemplateId: 'templates',
-  templateId: 'templates',
-  appId: 'apps',
-  parentAppId: 'apps',
-  appEntitlementId: 'entitlements',
-  appUserId: 'app-users',
-};
-
-/**
- * The names the store knows of objects, by collection and id, for the columns that show a name
- * beside an id. Read once per export (the same snapshot as the rows), before the first row of a
- * sheet that shows them: the store's connection is busy while a sheet's rows stream.
- */
-export class Names {
-  private readonly wanted = new Set<CollectionId>();
-  private readonly loaded = new Map<CollectionId, Map<string, string>>();
-
-  constructor(
-    private readonly sources: ReportSources,
-    private readonly params: ReportParams,
-  ) {}
-
-  /** A sheet will show names of `collection`. */
-  want(collection: CollectionId): void {
-    this.wanted.add(collection);
-  }
-
-  /** Reads the names wanted and not yet read (call it while no rows stream). */
-  load(): void {
-    for (const id of this.wanted) {
-      if (this.loaded.has(id)) continue;
-      const names = new Map<string, string>();
-      for (const o of this.sources.store.iterateObjects(id, { asOfRun: this.params.asOfRun })) if (o.title) names.set(o.id, o.title);
-      this.loaded.set(id, names);
-    }
-  }
-
-  of(collection: CollectionId, id: unknown): string | null {
-    return typeof id === 'string' && id ? (this.loaded.get(collection)?.get(id) ?? null) : null;
-  }
-}
-
-/** One Names per export: every sheet of a report shares it. */
-const namesOfExport = new WeakMap<ReportSources, Names>();
-
-function namesFrom(sources: ReportSources, params: ReportParams): Names {
-  let names = namesOfExport.get(sources);
-  if (!names) namesOfExport.set(sources, (names = new Names(sources, params)));
-  return names;
-}
-
-/** The singular of a collection's title, for the dictionary ("app", "entitlement", "app user"). */
-const singular = (collection: CollectionId): string => descriptorOf(collection).title.toLowerCase().replace(/s$/, '');
-
-/** The name beside an id of `collection`, when the store knows it. */
-export function nameColumn<T>(header: string, collection: CollectionId, id: (row: T) => unknown, names: Names): ReportColumn<T> {
-  names.want(collection);
-  return col<T>(header, 'text', (row) => names.of(collection, id(row)), {
-    about: `the name of that ${singular(collection)}, where this workbook's store holds it`,
-  });
-}
-
-/** An enum column's value in words: labels of its enumeration (each of a list), a kind's name in words. */
-function enumWords(c: ColumnDef, value: unknown): string | null {
-  if (c.multi) return enumList(value, c.enumName);
-  if (c.enumName) return enumText(value, c.enumName);
-  return kindText(str(value));
-}
-
-/** The descriptor's columns as people read them (enum labels, dates, durations in words, names beside ids). */
-function descriptorColumns(d: CollectionDescriptor, names: Names, skip: string[] = []): ReportColumn<StoredObject>[] {
-  return d.columns
-    .filter((c) => !skip.includes(c.name))
-    .flatMap((c: ColumnDef): ReportColumn<StoredObject>[] => {
-      const source = c.value ? `${c.path} (derived)` : c.path;
-      const raw = (o: StoredObject): unknown => o.columns[c.name];
-      if (c.type === 'date') return dateColumns<StoredObject>(c.label, raw, c.path);
-      if (c.type === 'enum') return [col<StoredObject>(c.label, 'enum', (o) => enumWords(c, raw(o)), { source })];
-      if (DURATIONS.has(c.name)) return [col<StoredObject>(c.label, 'text', (o) => durationText(raw(o)), { source })];
-      const target = REFERENCES[c.name];
-      if (!target) return [col<StoredObject>(c.label, c.type, (o) => cellOf(raw(o)), { source })];
-      // An id of another collection: the id, then the name the store knows for it.
-      return [
-        col<StoredObject>(`${c.label} ID`, c.type, (o) => cellOf(raw(o)), { source }),
-        nameColumn<StoredObject>(c.label, target, raw, names),
-      ];
-    });
-}
-
-const idColumn = col<StoredObject>('ID', 'text', (o) => o.id, { source: 'id', about: "the object's id on the tenant" });
-
-const join = (values: unknown): string | null => {
-  if (!Array.isArray(values) || values.length === 0) return null;
-  return values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
-};
-
-const flag = (value: unknown): boolean => value === true || value === 'true';
-
-/** The members present in an object (a oneof's kind, as written, unknown ones included). */
-function membersOf(value: unknown, ignore: readonly string[] = []): string[] {
-  if (!isRecord(value)) return [];
-  return Object.keys(value).filter((k) => !ignore.includes(k) && value[k] !== null && value[k] !== undefined);
-}
-
-/** Members that hold a duration ("7776000s"), shown in words. */
-const DURATION_MEMBER = /^(duration|ttl|expiry|timeout|timeoutDuration|accessReviewDuration|grantDuration)$/;
-
-/** One member's value in words: an enum value as its label, a duration in words, others as written (objects as JSON). */
-function memberText(key: string, value: unknown): string {
-  if (typeof value !== 'string') return JSON.stringify(value);
-  if (DURATION_MEMBER.test(key)) return durationText(value) ?? value;
-  return isKnownEnumName(value) ? (enumText(value) ?? value) : value;
-}
-
-/** "key=value; ..." of the members of an object, each value in words (memberText). */
-function parameters(value: unknown): string | null {
-  if (!isRecord(value)) return null;
-  const parts = Object.entries(value)
-    .filter(([, v]) => v !== null && v !== undefined && v !== '')
-    .map(([k, v]) => `${k}=${memberText(k, v)}`);
-  return parts.length ? parts.join('; ') : null;
-}
-
-/** A one-line description of a scope selector: its members, with the CEL text where there is one. */
-function scopeSummary(scope: unknown): string | null {
-  if (!isRecord(scope)) return null;
-  const parts = membersOf(scope).map((k) => {
-    const member = scope[k];
-    const expression = getPath(member, 'expression');
-    if (typeof expression === 'string' && expression) return `${k}: ${expression}`;
-    if (typeof member === 'string') return `${k}: ${isKnownEnumName(member) ? enumText(member) : member}`;
-    if (Array.isArray(getPath(member, 'userIds'))) return `${k}: ${(getPath(member, 'userIds') as unknown[]).length} users`;
-    return k;
-  });
-  return parts.length ? parts.join('; ') : null;
-}
-
-const cel = (obj: unknown, base = ''): string | null => {
-  const found = celExpressions(obj, base);
-  return found.length ? found.map((c) => `${c.path}: ${c.expression}`).join('\n') : null;
-};
-
-// ---------------------------------------------------------------------------------------------
-// Sheets
-
-function sheet<T>(
-  name: string,
-  columns: ReportColumn<T>[],
-  source: () => Iterable<T>,
-  extra: { collection?: CollectionId; total?: number; about?: string; names?: Names } = {},
-): ReportSheet {
-  const { names, ...about } = extra;
-  return {
-    name,
-    columns: columns.map(({ value: _value, ...spec }) => spec),
-    rows: (function* rows() {
-      names?.load(); // before the rows stream: the store's connection is busy while they do
-      for (const item of source()) yield columns.map((c) => c.value(item));
-    })(),
-    ...about,
-  };
-}
-
-function objects(sources: ReportSources, params: ReportParams, id: CollectionId): () => Iterable<StoredObject> {
-  return () => sources.store.iterateObjects(id, { asOfRun: params.asOfRun, filters: params.filters[id] });
-}
-
-function total(sources: ReportSources, params: ReportParams, id: CollectionId): number {
-  return sources.store.countObjects(id, { asOfRun: params.asOfRun, filters: params.filters[id] });
-}
-
-/** Where the campaign sits in its stored AccessReviewView. */
-const CAMPAIGN = 'accessReview';
-const campaignField = (o: StoredObject, path: string): unknown => getPath(o.json, `${CAMPAIGN}.${path}`);
-
-function campaignsSheet(sources: ReportSources, params: ReportParams): ReportSheet {
-  const d = descriptorOf('campaigns');
-  const names = namesFrom(sources, params);
-  const f = campaignField;
-  const columns: ReportColumn<StoredObject>[] = [
-    idColumn,
-    ...descriptorColumns(d, names),
-    col('Owners', 'text', (o) => join(f(o, 'ownerIds')), { source: 'accessReview.ownerIds' }),
-    col('Created by', 'text', (o) => cellOf(f(o, 'createdById')), { source: 'accessReview.createdById' }),
-    ...dateColumns<StoredObject>('Scheduled start', (o) => f(o, 'scheduledStartDate')),
-    col('Scope summary', 'text', (o) => scopeSummary(f(o, 'scopeV2')), { width: 40, source: 'accessReview.scopeV2' }),
-    col('Single app', 'text', (o) => cellOf(f(o, 'singleApp.appId')), { source: 'accessReview.singleApp.appId' }),
-    nameColumn<StoredObject>('Single app name', 'apps', (o) => f(o, 'singleApp.appId'), names),
-    col('Included app user statuses', 'text', (o) => enumList(f(o, 'inclusionScope.appUserStatuses'), 'AppUserStatus'), {
-      source: 'accessReview.inclusionScope.appUserStatuses',
-    }),
-    col('Scope app user types', 'text', (o) => enumList(f(o, 'scope.appUserTypes'), 'AppUserType'), {
-      source: 'accessReview.scope.appUserTypes',
-    }),
-    col('Accuracy issue action', 'enum', (o) => enumText(f(o, 'accuracyIssueAction'), 'AccuracyIssueAction'), {
-      source: 'accessReview.accuracyIssueAction',
-    }),
-    col('Auto-close decision', 'enum', (o) => enumText(f(o, 'autoCloseDecision'), 'CloseDecision'), {
-      source: 'accessReview.autoCloseDecision',
-    }),
-    col('Default view', 'enum', (o) => enumText(f(o, 'defaultView'), 'AccessReviewViewType'), { source: 'accessReview.defaultView' }),
-    col('Use policy override', 'bool', (o) => flag(f(o, 'usePolicyOverride')), { source: 'accessReview.usePolicyOverride' }),
-    col('Notify kickoff', 'bool', (o) => flag(f(o, 'notificationConfig.sendKickoff')), {
-      source: 'accessReview.notificationConfig.sendKickoff',
-    }),
-    col('Notify reminders', 'bool', (o) => flag(f(o, 'notificationConfig.sendReminders')), {
-      source: 'accessReview.notificationConfig.sendReminders',
-    }),
-    col('Notify close', 'bool', (o) => flag(f(o, 'notificationConfig.sendClose')), { source: 'accessReview.notificationConfig.sendClose' }),
-    col('Signature required', 'bool', (o) => flag(f(o, 'signatureConfig.requireSignature')), {
-      source: 'accessReview.signatureConfig.requireSignature',
-    }),
-    col('Meaning of signature', 'text', (o) => cellOf(f(o, 'signatureConfig.meaningOfSignature')), {
-      source: 'accessReview.signatureConfig.meaningOfSignature',
-    }),
-    col('Step-up provider', 'text', (o) => cellOf(f(o, 'signatureConfig.stepUpProviderId')), {
-      source: 'accessReview.signatureConfig.stepUpProviderId',
-    }),
-    col('Policy path', 'text', (o) => cellOf(getPath(o.json, 'policyPath')), { source: 'policyPath' }),
-    col('CEL expressions', 'text', (o) => cel(getPath(o.json, CAMPAIGN)), 40),
-  ];
-  return sheet('Campaigns', columns, objects(sources, params, 'campaigns'), {
-    names,
-    collection: 'campaigns',
-    total: total(sources, params, 'campaigns'),
-    about: 'one row per access review campaign',
-  });
-}
-
-function templatesSheet(sources: ReportSources, params: ReportParams): ReportSheet {
-  const names = namesFrom(sources, params);
-  const d = descriptorOf('templates');
-  const f = (o: StoredObject, path: string): unknown => getPath(o.json, path);
-  const columns: ReportColumn<StoredObject>[] = [
-    idColumn,
-    ...descriptorColumns(d, names),
-    col('Scope summary', 'text', (o) => scopeSummary(f(o, 'scope')), { width: 40, source: 'scope' }),
-    col('Recurrence', 'text', (o) => parameters(f(o, 'recurrenceRule')), { source: 'recurrenceRule' }),
-    col('Auto-close campaign', 'bool', (o) => flag(f(o, 'autoCloseCampaign')), { source: 'autoCloseCampaign' }),
-    col('Auto-generate report', 'bool', (o) => flag(f(o, 'autoGenerateReport')), { source: 'autoGenerateReport' }),
-    col('Notify kickoff', 'bool', (o) => flag(f(o, 'notificationConfig.sendKickoff')), { source: 'notificationConfig.sendKickoff' }),
-    col('Notify reminders', 'bool', (o) => flag(f(o, 'notificationConfig.sendReminders')), { source: 'notificationConfig.sendReminders' }),
-    col('Notify close', 'bool', (o) => flag(f(o, 'notificationConfig.sendClose')), { source: 'notificationConfig.sendClose' }),
-    col('Signature required', 'bool', (o) => flag(f(o, 'signatureConfig.requireSignature')), {
-      source: 'signatureConfig.requireSignature',
-    }),
-    col('Meaning of signature', 'text', (o) => cellOf(f(o, 'signatureConfig.meaningOfSignature')), {
-      source: 'signatureConfig.meaningOfSignature',
-    }),
-    col('Review columns', 'text', (o) => enumList(f(o, 'columnConfig.columns'), 'AccessReviewTaskColumn'), {
-      source: 'columnConfig.columns',
-    }),
-    col('CEL expressions', 'text', (o) => cel(o.json), 40),
-  ];
-  return sheet('Templates', columns, objects(sources, params, 'templates'), {
-    names,
-    collection: 'templates',
-    total: total(sources, params, 'templates'),
-    about: 'one row per access review template the store holds (only those campaigns and automations name: the API has no list)',
-  });
-}
-
-function automationsSheet(sources: ReportSources, params: ReportParams): ReportSheet {
-  const names = namesFrom(sources, params);
-  const d = descriptorOf('automations');
-  const columns: ReportColumn<StoredObject>[] = [
-    idColumn,
-    ...descriptorColumns(d, names, ['triggerKinds', 'stepKinds']),
-    col('Triggers', 'text', (o) => membersList(getPath(o.json, 'triggers'), AUTOMATION_TRIGGER_KEYS), { source: 'triggers' }),
-    col('Steps', 'text', (o) => membersList(getPath(o.json, 'automationSteps'), AUTOMATION_STEP_ACTION_KEYS, STEP_COMMON)),
-    col('Description', 'text', (o) => cellOf(getPath(o.json, 'description')), { width: 40, source: 'description' }),
-    col('Current version', 'text', (o) => cellOf(getPath(o.json, 'currentVersion')), { source: 'currentVersion' }),
-    col('Circuit breaker', 'text', (o) => parameters(getPath(o.json, 'circuitBreaker')), { source: 'circuitBreaker' }),
-  ];
-  return sheet('Automations', columns, objects(sources, params, 'automations'), {
-    names,
-    collection: 'automations',
-    total: total(sources, params, 'automations'),
-    about: 'one row per automation',
-  });
-}
-
-const STEP_COMMON = ['stepName', 'stepDisplayName', 'skipIfTrueCel'];
-
-/** The kind of a trigger or step: the known member present, else the member the API wrote. */
-function kindAsWritten(item: unknown, known: readonly string[], ignore: readonly string[] = []): string {
-  const members = membersOf(item, ignore);
-  return members.find((m) => known.includes(m)) ?? members[0] ?? '(none)';
-}
-
-/** A kind in words when it is a known one; as written, marked, when this version does not know it. */
-function kindWords(kind: string | null, known: readonly string[]): string | null {
-  if (kind === null || kind === '(none)') return kind;
-  return known.includes(kind) ? kindText(kind) : `${kind}${UNKNOWN_MARK}`;
-}
-
-function membersList(items: unknown, known: readonly string[], ignore: readonly string[] = []): string | null {
-  if (!Array.isArray(items) || items.length === 0) return null;
-  return items.map((i) => kindWords(kindAsWritten(i, known, ignore), known)).join(', ');
-}
-
-interface AutomationPart {
-  automation: StoredObject;
-  section: string;
-  index: number;
-  item: unknown;
-  trigger: boolean;
-}
-
-const SECTIONS: { key: string; label: string; trigger: boolean }[] = [
-  { key: 'triggers', label: 'trigger', trigger: true },
-  { key: 'automationSteps', label: 'step', trigger: false },
-  { key: 'draftTriggers', label: 'draft trigger', trigger: true },
-  { key: 'draftAutomationSteps', label: 'draft step', trigger: false },
-];
-
-function automationStepsSheet(sources: ReportSources, params: ReportParams): ReportSheet {
-  const columns: ReportColumn<AutomationPart>[] = [
-    col('Automation ID', 'text', (p) => p.automation.id),
-    col('Automation', 'text', (p) => p.automation.title || str(getPath(p.automation.json, 'displayName'))),
-    col('Section', 'enum', (p) => p.section),
-    col('Index', 'int', (p) => p.index),
-    col('Kind', 'enum', (p) =>
-      p.trigger
-        ? kindWords(kindAsWritten(p.item, AUTOMATION_TRIGGER_KEYS), AUTOMATION_TRIGGER_KEYS)
-        : kindWords(kindAsWritten(p.item, AUTOMATION_STEP_ACTION_KEYS, STEP_COMMON), AUTOMATION_STEP_ACTION_KEYS),
-    ),
-    col('Name', 'text', (p) =>
-      p.trigger
-        ? kindWords(kindAsWritten(p.item, AUTOMATION_TRIGGER_KEYS), AUTOMATION_TRIGGER_KEYS)
-        : str(getPath(p.item, 'stepDisplayName')) || str(getPath(p.item, 'stepName')) || null,
-    ),
-    col('CEL expressions', 'text', (p) => cel(p.item), 40),
-    col(
-      'Targets',
-      'text',
-      (p) => {
-        const found = targets(p.item);
-        return found.length ? found.join('\n') : null;
-      },
-      40,
-    ),
-  ];
-  const source = function* parts(): Iterable<AutomationPart> {
-    for (const automation of objects(sources, params, 'automations')()) {
-      for (const s of SECTIONS) {
-        const items = getPath(automation.json, s.key);
-        if (!Array.isArray(items)) continue;
-        for (const [index, item] of items.entries()) yield { automation, section: s.label, index, item, trigger: s.trigger };
-      }
-    }
-  };
-  return sheet('Automation steps', columns, source, { about: 'one row per trigger and step of every automation (drafts included)' });
-}
-
 function toolsetsSheet(sources: ReportSources, params: ReportParams): ReportSheet {
   const names = namesFrom(sources, params);
   const columns: ReportColumn<StoredObject>[] = [
     idColumn,
     ...descriptorColumns(descriptorOf('toolsets'), names),
-    col('Description', 'text', (o) => cellOf(getPath(o.json, 'description')), { width: 40, source: 'description' }),
-    ...dateColumns<StoredObject>('Deleted', (o) => getPath(o.json, 'deletedAt')),
+    field('Description', 'description', 'text', { width: 40 }),
+    field('Deleted', 'deletedAt', 'date'),
   ];
   return sheet('MCP toolsets', columns, objects(sources, params, 'toolsets'), {
     names,
@@ -518,11 +101,17 @@ function routingRulesSheet(sources: ReportSources, params: ReportParams): Report
     col('Order', 'int', () => (order += 1)),
     idColumn,
     ...descriptorColumns(d, names, ['actionKind']).flatMap((c) =>
-      c.header === 'Enabled' ? [c, col<StoredObject>('Action', 'enum', (o) => kindWords(action(o).kind, ROUTING_RULE_ACTION_KEYS))] : [c],
+      c.header === 'Enabled'
+        ? [c, col<StoredObject>('Action', 'enum', (o) => kindWords(action(o).kind, ROUTING_RULE_ACTION_KEYS), { source: 'action' })]
+        : [c],
     ),
-    col('Action parameters', 'text', (o) => parameters(action(o).body), 40),
+    col('Action parameters', 'text', (o) => parameters(action(o).body), {
+      width: 40,
+      source: 'action.*',
+      about: 'the members of the action, "name=value; ..." (values in words)',
+    }),
     col('Condition', 'text', (o) => cellOf(getPath(o.json, 'condition')), { width: 40, source: 'condition' }),
-    col('Description', 'text', (o) => cellOf(getPath(o.json, 'description')), { width: 40, source: 'description' }),
+    field('Description', 'description', 'text', { width: 40 }),
   ];
   // Sorted here (rules are few): by priority, then id.
   const source = (): Iterable<StoredObject> => {
@@ -543,7 +132,12 @@ function routingRulesSheet(sources: ReportSources, params: ReportParams): Report
 
 function scopesSheet(sources: ReportSources, params: ReportParams): ReportSheet {
   const names = namesFrom(sources, params);
-  const columns: ReportColumn<StoredObject>[] = [idColumn, ...descriptorColumns(descriptorOf('scopes'), names)];
+  const columns: ReportColumn<StoredObject>[] = [
+    idColumn,
+    ...descriptorColumns(descriptorOf('scopes'), names),
+    field('Description', 'description', 'text', { width: 40 }),
+    field('Deleted', 'deletedAt', 'date'),
+  ];
   return sheet('Scopes', columns, objects(sources, params, 'scopes'), {
     names,
     collection: 'scopes',
@@ -611,32 +205,6 @@ function accessSheet(sources: ReportSources, params: ReportParams): ReportSheet 
     collection: 'memberships',
     total: total(sources, params, 'memberships'),
     about: 'who holds what: one row per membership (app user, entitlement, app), how it was granted and since when',
-  });
-}
-
-/** The kind of a policy step instance (approval, provision, wait, form...). */
-const stepKind = (step: unknown): string | null => membersOf(step, ['id', 'policyGenerationId', 'state'])[0] ?? null;
-
-function tasksSheet(sources: ReportSources, params: ReportParams): ReportSheet {
-  const names = namesFrom(sources, params);
-  const t = (o: StoredObject, path: string): unknown => getPath(o.json, `task.${path}`);
-  const columns: ReportColumn<StoredObject>[] = [
-    idColumn,
-    ...descriptorColumns(descriptorOf('tasks'), names),
-    col('Current step kind', 'enum', (o) => kindText(stepKind(t(o, 'policy.current'))), { source: 'task.policy.current' }),
-    col('Steps done', 'int', (o) => (Array.isArray(t(o, 'policy.history')) ? (t(o, 'policy.history') as unknown[]).length : 0), {
-      source: 'task.policy.history',
-    }),
-    col('Form', 'text', (o) => cellOf(t(o, 'form.displayName')), { width: 30, source: 'task.form.displayName' }),
-    col('Approvers', 'text', (o) => join(t(o, 'approverIds')), { width: 30, source: 'task.approverIds' }),
-    col('Actions', 'text', (o) => enumList(t(o, 'actions'), 'TaskActionType'), { width: 40, source: 'task.actions' }),
-    col('Description', 'text', (o) => cellOf(t(o, 'description')), { width: 40, source: 'task.description' }),
-  ];
-  return sheet('Tasks', columns, objects(sources, params, 'tasks'), {
-    names,
-    collection: 'tasks',
-    total: total(sources, params, 'tasks'),
-    about: 'one row per task: its type, state, current policy step, emergency access and what it allows',
   });
 }
 
@@ -777,14 +345,18 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
         diffRuns,
         sheets: [
           campaignsSheet(s, p),
+          campaignSettingsSheet(s, p),
           templatesSheet(s, p),
+          templateSettingsSheet(s, p),
           automationsSheet(s, p),
           automationStepsSheet(s, p),
+          stepSettingsSheet(s, p),
           toolsetsSheet(s, p),
           routingRulesSheet(s, p),
           scopesSheet(s, p),
           accessSheet(s, p),
           tasksSheet(s, p),
+          taskDetailsSheet(s, p),
           changesSheet(s),
           diffSheet(s, diffRuns),
           rawSheet(s, p, ALL),
@@ -794,16 +366,22 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
   },
   campaigns: {
     title: 'Access review campaigns',
-    build: (s, p) => single('campaigns', 'Access review campaigns', [campaignsSheet(s, p)], s, p),
+    build: (s, p) => single('campaigns', 'Access review campaigns', [campaignsSheet(s, p), campaignSettingsSheet(s, p)], s, p),
   },
   templates: {
     title: 'Access review templates',
-    build: (s, p) => single('templates', 'Access review templates', [templatesSheet(s, p)], s, p),
+    build: (s, p) => single('templates', 'Access review templates', [templatesSheet(s, p), templateSettingsSheet(s, p)], s, p),
   },
   automations: {
     title: 'Automations, their triggers and steps',
     build: (s, p) =>
-      single('automations', 'Automations, their triggers and steps', [automationsSheet(s, p), automationStepsSheet(s, p)], s, p),
+      single(
+        'automations',
+        'Automations, their triggers and steps',
+        [automationsSheet(s, p), automationStepsSheet(s, p), stepSettingsSheet(s, p)],
+        s,
+        p,
+      ),
   },
   toolsets: { title: 'MCP toolsets', build: (s, p) => single('toolsets', 'MCP toolsets', [toolsetsSheet(s, p)], s, p) },
   'routing-rules': {
@@ -821,7 +399,7 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
       sheets: [accessSheet(s, p), rawSheet(s, p, ACCESS_COLLECTIONS)],
     }),
   },
-  tasks: { title: 'Tasks', build: (s, p) => single('tasks', 'Tasks', [tasksSheet(s, p)], s, p) },
+  tasks: { title: 'Tasks', build: (s, p) => single('tasks', 'Tasks', [tasksSheet(s, p), taskDetailsSheet(s, p)], s, p) },
   changes: {
     title: 'Change log (outbox journal)',
     build: (s) => ({

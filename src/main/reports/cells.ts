@@ -96,3 +96,9 @@ export function durationText(value: unknown): string | null {
   }
   return sign + parts.join(' ');
 }
+
+/** A oneof kind in words when it is one of `known`; as written, marked, when this version does not know it. */
+export function kindWords(kind: string | null, known: readonly string[]): string | null {
+  if (kind === null || kind === '(none)') return kind;
+  return known.includes(kind) ? kindText(kind) : `${kind}${UNKNOWN_MARK}`;
+}
