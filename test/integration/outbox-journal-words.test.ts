@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareConnection, saveConnection } from '../../src/main/connections';
 import type { JournalEntryInWords } from '../../src/main/outbox/queue';
+import { openpyxlDump } from '../helpers/openpyxl';
 import { startTestTenant, type TestTenant } from '../helpers/tenant';
 import { removableMemberships, removalsCsv, tempDir } from './outbox.helpers';
 import { runCli } from './sync.helpers';
@@ -78,6 +79,23 @@ describe('attest journal: the change in words, filtered', () => {
     expect(table.out).toContain(tenant.data.appUsers.get(rows[0]!.appUserId)!.displayName);
     const bad = await cli('journal', '--state', 'gone');
     expect(bad.code).toBe(2);
+
+    // The report's "Outbox journal" sheet carries the same words and the import, read back with openpyxl.
+    const out = join(tmp.dir, 'changes.xlsx');
+    const exported = await cli('export', 'changes', '--out', out);
+    expect(exported.code, exported.err).toBe(0);
+    const sheet = openpyxlDump(out, true).sheets.find((s) => s.name === 'Outbox journal')!;
+    const header = sheet.header as string[];
+    const [change, batch, event, outcome] = ['Change', 'Import', 'Event', 'Outcome'].map((h) => header.indexOf(h) + 1);
+    const rowsOut = sheet.data!.filter((r) => r[event!] === 'send' && r[outcome!] === 'succeeded');
+    expect(rowsOut).toHaveLength(4);
+    for (const r of rowsOut) {
+      const words = String(r[change!]);
+      const row = rows.find((m) => words.includes(`(${m.appUserId})`))!;
+      expect(words).toContain(`${tenant.data.appUsers.get(row.appUserId)!.displayName} (${row.appUserId})`);
+      expect(words).toContain(`${tenant.data.entitlements.get(row.appEntitlementId)!.displayName} (${row.appEntitlementId})`);
+      expect(r[batch!]).toBe(1);
+    }
   });
 });
 
