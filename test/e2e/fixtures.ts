@@ -97,12 +97,15 @@ export const test = base.extend<{ dataDir: string; host: { url: string; dialogDi
     await use(dir);
     rmSync(dir, { recursive: true, force: true });
   },
-  host: async ({ dataDir }, use) => {
+  host: async ({ dataDir, context }, use) => {
     // The save/open dialogs answer from a folder of this test (there are no native dialogs in a browser).
     const dialogDir = join(dataDir, 'dialogs');
     mkdirSync(dialogDir, { recursive: true });
     const host = await spawnJsonLine<{ url: string }>(['ui-host', '--port', '0', '--data-dir', dataDir, '--dialog-dir', dialogDir]);
     await use({ url: host.info.url, dialogDir, stop: host.stop });
+    // The test is over: its pages close before their host stops (a page left open would try its
+    // event stream again and log the refusal, failing the test for what comes after it).
+    for (const open of context.pages()) await open.close();
     await host.stop();
   },
 });
