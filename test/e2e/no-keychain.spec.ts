@@ -52,8 +52,8 @@ test('without a keychain: connect with a pasted secret held for this run only, s
     // A restart: the local copy opens at once, offline, and the secret is asked for again.
     const stopped = allowConsoleError(
       page,
-      /^Failed to load resource: net::ERR_CONNECTION_REFUSED$/,
-      'the page still open on the stopped host tries its event stream again, and is refused until it loads the new host',
+      /^Failed to load resource: net::ERR_CONNECTION_(REFUSED|RESET)$/,
+      'the page still open on the stopped host tries its event stream again, and is refused (or cut off mid-stop) until it loads the new host',
     );
     await host.stop();
     host = await startHost();
