@@ -144,7 +144,10 @@ test('the forms that take ids pick them from the store by name, show the names, 
   const role = entitlementOf(['role'], 1);
   const app = tenant.data.apps.get(role.appId)!;
   await page.getByLabel('App id').fill(app.displayName.slice(0, 4));
-  await expect(page.locator(`#appId-options option[value="${app.id}"]`)).toHaveAttribute('label', `${app.displayName} (${app.id})`);
+  // The options come from a store query as you type: on a busy machine they may take longer than the default 5 s.
+  await expect(page.locator(`#appId-options option[value="${app.id}"]`)).toHaveAttribute('label', `${app.displayName} (${app.id})`, {
+    timeout: 20_000,
+  });
   await page.getByLabel('App id').fill(app.id);
   // Entitlements are offered within that app only.
   await page.getByLabel('Entitlement id').fill(role.displayName);

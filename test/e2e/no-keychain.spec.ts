@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
-import { allowConsoleError, expect, spawnJsonLine, test } from './fixtures';
+import { closePagesThenStop, allowConsoleError, expect, spawnJsonLine, test } from './fixtures';
 
 // The browser host started with no session bus: the Secret Service cannot be reached, as on a
 // machine without a keychain. The app says so, holds the secret in memory for this run only, and
@@ -52,8 +52,8 @@ test('without a keychain: connect with a pasted secret held for this run only, s
     // A restart: the local copy opens at once, offline, and the secret is asked for again.
     const stopped = allowConsoleError(
       page,
-      /^Failed to load resource: net::ERR_CONNECTION_REFUSED$/,
-      'the page still open on the stopped host tries its event stream again, and is refused until it loads the new host',
+      /^Failed to load resource: net::ERR_CONNECTION_(REFUSED|RESET)$/,
+      'the page still open on the stopped host tries its event stream again, and is refused (or cut off mid-stop) until it loads the new host',
     );
     await host.stop();
     host = await startHost();
@@ -76,7 +76,7 @@ test('without a keychain: connect with a pasted secret held for this run only, s
     await page.getByRole('button', { name: 'Sync', exact: true }).click();
     await expect(page.getByRole('button', { name: 'Sync', exact: true })).toBeEnabled({ timeout: 60_000 });
   } finally {
-    await host.stop();
+    await closePagesThenStop(page.context(), host);
   }
 
   // Nowhere in the data folder: not the secret, not its key.
