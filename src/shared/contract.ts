@@ -313,6 +313,9 @@ export const OutboxJournalEntry = z.object({
   outcome: z.string(),
   answer: z.string().nullable(),
   at: IsoTime,
+  /** The change it is about, in words: the ids the store knows given with their names. */
+  change: z.string(),
+  batchId: z.number().int().nullable(),
 });
 export type OutboxJournalEntry = z.infer<typeof OutboxJournalEntry>;
 
@@ -672,11 +675,21 @@ export const CHANNELS = {
   ),
   outboxJournal: channel(
     z
-      .object({ itemId: Id.nullable().default(null), limit: z.number().int().min(1).max(10_000).default(500) })
+      .object({
+        itemId: Id.nullable().default(null),
+        kind: MutationKind.nullable().default(null),
+        /** The entry's outcome: succeeded, failed, uncertain, queued, resolved, discarded. */
+        outcome: z.string().max(40).nullable().default(null),
+        batch: z.number().int().nullable().default(null),
+        since: IsoTime.nullable().default(null),
+        until: IsoTime.nullable().default(null),
+        limit: z.number().int().min(1).max(10_000).default(500),
+        offset: z.number().int().min(0).default(0),
+      })
       .strict()
-      .default({ itemId: null, limit: 500 }),
-    z.object({ entries: z.array(OutboxJournalEntry) }),
-    'Every attempt, with its request digest, status and answer: the change-log evidence.',
+      .default({ itemId: null, kind: null, outcome: null, batch: null, since: null, until: null, limit: 500, offset: 0 }),
+    z.object({ entries: z.array(OutboxJournalEntry), total: z.number().int() }),
+    'A page of the journal, newest first: every attempt and decision, its change in words, request digest, status and answer.',
   ),
 
   // --- reports (Excel evidence)

@@ -2,7 +2,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { join } from 'node:path';
-import { expect, spawnJsonLine, test } from './fixtures';
+import { closePagesThenStop, expect, spawnJsonLine, test } from './fixtures';
 import { seedFixtureStore } from './seed-store';
 
 // Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
@@ -121,7 +121,7 @@ test('axe on a stored workspace: overview, every list, a detail and its history,
     await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
     await audit(page, 'settings', findings);
   } finally {
-    await host.stop();
+    await closePagesThenStop(page.context(), host);
   }
   report(findings);
 });

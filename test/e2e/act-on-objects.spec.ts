@@ -107,12 +107,20 @@ test('open an entitlement, select three members, queue their removal, send, see 
       .sort(),
   ).toEqual([...chosen].sort());
   expect(journal.filter((e) => e.operation === 'escalateTask')).toHaveLength(1);
+  // The sent escalation links to its task, stored as the tenant now has it.
+  await expect(page.getByTestId('result-link')).toHaveText(`Task ${task.id!}`);
 
   // The members are gone at once (no sync in between); the task shows its emergency access.
   await open(page, group.id, group.displayName, 'entitlements');
   await expect(list).toContainText(`${members.length - 3} in the local copy`);
   for (const user of chosen) await expect(list.locator(`[data-user="${user}"]`)).toHaveCount(0);
-  await open(page, task.id!, task.displayName!, 'tasks');
+  await page
+    .getByRole('navigation')
+    .getByRole('button', { name: /^Outbox/ })
+    .click();
+  await page.getByTestId('result-link').click();
+  await expect(page.locator('[data-screen="detail"][data-collection="tasks"]')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(task.displayName!);
   await expect(page.getByTestId('emergency-access')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Escalate to emergency access' })).toHaveCount(0);
   await page.screenshot({ path: join(screenshotDir, 'task-escalated.png') });

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { expect, screenshotDir, spawnJsonLine, test } from './fixtures';
+import { closePagesThenStop, expect, screenshotDir, spawnJsonLine, test } from './fixtures';
 import { seedFixtureStore } from './seed-store';
 
 // Browsing a stored workspace with no tenant at all: lists, details, search, offline states.
@@ -75,6 +75,6 @@ test('browse a stored workspace offline: overview, lists, automation steps, sear
     await page.screenshot({ path: join(screenshotDir, 'overview-offline.png') });
     expect(errors).toEqual([]);
   } finally {
-    await host.stop();
+    await closePagesThenStop(page.context(), host);
   }
 });

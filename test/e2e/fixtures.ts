@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { expect, test as base, type Page } from '@playwright/test';
+import { expect, test as base, type BrowserContext, type Page } from '@playwright/test';
 
 const root = new URL('../..', import.meta.url).pathname;
 const cli = join(root, 'bin', 'attest.mjs');
@@ -61,6 +61,15 @@ export interface TenantInfo {
   clientSecret: string;
 }
 
+/**
+ * Closes the pages of `context`, then stops `host`. A page left open on a stopped host tries its
+ * event stream again and logs the refusal, which would fail the test for what comes after it.
+ */
+export async function closePagesThenStop(context: BrowserContext, host: { stop(): Promise<void> }): Promise<void> {
+  for (const open of context.pages()) await open.close();
+  await host.stop();
+}
+
 /** Console errors a test causes on purpose, per page (see allowConsoleError). */
 const allowed = new WeakMap<Page, Set<RegExp>>();
 
@@ -97,13 +106,13 @@ export const test = base.extend<{ dataDir: string; host: { url: string; dialogDi
     await use(dir);
     rmSync(dir, { recursive: true, force: true });
   },
-  host: async ({ dataDir }, use) => {
+  host: async ({ dataDir, context }, use) => {
     // The save/open dialogs answer from a folder of this test (there are no native dialogs in a browser).
     const dialogDir = join(dataDir, 'dialogs');
     mkdirSync(dialogDir, { recursive: true });
     const host = await spawnJsonLine<{ url: string }>(['ui-host', '--port', '0', '--data-dir', dataDir, '--dialog-dir', dialogDir]);
     await use({ url: host.info.url, dialogDir, stop: host.stop });
-    await host.stop();
+    await closePagesThenStop(context, host);
   },
 });
 

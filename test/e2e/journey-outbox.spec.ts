@@ -86,6 +86,16 @@ test('queue a scope (bad value refused inline, then a good one), bulk-import a C
   await page.screenshot({ path: join(screenshotDir, 'outbox-sent.png') });
   await page.getByRole('tab', { name: 'Journal' }).click();
   await expect(page.getByTestId('journal')).toContainText('/xaa/scopes');
+  // Newest first, each change in words: a removal names its user, entitlement and app as the store has them.
+  const [first] = memberships;
+  await expect(page.getByTestId('journal-entry').first()).toContainText('succeeded');
+  await page.getByLabel('Kind', { exact: true }).selectOption('remove-membership');
+  await page.getByLabel('Outcome').selectOption('succeeded');
+  await expect(page.getByTestId('journal-entry')).toHaveCount(2);
+  await expect(page.getByTestId('journal')).toContainText(
+    `${tenant.data.appUsers.get(first!.appUserId)!.displayName} (${first!.appUserId})`,
+  );
+  await expect(page.getByTestId('journal')).toContainText(`${tenant.data.apps.get(first!.appId)!.displayName} (${first!.appId})`);
 
   // Export the evidence report (with the journal of these changes) and verify it.
   await page.getByRole('navigation').getByRole('button', { name: 'Reports' }).click();

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, spawnJsonLine, test } from './fixtures';
+import { closePagesThenStop, expect, spawnJsonLine, test } from './fixtures';
 import { seedFixtureStore } from './seed-store';
 
 const nav = (page: Page, name: RegExp | string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name }).click();
@@ -68,7 +68,7 @@ test('list tools: a text filter over the store, a column chooser remembered per 
     await page.getByRole('group', { name: 'Columns shown' }).getByRole('checkbox', { name: 'Source', exact: true }).check();
     await expect(page.getByRole('columnheader', { name: 'Source', exact: true })).toBeVisible();
   } finally {
-    await host.stop();
+    await closePagesThenStop(page.context(), host);
   }
 });
 
@@ -114,6 +114,6 @@ test('a list keeps its text filter, sort, selection and scroll across Back, Forw
     await nav(page, /^Scopes/);
     await asLeft();
   } finally {
-    await host.stop();
+    await closePagesThenStop(page.context(), host);
   }
 });

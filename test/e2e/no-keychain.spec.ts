@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
-import { allowConsoleError, expect, spawnJsonLine, test } from './fixtures';
+import { closePagesThenStop, allowConsoleError, expect, spawnJsonLine, test } from './fixtures';
 
 // The browser host started with no session bus: the Secret Service cannot be reached, as on a
 // machine without a keychain. The app says so, holds the secret in memory for this run only, and
@@ -76,7 +76,7 @@ test('without a keychain: connect with a pasted secret held for this run only, s
     await page.getByRole('button', { name: 'Sync', exact: true }).click();
     await expect(page.getByRole('button', { name: 'Sync', exact: true })).toBeEnabled({ timeout: 60_000 });
   } finally {
-    await host.stop();
+    await closePagesThenStop(page.context(), host);
   }
 
   // Nowhere in the data folder: not the secret, not its key.

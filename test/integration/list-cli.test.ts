@@ -320,7 +320,7 @@ describe('-o on show, runs, queue list and journal', () => {
     const csv = parse((await attest(['queue', 'list', '-o', 'csv', '--store', file])).stdout) as string[][];
     expect(csv[1]!.slice(0, 3)).toEqual([id, 'queued', 'create-scope']);
     const journal = parse((await attest(['journal', '-o', 'csv', '--store', file])).stdout) as string[][];
-    expect(journal[0]).toEqual(['at', 'itemId', 'kind', 'event', 'outcome', 'httpStatus', 'requestDigest', 'target', 'answer']);
+    expect(journal[0]).toEqual(['at', 'itemId', 'kind', 'event', 'outcome', 'httpStatus', 'requestDigest', 'target', 'change', 'answer']);
     expect(journal.slice(1).map((r) => r[1])).toContain(id);
     expect(journal[1]![6]).toMatch(/^[0-9a-f]{64}$/);
     const jsonJournal = await attest(['journal', '--json', '--store', file]);

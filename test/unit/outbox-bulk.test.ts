@@ -1,6 +1,7 @@
 /** Bulk decisions (retry, resolve, discard) over a selection, and imports as batches, on a real SQLite file. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OutboxStateError, type OutboxState } from '../../src/main/outbox/queue';
+import { inWords } from '../../src/main/outbox/journal-words';
 import { FakeApi, openTestOutbox, type TestOutbox } from './outbox.fake';
 
 let t: TestOutbox;
@@ -132,5 +133,31 @@ describe('bulk decisions', () => {
     const summary = await t.outbox.send(api);
     expect(summary.succeeded).toBe(2);
     expect(api.applied).toHaveLength(2);
+  });
+});
+
+describe('the journal in words', () => {
+  it('gives each id the store has a name for with its name, once', () => {
+    expect(
+      inWords(
+        'remove user u1 from entitlement e1 (app a1)',
+        { appId: 'a1', appEntitlementId: 'e1', appUserId: 'u1' },
+        { appUserId: 'Ada Lovelace', appEntitlementId: 'Admins', appId: 'a1' },
+      ),
+    ).toBe('remove user Ada Lovelace (u1) from entitlement Admins (e1) (app a1)');
+    expect(inWords('escalate task t1', { taskId: 't1' }, {})).toBe('escalate task t1');
+  });
+
+  it('pages the journal newest first, filtered by outcome and batch, with how many match', async () => {
+    const batch = (await importAndSend(['u1', 'u2', 'u3'], ['u1'])).batch!.id;
+    const all = t.outbox.journalInWords({ newestFirst: true });
+    expect(all.total).toBe(6);
+    expect(all.entries.map((e) => e.seq)).toEqual([6, 5, 4, 3, 2, 1]);
+    const page = t.outbox.journalInWords({ newestFirst: true, limit: 2, offset: 2, batch });
+    expect(page).toMatchObject({ total: 6, entries: [{ seq: 4 }, { seq: 3 }] });
+    const failed = t.outbox.journalInWords({ outcome: 'failed', batch });
+    expect(failed.total).toBe(2);
+    expect(failed.entries.every((e) => e.batchId === batch && e.change.startsWith('remove user'))).toBe(true);
+    expect(t.outbox.journalInWords({ batch: batch + 1 }).total).toBe(0);
   });
 });

@@ -29,7 +29,7 @@ export interface SelectionValues {
 export const KIND_ALIASES: Record<string, MutationKind> = { escalate: 'escalate-task' };
 
 /** A batch given by its number, or by its name when one batch has it. */
-function batchOf(outbox: Outbox, given: string): number {
+export function batchOf(outbox: Outbox, given: string): number {
   const batches = outbox.batches();
   if (/^#?\d+$/.test(given)) {
     const id = Number(given.replace('#', ''));

@@ -11,7 +11,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import { ENUMS } from '../../shared/enums';
-import { prepareChange, type PreparedChange, type ValidationContext } from './kinds';
+import { cachingContext, prepareChange, type PreparedChange, type ValidationContext } from './kinds';
 import { OutboxValidationError, type ImportPreview, type ImportRowError, type MutationKind, type OutboxState } from './types';
 
 export type ImportKind = 'remove-membership' | 'create-scope';
@@ -399,7 +399,8 @@ export function parseImport(
   const position = mapHeader(header, kind, specs, errors, warnings);
   if (errors.length > 0) return out;
   preview.rows = rows.length;
-  const checker = new RowChecker(kind, ctx, lookupActive, position, specs, out);
+  // The whole file is checked at one moment: each object the rows name is read from the store once.
+  const checker = new RowChecker(kind, cachingContext(ctx), lookupActive, position, specs, out);
   for (const row of rows) checker.check(row, header.fields.length);
   warnings.push(...checker.unchecked);
   if (rows.length === 0) errors.push(fileError(header.line, 'the file has a header but no rows'));

@@ -30,7 +30,7 @@ export function answerText(answer: unknown): string | null {
   return textValue.length > MAX_ANSWER ? `${textValue.slice(0, MAX_ANSWER)}…` : textValue;
 }
 
-interface JournalRow {
+export interface JournalRow {
   seq: number;
   item_id: string;
   kind: string;
@@ -46,7 +46,31 @@ interface JournalRow {
   at: string;
 }
 
-function toEntry(r: JournalRow): JournalEntry {
+/** The columns of the entry's item that `rows` adds (null when the item is not there). */
+export interface ItemColumns {
+  item_summary: string | null;
+  item_input: string | null;
+  item_batch: number | null;
+}
+
+function journalWhere(filter: JournalFilter): { sql: string; params: Record<string, unknown> } {
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
+  const add = (clause: string, name: string, value: unknown) => {
+    if (value === undefined || value === null || value === '') return;
+    where.push(clause);
+    params[name] = value;
+  };
+  add('j.item_id = @itemId', 'itemId', filter.itemId);
+  add('j.kind = @kind', 'kind', filter.kind);
+  add('j.outcome = @outcome', 'outcome', filter.outcome);
+  add('i.batch_id = @batch', 'batch', filter.batch);
+  add('j.at >= @since', 'since', filter.since);
+  add('j.at < @until', 'until', filter.until);
+  return { sql: where.length ? ` WHERE ${where.join(' AND ')}` : '', params };
+}
+
+export function toEntry(r: JournalRow): JournalEntry {
   return {
     seq: r.seq,
     itemId: r.item_id,
@@ -93,22 +117,29 @@ export class Journal {
   }
 
   list(filter: JournalFilter = {}): JournalEntry[] {
-    const where: string[] = [];
-    const params: Record<string, unknown> = {};
-    if (filter.itemId) {
-      where.push('item_id = @itemId');
-      params.itemId = filter.itemId;
-    }
-    if (filter.kind) {
-      where.push('kind = @kind');
-      params.kind = filter.kind;
-    }
-    if (filter.since) {
-      where.push('at >= @since');
-      params.since = filter.since;
-    }
+    return this.rows(filter).map(toEntry);
+  }
+
+  /** The entries a filter matches, each with its item's summary, input and batch (for telling it in words). */
+  rows(filter: JournalFilter = {}): (JournalRow & ItemColumns)[] {
+    const { sql, params } = journalWhere(filter);
     const limit = filter.limit && filter.limit > 0 ? ` LIMIT ${Math.floor(filter.limit)}` : '';
-    const sql = `SELECT * FROM outbox_journal${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq${limit}`;
-    return (this.db.prepare(sql).all(params) as JournalRow[]).map(toEntry);
+    const offset = limit && filter.offset && filter.offset > 0 ? ` OFFSET ${Math.floor(filter.offset)}` : '';
+    const order = filter.newestFirst ? 'DESC' : '';
+    return this.db
+      .prepare(
+        `SELECT j.*, i.summary AS item_summary, i.input_json AS item_input, i.batch_id AS item_batch
+         FROM outbox_journal j LEFT JOIN outbox_items i ON i.id = j.item_id${sql} ORDER BY j.seq ${order}${limit}${offset}`,
+      )
+      .all(params) as (JournalRow & ItemColumns)[];
+  }
+
+  /** How many entries a filter matches. */
+  count(filter: JournalFilter = {}): number {
+    const { sql, params } = journalWhere(filter);
+    return this.db
+      .prepare(`SELECT count(*) FROM outbox_journal j LEFT JOIN outbox_items i ON i.id = j.item_id${sql}`)
+      .pluck()
+      .get(params) as number;
   }
 }

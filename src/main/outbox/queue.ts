@@ -22,6 +22,7 @@ import {
   validationContext,
 } from './actions';
 import { ensureSchema, OutboxDb, type ItemFilter, type OutboxStore } from './items';
+import { journalInWords } from './journal-words';
 import { KINDS } from './kinds';
 import { reconcileItems } from './reconcile';
 import { runSend, type SendOptions } from './sender';
@@ -33,6 +34,7 @@ import {
   type ImportPreview,
   type ImportResult,
   type JournalEntry,
+  type JournalEntryInWords,
   type JournalFilter,
   type MutationKind,
   type OutboxBatch,
@@ -84,6 +86,8 @@ export interface Outbox {
   recoverAfterCrash(): number;
   reconcile(api: OutboxApi, opts?: { concurrency?: number; signal?: AbortSignal }): Promise<ReconcileSummary>;
   journal(filter?: JournalFilter): JournalEntry[];
+  /** A page of the journal, each entry with its change in words (names from the store), and how many entries match. */
+  journalInWords(filter: JournalFilter): { entries: JournalEntryInWords[]; total: number };
   pendingCount(): number;
   /** Items per state: all of them, or among those a filter matches (its `state` left out). */
   counts(filter?: OutboxFilter): Record<OutboxState, number>;
@@ -133,6 +137,7 @@ export function openOutbox(store: OutboxStore): Outbox {
     recoverAfterCrash: () => (lock.running ? 0 : recoverInterrupted(o)),
     reconcile: (api, opts = {}) => lock.run('the outbox is sending: reconcile after the send ends', () => reconcileItems(o, api, opts)),
     journal: (filter) => o.journal.list(filter),
+    journalInWords: (filter) => journalInWords(o, ctx, filter),
     pendingCount: () => o.pendingCount(),
     counts: (filter) => (filter ? o.countsWhere(filter) : o.counts()),
     overlays: (collection, ids) => o.overlays(collection, ids),

@@ -259,10 +259,28 @@ export interface JournalEntry {
 }
 
 export interface JournalFilter {
-  itemId?: string;
-  kind?: MutationKind;
-  since?: string;
-  limit?: number;
+  itemId?: string | undefined;
+  kind?: MutationKind | undefined;
+  /** The entry's outcome (the state the item was left in): succeeded, failed, uncertain, queued… */
+  outcome?: string | undefined;
+  /** The import batch of the entry's item. */
+  batch?: number | undefined;
+  /** Entries at or after this time (ISO 8601). */
+  since?: string | undefined;
+  /** Entries before this time (ISO 8601). */
+  until?: string | undefined;
+  limit?: number | undefined;
+  /** Entries to pass over first (with `limit`: one page). */
+  offset?: number | undefined;
+  /** Newest first (default: in the order they were written). */
+  newestFirst?: boolean | undefined;
+}
+
+/** A journal entry with its change told in words: the objects it names, by the names the store has for them. */
+export interface JournalEntryInWords extends JournalEntry {
+  /** The item's summary with each id the store knows given with its name: `remove user Ada Lovelace (u1) from …`. */
+  change: string;
+  batchId: number | null;
 }
 
 export type OverlayEffect = 'pending-creation' | 'pending-removal' | 'pending-update' | 'pending-escalation';

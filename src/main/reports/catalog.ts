@@ -10,7 +10,6 @@
  * the report's Raw sheet.
  */
 import { ROUTING_RULE_ACTION_KEYS } from '../../shared/api-types/routing-rule';
-import type { JournalEntry } from '../outbox/types';
 import type { DiffEntry, Filters, FilterValue, StoredObject } from '../store/types';
 import { COLLECTIONS, collection as descriptorOf, getPath, isRecord, type CollectionDescriptor, type CollectionId } from '../collections';
 import type { CellValue } from './canonical';
@@ -29,6 +28,7 @@ import {
   sheet,
   total,
   type ReportColumn,
+  type ReportJournalEntry,
   type ReportParams,
   type ReportSheet,
   type ReportSort,
@@ -294,11 +294,16 @@ function rawSheet(sources: ReportSources, params: ReportParams, collections: rea
 }
 
 function changesSheet(sources: ReportSources): ReportSheet {
-  const columns: ReportColumn<JournalEntry>[] = [
+  const columns: ReportColumn<ReportJournalEntry>[] = [
     col('Seq', 'int', (e) => e.seq),
-    ...dateColumns<JournalEntry>('At', (e) => e.at),
+    ...dateColumns<ReportJournalEntry>('At', (e) => e.at),
     col('Item', 'text', (e) => e.itemId),
     col('Kind', 'enum', (e) => e.kind),
+    col('Change', 'text', (e) => e.change ?? null, {
+      width: 48,
+      about: 'the change in words: each id it names given with the name the store has for it (a removal: user, entitlement and app)',
+    }),
+    col('Import', 'int', (e) => e.batchId ?? null, { about: 'the CSV import (attest queue batches) the change came from' }),
     col('Target', 'text', (e) => e.target, 36),
     col('Attempt', 'int', (e) => e.attempt),
     col('Event', 'enum', (e) => e.event),

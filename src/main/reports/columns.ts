@@ -3,7 +3,7 @@
  * columns (a header, a type and how to read a row), the descriptor columns as people read them,
  * the names of objects an id points at, and a sheet as a lazy row stream over the store.
  */
-import type { JournalEntry } from '../outbox/types';
+import type { JournalEntry, JournalEntryInWords } from '../outbox/types';
 import type { CollectionStatus, DiffEntry, Filters, StoredObject, SyncRun } from '../store/types';
 import {
   celExpressions,
@@ -53,10 +53,13 @@ export interface ReportSort {
   dir: 'asc' | 'desc';
 }
 
+/** A journal entry as reports take it: with its change in words and its import, when the outbox tells them. */
+export type ReportJournalEntry = JournalEntry & Partial<Pick<JournalEntryInWords, 'change' | 'batchId'>>;
+
 export interface ReportSources {
   store: ReportStore;
-  /** The outbox journal (the `changes` report); absent when the workspace has no outbox. */
-  journal?: () => Iterable<JournalEntry>;
+  /** The outbox journal (the `changes` report), each change in words where known; absent when the workspace has no outbox. */
+  journal?: () => Iterable<ReportJournalEntry>;
 }
 
 /** A data sheet of a report, plus the collection it shows (for the Evidence sheet's counts). */

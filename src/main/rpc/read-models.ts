@@ -16,7 +16,7 @@ import { COLLECTIONS, collection as descriptorOf, type ColumnDef } from '../coll
 import type { DiffDetail, Store } from '../store/db';
 import { columnValueCounts, matchesPerCollection, memo, objectWindow, type WindowOptions } from '../store/read-models';
 import type * as StoreTypes from '../store/types';
-import type { OutboxBatch, OutboxItem, ImportPreview as OutboxImportPreview, JournalEntry, OutboxFilter } from '../outbox/types';
+import type { OutboxBatch, OutboxItem, ImportPreview as OutboxImportPreview, JournalEntryInWords, OutboxFilter } from '../outbox/types';
 import type {
   OutboxBatchView,
   OutboxFilter as OutboxFilterArgs,
@@ -227,6 +227,6 @@ export function previewOf(preview: OutboxImportPreview): ImportPreview {
   };
 }
 
-export function journalOf(entry: JournalEntry): OutboxJournalEntry {
+export function journalOf(entry: JournalEntryInWords): OutboxJournalEntry {
   return { ...entry };
 }

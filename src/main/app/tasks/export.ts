@@ -29,7 +29,7 @@ export async function runExport(workspace: Workspace, { onProgress: listener, ..
     const result = await exportReport({
       ...options,
       store: workspace.store,
-      journal: () => workspace.outbox.journal(),
+      journal: () => workspace.outbox.journalInWords({}).entries,
       connection: {
         name: connection.name,
         tenantHost: connection.hostname,

@@ -21,7 +21,7 @@ export type { EscalateTaskInput } from './escalate-task';
 export type { RemoveMembershipInput } from './remove-membership';
 export { TEMPLATE_FIELDS, type UpdateTemplateInput } from './update-template';
 export { checkDateTime } from './validation';
-export { StoreChecker } from './store-checks';
+export { cachingContext, StoreChecker } from './store-checks';
 
 export const KINDS = {
   'create-scope': createScope,

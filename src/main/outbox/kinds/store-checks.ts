@@ -92,3 +92,24 @@ function uncheckedMessage(collection: string, noun: string): string {
   }
   return message;
 }
+
+/**
+ * A context that reads each object and each collection's "as of" once (a CSV names the same apps
+ * and entitlements on many rows). For one check step only: it does not see later writes.
+ */
+export function cachingContext(ctx: ValidationContext): ValidationContext {
+  const stored = new Map<string, ReturnType<ValidationContext['stored']>>();
+  const asOf = new Map<string, string | null>();
+  return {
+    synced: (collection, id) => ctx.synced(collection, id),
+    stored(collection, id) {
+      const key = `${collection}\u0000${id}`;
+      if (!stored.has(key)) stored.set(key, ctx.stored(collection, id));
+      return stored.get(key) ?? null;
+    },
+    syncedAsOf(collection) {
+      if (!asOf.has(collection)) asOf.set(collection, ctx.syncedAsOf(collection));
+      return asOf.get(collection) ?? null;
+    },
+  };
+}

@@ -75,10 +75,19 @@ export function outboxHandlers(session: Session): Pick<Handlers, OutboxChannel> 
       const summary = await workspace.outbox.reconcile(workspace.api);
       return { examined: summary.examined, applied: summary.applied, requeued: summary.requeued, unknown: summary.unknown };
     },
-    outboxJournal: ({ itemId, limit }) => ({
-      entries: outbox()
-        .journal({ itemId: itemId ?? undefined, limit })
-        .map(journalOf),
-    }),
+    outboxJournal: ({ itemId, kind, outcome, batch, since, until, limit, offset }) => {
+      const page = outbox().journalInWords({
+        itemId: itemId ?? undefined,
+        kind: kind ?? undefined,
+        outcome: outcome ?? undefined,
+        batch: batch ?? undefined,
+        since: since ?? undefined,
+        until: until ?? undefined,
+        limit,
+        offset,
+        newestFirst: true,
+      });
+      return { entries: page.entries.map(journalOf), total: page.total };
+    },
   };
 }

@@ -14,6 +14,7 @@ import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { useDebounced, useQuery } from '../../components/useQuery';
 import { ago, count, dateTime } from '../../components/format';
 import { KIND_LABELS } from './ChangeForms';
+import { ResultLinks } from './ResultLinks';
 
 export const STATES: OutboxState[] = ['queued', 'sending', 'failed', 'uncertain', 'succeeded', 'resolved', 'discarded'];
 export const NO_FILTER: OutboxFilter = { state: null, kind: null, batch: null, error: null };
@@ -443,6 +444,7 @@ function ItemsTable(props: {
               </td>
               <td>
                 <div>{item.summary}</div>
+                <ResultLinks item={item} />
                 <div className="muted small mono">
                   {KIND_LABELS[item.kind]} · {item.request.method} {item.request.path}
                 </div>

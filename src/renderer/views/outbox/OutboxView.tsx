@@ -2,12 +2,12 @@ import { useState } from 'react';
 import type { OutboxFilter, OutboxItemView } from '../../../shared/contract';
 import { call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
-import { Badge, Empty, ErrorState, Loading, ProgressBar } from '../../components/States';
-import { useQuery } from '../../components/useQuery';
-import { count, dateTime } from '../../components/format';
+import { Badge, ProgressBar } from '../../components/States';
+import { count } from '../../components/format';
 import { Batches } from './Batches';
-import { ChangeForm, KIND_LABELS } from './ChangeForms';
+import { ChangeForm } from './ChangeForms';
 import { ImportCsv } from './ImportCsv';
+import { Journal } from './Journal';
 import { NO_FILTER, OutboxItems } from './OutboxItems';
 
 type Tab = 'items' | 'new' | 'import' | 'imports' | 'journal';
@@ -18,49 +18,6 @@ const TAB_NAMES: Record<Tab, string> = {
   imports: 'Imports',
   journal: 'Journal',
 };
-
-function Journal() {
-  const version = useApp((s) => s.outboxVersion);
-  const journal = useQuery(() => call('outboxJournal', { itemId: null, limit: 500 }), [version]);
-  if (journal.error) return <ErrorState message={journal.error} onRetry={journal.reload} />;
-  if (!journal.data) return <Loading />;
-  if (journal.data.entries.length === 0)
-    return <Empty title="Nothing sent yet">The journal records every attempt: request digest, status and answer.</Empty>;
-  return (
-    <div className="card" style={{ padding: 0, overflow: 'auto' }} data-testid="journal">
-      <table style={{ width: '100%', borderCollapse: 'collapse', fontSize: 13 }}>
-        <thead>
-          <tr className="muted" style={{ textAlign: 'left' }}>
-            <th style={{ padding: 8 }}>When</th>
-            <th>Event</th>
-            <th>Kind</th>
-            <th>Request</th>
-            <th>Status</th>
-            <th>Outcome</th>
-            <th>Digest</th>
-          </tr>
-        </thead>
-        <tbody>
-          {journal.data.entries.map((e) => (
-            <tr key={e.seq} style={{ borderTop: '1px solid var(--border)' }}>
-              <td style={{ padding: 8 }}>{dateTime(e.at)}</td>
-              <td>{e.event}</td>
-              <td>{KIND_LABELS[e.kind]}</td>
-              <td className="mono small">
-                {e.method} {e.path}
-              </td>
-              <td>{e.httpStatus ?? ''}</td>
-              <td>{e.outcome}</td>
-              <td className="mono small" title={e.requestDigest ?? ''}>
-                {e.requestDigest?.slice(0, 12)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
 
 /** The progress of the running (or last) send; its own component, so progress events re-render only it. */
 function SendProgressCard() {
