@@ -9,7 +9,7 @@ export function namedSummary(summary: string, input: Record<string, unknown>, na
     if (typeof id !== 'string' || id === '' || !name || name === id) continue;
     // The id as a word of its own (not inside a longer id), its first occurrence.
     const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const match = new RegExp(`(?<![^\\s'(])${escaped}(?![^\\s',)])`, 'u').exec(out);
+    const match = new RegExp(`(?<![^\\s'(])${escaped}(?![^\\s',):])`, 'u').exec(out);
     if (!match) continue;
     const end = match.index + id.length;
     out = `${out.slice(0, end)} (${name})${out.slice(end)}`;

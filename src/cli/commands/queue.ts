@@ -7,6 +7,8 @@ import {
   OutboxStateError,
   OutboxValidationError,
   MUTATION_KINDS,
+  IMPORT_KINDS,
+  type ImportKind,
   type BulkAction,
   type MutationKind,
   type Outbox,
@@ -38,10 +40,11 @@ Actions:
   edit ID [the flags of its kind]                    (a queued item: the flags given replace those values,
                                                      the rest is kept; validated again, update-template's
                                                      mask derived again)
-  import FILE.csv --kind remove-membership|create-scope [--dry-run]
+  import FILE.csv --kind remove-membership|create-scope|escalate|update-template [--dry-run]
                                                      (checked against the store: a row it is sure the
                                                      tenant refuses is an error, an unknown id a warning;
-                                                     --dry-run lists the rows with the names of their ids)
+                                                     --dry-run lists the rows with the names of their ids;
+                                                     columns per kind: docs/outbox.md "CSV import")
   list [SELECTION] [-o table|json|csv]
   batches [-o table|json|csv]                       (the CSV imports: name, time, items per state)
   show ID
@@ -332,9 +335,8 @@ function edit(call: ActionCall): ExitCode {
 
 function importCsv({ rest, values, io, outbox }: ActionCall): ExitCode {
   if (rest.length !== 1) throw new UsageError('import needs one FILE.csv');
-  const kind = values.kind;
-  if (kind !== 'remove-membership' && kind !== 'create-scope')
-    throw new UsageError('import needs --kind remove-membership or --kind create-scope');
+  const kind = (values.kind ? (KIND_ALIASES[values.kind] ?? values.kind) : '') as ImportKind;
+  if (!IMPORT_KINDS.includes(kind)) throw new UsageError(`import needs --kind with one of ${IMPORT_KINDS.join(', ')}`);
   const file = resolve(rest[0]!);
   const bytes = readInputFile(file, 'the CSV file', CSV_IMPORT_MAX_BYTES);
   const result = outbox.importCsv(bytes, kind, { dryRun: values['dry-run'], source: `csv:${file}` });

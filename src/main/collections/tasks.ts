@@ -20,8 +20,9 @@ export const ESCALATE_ACTION = 'TASK_ACTION_TYPE_ESCALATE_TO_EMERGENCY_ACCESS';
 /** Whether the task says it can be escalated now (its `actions` offer it). */
 export const canEscalate = (view: unknown): boolean => asArray(getPath(taskOf(view), 'actions')).includes(ESCALATE_ACTION);
 
-const fromType = (name: string, label: string): ColumnDef => ({
+const fromType = (name: string, label: string, filter = false): ColumnDef => ({
   ...text(name, label, ''),
+  ...(filter ? { filter: true } : {}),
   value: (v) => str(getPath(typeDetails(v), name)) || null,
 });
 
@@ -42,7 +43,8 @@ export const tasks: CollectionDescriptor = {
     { ...valueCol('taskType', 'Type', ''), value: (v) => kindOf(getPath(taskOf(v), 'type'), TASK_TYPE_KEYS) },
     ...under(TASK, [bool('emergencyAccess', 'Emergency access'), enumCol('origin', 'Origin', 'TaskOrigin')]),
     { ...bool('escalatable', 'Can escalate', ''), value: canEscalate },
-    fromType('appId', 'App'),
+    // The app is a filter of the Tasks list, like the state, the type and emergency access.
+    fromType('appId', 'App', true),
     fromType('appEntitlementId', 'Entitlement'),
     fromType('appUserId', 'App user'),
     ...under(TASK, [

@@ -10,38 +10,32 @@
  * columns (ignored, with a warning).
  */
 import { parse } from 'csv-parse/sync';
-import { ENUMS } from '../../shared/enums';
-import { cachingContext, prepareChange, type PreparedChange, type ValidationContext } from './kinds';
+import { CellTypeError, readCell } from './csv-cells';
+import {
+  cachingContext,
+  descriptorOf,
+  prepareChange,
+  type CsvColumn as ColumnSpec,
+  type CsvImport,
+  type PreparedChange,
+  type ValidationContext,
+} from './kinds';
 import { OutboxValidationError, type ImportPreview, type ImportRowError, type MutationKind, type OutboxState } from './types';
 
-export type ImportKind = 'remove-membership' | 'create-scope';
+/** The kinds whose descriptor declares a CSV import. */
+export type ImportKind = 'remove-membership' | 'create-scope' | 'escalate-task' | 'update-template';
 
-interface ColumnSpec {
-  /** The CSV header name. */
-  name: string;
-  /** The input field it fills. */
-  field: string;
-  required: boolean;
-  /** Enum values: a short form (the part after the prefix, any case) is accepted and expanded. */
-  enumValues?: readonly string[];
+export const IMPORT_KINDS: readonly ImportKind[] = ['remove-membership', 'create-scope', 'escalate-task', 'update-template'];
+
+/** The CSV import a kind declares, or null. */
+function csvOf(kind: string): CsvImport | null {
+  return (IMPORT_KINDS as readonly string[]).includes(kind) ? (descriptorOf(kind).csv ?? null) : null;
 }
 
-export const IMPORT_COLUMNS: Record<ImportKind, ColumnSpec[]> = {
-  'remove-membership': [
-    { name: 'app_id', field: 'appId', required: true },
-    { name: 'app_entitlement_id', field: 'appEntitlementId', required: true },
-    { name: 'app_user_id', field: 'appUserId', required: true },
-  ],
-  'create-scope': [
-    { name: 'app_id', field: 'appId', required: true },
-    { name: 'xaa_resource_server_id', field: 'xaaResourceServerId', required: true },
-    { name: 'scope_value', field: 'scopeValue', required: true },
-    { name: 'display_name', field: 'displayName', required: false },
-    { name: 'description', field: 'description', required: false },
-    { name: 'classification', field: 'classification', required: false, enumValues: ENUMS.XaaScopeClassification },
-    { name: 'state', field: 'state', required: false, enumValues: ENUMS.XaaScopeState },
-  ],
-};
+/** A kind's CSV columns (for usage texts and docs). */
+export function importColumns(kind: ImportKind): string[] {
+  return csvOf(kind)?.columns.map((c) => c.name) ?? [];
+}
 
 /** 'app_id', 'appId', 'App ID' all name the same column. */
 function normalizeHeader(name: string): string {
@@ -93,17 +87,6 @@ export interface ParsedImport {
 }
 
 type ActiveLookup = (kind: MutationKind, dedupeKey: string) => { id: string; state: OutboxState } | undefined;
-
-function expandEnum(value: string, values: readonly string[]): string {
-  if (values.includes(value)) return value;
-  const unspecified = values.find((v) => v.endsWith('_UNSPECIFIED')) ?? '';
-  const prefix = unspecified.slice(0, unspecified.length - 'UNSPECIFIED'.length);
-  const long = `${prefix}${value
-    .trim()
-    .toUpperCase()
-    .replace(/[\s-]+/g, '_')}`;
-  return values.includes(long) ? long : value;
-}
 
 function badCharacter(value: string): { index: number; what: string } | null {
   for (let i = 0; i < value.length; i += 1) {
@@ -192,14 +175,32 @@ function readRows(text: string): { rows: CsvRow[] } | { error: ImportRowError } 
   return { rows };
 }
 
-/** Maps each known column of the header to its position; unknown columns are warned about, repeated and missing ones are errors. */
-function mapHeader(header: CsvRow, kind: ImportKind, specs: ColumnSpec[], errors: ImportRowError[], warnings: string[]): Positions {
+/** A header naming no column of the kind: a warning (the column is ignored), or an error naming it when the kind refuses unknown columns. */
+function unknownColumn(
+  name: string,
+  index: number,
+  line: number,
+  kind: ImportKind,
+  csv: CsvImport,
+): { error?: ImportRowError; warning?: string } {
+  if (name.trim() === '') return {};
+  const named = `column ${index + 1} ${headerName(name)}`;
+  if (csv.unknownColumns !== 'refuse') return { warning: `${named} is not used by ${kind} and is ignored` };
+  const reason = csv.refusedColumn?.(name) ?? `it is not a column of ${kind} (known: ${csv.columns.map((c) => c.name).join(', ')})`;
+  return { error: { line, column: index + 1, field: name.trim().slice(0, 64), message: `${named}: ${reason}` } };
+}
+
+/** Maps each known column of the header to its position; unknown columns are warned about (or refused), repeated and missing ones are errors. */
+function mapHeader(header: CsvRow, kind: ImportKind, csv: CsvImport, errors: ImportRowError[], warnings: string[]): Positions {
+  const specs = csv.columns;
   const position: Positions = new Map();
   header.fields.forEach((name, index) => {
     const key = normalizeHeader(name);
     const spec = specs.find((s) => normalizeHeader(s.name) === key || normalizeHeader(s.field) === key);
     if (!spec) {
-      if (name.trim() !== '') warnings.push(`column ${index + 1} ${headerName(name)} is not used by ${kind} and is ignored`);
+      const { error, warning } = unknownColumn(name, index, header.line, kind, csv);
+      if (error) errors.push(error);
+      if (warning) warnings.push(warning);
       return;
     }
     const earlier = position.get(spec.name);
@@ -256,7 +257,18 @@ function widthError(row: CsvRow, headerWidth: number, position: Positions, specs
   return null;
 }
 
-/** The input a row gives (enum short forms expanded, empty optional fields left out), or the error of a bad character. */
+/** Sets `value` at a dotted path of `input` (members of nested objects). */
+function setPath(input: Record<string, unknown>, path: string, value: unknown): void {
+  const [head, ...rest] = path.split('.') as [string, ...string[]];
+  if (rest.length === 0) input[head] = value;
+  else {
+    const inner = (input[head] ?? {}) as Record<string, unknown>;
+    input[head] = inner;
+    setPath(inner, rest.join('.'), value);
+  }
+}
+
+/** The cells a row gives, by field, typed as their columns say (empty optional cells left out), or the error of a bad cell. */
 function rowInput(row: CsvRow, position: Positions, specs: ColumnSpec[]): { input: Record<string, unknown> } | { error: ImportRowError } {
   const input: Record<string, unknown> = {};
   for (const spec of specs) {
@@ -264,18 +276,16 @@ function rowInput(row: CsvRow, position: Positions, specs: ColumnSpec[]): { inpu
     if (index === undefined) continue;
     const raw = row.fields[index] ?? '';
     const bad = badCharacter(raw);
-    if (bad) {
-      return {
-        error: {
-          line: row.line,
-          column: index + 1,
-          field: spec.name,
-          message: `${spec.name} has ${bad.what} at character ${bad.index + 1}`,
-        },
-      };
+    const at = (message: string) => ({ error: { line: row.line, column: index + 1, field: spec.name, message } });
+    if (bad) return at(`${spec.name} has ${bad.what} at character ${bad.index + 1}`);
+    const typed = spec.type !== undefined && spec.type !== 'text';
+    if (!spec.required && (raw === '' || (typed && raw.trim() === ''))) continue;
+    try {
+      setPath(input, spec.field, raw === '' ? raw : readCell(raw, spec.type ?? (spec.enumValues ? 'enum' : 'text'), spec.enumValues));
+    } catch (error) {
+      if (!(error instanceof CellTypeError)) throw error;
+      return at(`${spec.name}: ${error.message}`);
     }
-    if (raw === '' && !spec.required) continue;
-    input[spec.field] = spec.enumValues ? expandEnum(raw, spec.enumValues) : raw;
   }
   return { input };
 }
@@ -298,9 +308,13 @@ class RowChecker {
     private readonly ctx: ValidationContext,
     private readonly lookupActive: ActiveLookup,
     private readonly position: Positions,
-    private readonly specs: ColumnSpec[],
+    private readonly csv: CsvImport,
     private readonly out: ParsedImport,
   ) {}
+
+  get specs(): ColumnSpec[] {
+    return this.csv.columns;
+  }
 
   check(row: CsvRow, headerWidth: number): void {
     const { preview } = this.out;
@@ -316,7 +330,8 @@ class RowChecker {
     }
     let change: PreparedChange;
     try {
-      change = prepareChange(this.kind, read.input, this.ctx);
+      const input = this.csv.input ? this.csv.input(read.input, this.ctx) : read.input;
+      change = prepareChange(this.kind, input, this.ctx);
     } catch (error) {
       if (!(error instanceof OutboxValidationError)) throw error;
       preview.errors.push(refusal(error, row.line, this.position, this.specs));
@@ -373,13 +388,13 @@ export function parseImport(
     rowWarnings: [],
   };
   const out: ParsedImport = { preview, changes: [] };
-  const specs = IMPORT_COLUMNS[kind];
-  if (!specs) {
+  const csv = csvOf(kind);
+  if (!csv) {
     errors.push({
       line: 0,
       column: 0,
       field: 'kind',
-      message: `CSV import supports ${Object.keys(IMPORT_COLUMNS).join(' and ')}, not '${kind}'`,
+      message: `CSV import supports ${IMPORT_KINDS.join(', ')}, not '${kind}'`,
     });
     return out;
   }
@@ -392,15 +407,18 @@ export function parseImport(
   const rows = parsed.rows;
   const header = rows.shift();
   if (!header) {
-    const columns = specs.map((s) => s.name).join(', ');
+    const columns = csv.columns
+      .filter((s) => s.required)
+      .map((s) => s.name)
+      .join(', ');
     errors.push(fileError(1, `the file is empty: it needs a header line (${columns}) and at least one row`));
     return out;
   }
-  const position = mapHeader(header, kind, specs, errors, warnings);
+  const position = mapHeader(header, kind, csv, errors, warnings);
   if (errors.length > 0) return out;
   preview.rows = rows.length;
   // The whole file is checked at one moment: each object the rows name is read from the store once.
-  const checker = new RowChecker(kind, cachingContext(ctx), lookupActive, position, specs, out);
+  const checker = new RowChecker(kind, cachingContext(ctx), lookupActive, position, csv, out);
   for (const row of rows) checker.check(row, header.fields.length);
   warnings.push(...checker.unchecked);
   if (rows.length === 0) errors.push(fileError(header.line, 'the file has a header but no rows'));

@@ -21,6 +21,7 @@ import {
   transition,
   validationContext,
 } from './actions';
+import type { ImportKind } from './csv-import';
 import { ensureSchema, OutboxDb, type ItemFilter, type OutboxStore } from './items';
 import { journalInWords } from './journal-words';
 import { KINDS } from './kinds';
@@ -50,6 +51,7 @@ import {
 export * from './types';
 export type { ItemFilter, OutboxStore } from './items';
 export type { SendOptions } from './sender';
+export { IMPORT_KINDS, importColumns, type ImportKind } from './csv-import';
 
 export interface Outbox {
   /** Validates (by the spec, then against the store) and queues a change; the store's warnings come with the item. */
@@ -60,12 +62,8 @@ export interface Outbox {
    */
   check(kind: MutationKind, input: unknown, opts?: { editing?: string }): ChangePreview;
   /** The CSV as text, or as the file's bytes (then checked to be UTF-8, with the place of any bad bytes). */
-  previewImport(csvText: string | Uint8Array, kind: 'remove-membership' | 'create-scope'): ImportPreview;
-  importCsv(
-    csvText: string | Uint8Array,
-    kind: 'remove-membership' | 'create-scope',
-    opts?: { dryRun?: boolean; source?: string },
-  ): ImportResult;
+  previewImport(csvText: string | Uint8Array, kind: ImportKind): ImportPreview;
+  importCsv(csvText: string | Uint8Array, kind: ImportKind, opts?: { dryRun?: boolean; source?: string }): ImportResult;
   /** The items a filter matches, in queue order (a page of them with `limit` and `offset`). */
   list(filter?: ItemFilter): OutboxItem[];
   /** How many items a filter matches. */

@@ -44,6 +44,17 @@ export const createScope: KindDescriptor<CreateScopeInput> = {
     c.find('appId', 'apps', input.appId);
     return c.result();
   },
+  csv: {
+    columns: [
+      { name: 'app_id', field: 'appId', required: true },
+      { name: 'xaa_resource_server_id', field: 'xaaResourceServerId', required: true },
+      { name: 'scope_value', field: 'scopeValue', required: true },
+      { name: 'display_name', field: 'displayName', required: false },
+      { name: 'description', field: 'description', required: false },
+      { name: 'classification', field: 'classification', required: false, type: 'enum', enumValues: ENUMS.XaaScopeClassification },
+      { name: 'state', field: 'state', required: false, type: 'enum', enumValues: ENUMS.XaaScopeState },
+    ],
+  },
   request(input) {
     const body: Record<string, unknown> = { xaaResourceServerId: input.xaaResourceServerId, scopeValue: input.scopeValue };
     for (const key of ['displayName', 'description', 'classification', 'state'] as const)

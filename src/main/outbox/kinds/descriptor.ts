@@ -65,6 +65,36 @@ export interface RefreshedObject {
   json: Record<string, unknown> | null;
 }
 
+/** How a CSV cell is read into the input: text as is, or typed (a bad value is an error at its line and column). */
+export type CsvCellType = 'text' | 'boolean' | 'integer' | 'date-time' | 'duration' | 'enum' | 'enum-list' | 'text-list';
+
+/** A CSV column of a kind's import. */
+export interface CsvColumn {
+  /** The header name (also accepted in snake_case, camelCase or with spaces). */
+  name: string;
+  /** The input field it fills: a dotted path fills a member of a nested object (`recurrenceRule.endDate`). */
+  field: string;
+  required: boolean;
+  /** How the cell is read (default: text). An empty cell of an optional column sets nothing. */
+  type?: CsvCellType;
+  /** Enum values: a short form (the part after the prefix, any case) is accepted and expanded. */
+  enumValues?: readonly string[];
+}
+
+/** A kind's CSV import: its columns, and how a row's cells become the kind's input. */
+export interface CsvImport {
+  columns: CsvColumn[];
+  /** A header naming no column: ignored with a warning (default), or an error naming it. */
+  unknownColumns?: 'warn' | 'refuse';
+  /** Why a header name is refused (a member the server sets), or null: asked of unknown columns only. */
+  refusedColumn?(name: string): string | null;
+  /**
+   * The kind's input from a row's cells (by field), before the check step: fills what the row does
+   * not give from the store (an escalation's policy step); throws OutboxValidationError naming the field.
+   */
+  input?(cells: Record<string, unknown>, ctx: ValidationContext): Record<string, unknown>;
+}
+
 export interface KindDescriptor<I extends Record<string, unknown> = Record<string, unknown>> {
   kind: MutationKind;
   /** Bumped when the stored input shape changes; older items are upgraded before they are sent. */
@@ -101,4 +131,6 @@ export interface KindDescriptor<I extends Record<string, unknown> = Record<strin
   /** How reconciliation works for this kind, in one sentence (shown to the user). */
   reconcileHow: string;
   upgrade?(input: Record<string, unknown>, fromVersion: number): Record<string, unknown>;
+  /** The kind's CSV import, for kinds that fit a batch. */
+  csv?: CsvImport;
 }

@@ -2,6 +2,7 @@
 import { TASK_TYPE_KEYS } from '../../../shared/api-types/task';
 import { kindOf } from '../../../shared/api-types/common';
 import { canEscalate, getPath, str } from '../../collections';
+import { OutboxValidationError } from '../types';
 import type { KindDescriptor, StoreCheck, ValidationContext } from './descriptor';
 import { get, isRecord, readTask, seg, text } from './server';
 import { StoreChecker } from './store-checks';
@@ -44,6 +45,29 @@ function checkEscalation(i: EscalateTaskInput, ctx: ValidationContext): StoreChe
   return c.result();
 }
 
+/**
+ * A CSV row's escalation: the policy step, unless the row gives one, is the task's current step in
+ * the store (as the app's escalation offers it). A task the store does not hold, or holds without a
+ * current step, cannot be completed: refused naming the task (with the store's reason when it has one).
+ */
+function rowEscalation(cells: Record<string, unknown>, ctx: ValidationContext): Record<string, unknown> {
+  const taskId = typeof cells.taskId === 'string' ? cells.taskId.trim() : '';
+  if (!taskId || cells.policyStepId) return cells;
+  const found = ctx.stored('tasks', taskId);
+  const asOf = ctx.syncedAsOf('tasks');
+  const synced = asOf ? `synced ${asOf.slice(0, 16).replace('T', ' ')}` : 'tasks never synced';
+  const fill = 'the policy step is taken from the synced task: sync tasks, or give a policy_step_id column';
+  if (!found) throw new OutboxValidationError('taskId', `unknown task ${taskId}: not in the store (${synced}); ${fill}`);
+  if (found.deleted) throw new OutboxValidationError('taskId', `task ${taskId} was gone from the tenant at the last sync (${synced})`);
+  const step = str(getPath(found.json, 'task.policy.current.id'));
+  if (step) return { ...cells, policyStepId: step };
+  const refused = checkEscalation({ taskId, policyStepId: '' }, ctx).findings.find((f) => f.severity === 'refuse');
+  throw new OutboxValidationError(
+    'taskId',
+    refused?.message ?? `task ${taskId} has no current policy step as of the last sync (${synced}): there is no step to escalate`,
+  );
+}
+
 export const escalateTask: KindDescriptor<EscalateTaskInput> = {
   kind: 'escalate-task',
   version: 1,
@@ -57,6 +81,14 @@ export const escalateTask: KindDescriptor<EscalateTaskInput> = {
     return out;
   },
   checkStore: checkEscalation,
+  csv: {
+    columns: [
+      { name: 'task_id', field: 'taskId', required: true },
+      { name: 'comment', field: 'comment', required: false },
+      { name: 'policy_step_id', field: 'policyStepId', required: false },
+    ],
+    input: rowEscalation,
+  },
   request: (i) => ({
     method: 'POST',
     path: `/tasks/${seg(i.taskId)}/action/escalate`,

@@ -119,6 +119,13 @@ export const removeMembership: KindDescriptor<RemoveMembershipInput> = {
     };
   },
   checkStore: checkRemoval,
+  csv: {
+    columns: [
+      { name: 'app_id', field: 'appId', required: true },
+      { name: 'app_entitlement_id', field: 'appEntitlementId', required: true },
+      { name: 'app_user_id', field: 'appUserId', required: true },
+    ],
+  },
   request: (i) => ({
     method: 'DELETE',
     path: `/apps/${seg(i.appId)}/entitlements/${seg(i.appEntitlementId)}/remove-membership`,

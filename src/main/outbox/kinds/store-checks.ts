@@ -15,6 +15,7 @@ const NOUNS: Record<string, string> = {
   'app-users': 'app user',
   memberships: 'membership',
   tasks: 'task',
+  templates: 'template',
 };
 
 const day = (iso: string): string => iso.slice(0, 16).replace('T', ' ');

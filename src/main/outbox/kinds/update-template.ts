@@ -4,8 +4,9 @@ import { ENUMS } from '../../../shared/enums';
 import { readOnlyMembersOf, TEMPLATE_READ_ONLY, withoutMembers } from '../../../shared/read-only-members';
 import { sameValue } from '../canonical';
 import { OutboxValidationError } from '../types';
-import type { KindDescriptor } from './descriptor';
+import type { CsvCellType, KindDescriptor } from './descriptor';
 import { get, seg, text } from './server';
+import { StoreChecker } from './store-checks';
 import {
   asObject,
   bool,
@@ -79,6 +80,70 @@ const SET_BY_MEMBER = [
   'signatureConfig',
   'chatChannel',
 ];
+
+/**
+ * The template fields a CSV row may set, by leaf path (as the update's mask names them), with how
+ * each cell is read. Fields holding free objects (scope, annotations, reviewer bindings, ordered
+ * columns) are not single cells: they are changed in the template editor or with `attest queue add`.
+ */
+const CSV_FIELDS: [path: string, type: CsvCellType, enumValues?: readonly string[]][] = [
+  ['displayName', 'text'],
+  ['description', 'text'],
+  ['reviewInstructions', 'text'],
+  ['policyId', 'text'],
+  ['accessReviewDuration', 'duration'],
+  ['nextScheduledCampaignAt', 'date-time'],
+  ['occurrences', 'integer'],
+  ['autoStartCampaign', 'boolean'],
+  ['autoCloseCampaign', 'boolean'],
+  ['autoGenerateReport', 'boolean'],
+  ['exemptCertifiedAccessConflicts', 'boolean'],
+  ['isCampaignScheduleEnabled', 'boolean'],
+  ['usePolicyOverride', 'boolean'],
+  ['recurrenceRule.startDate', 'date-time'],
+  ['recurrenceRule.endDate', 'date-time'],
+  ['recurrenceRule.interval', 'integer'],
+  ['recurrenceRule.occurrences', 'integer'],
+  ['notificationConfig.sendKickoff', 'boolean'],
+  ['notificationConfig.sendReminders', 'boolean'],
+  ['notificationConfig.sendClose', 'boolean'],
+  ['signatureConfig.requireSignature', 'boolean'],
+  ['signatureConfig.meaningOfSignature', 'text'],
+  ['signatureConfig.stepUpProviderId', 'text'],
+  ['signatureConfig.tspUrl', 'text'],
+  ['chatChannel.channelId', 'text'],
+  ['chatChannel.name', 'text'],
+  ['chatChannel.description', 'text'],
+  ['chatChannel.isChannelId', 'boolean'],
+  ['inclusionScope.userStatuses', 'enum-list', ENUMS.InclusionUserStatus],
+  ['inclusionScope.appUserStatuses', 'enum-list', ENUMS.AppUserStatus],
+  ['inclusionScope.appUserTypes', 'enum-list', ENUMS.AppUserType],
+  ['inclusionScope.noAccountOwners', 'boolean'],
+  ['inclusionScope.userIds', 'text-list'],
+  ['inclusionScope.managerIds', 'text-list'],
+  ['columnConfig.columns', 'enum-list', ENUMS.AccessReviewTaskColumn],
+];
+
+const headerKey = (name: string): string =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
+
+/** A header naming a member the server sets (`recurrenceRule.frequency`, `createdAt`) or the template's id: why it is refused. */
+function refusedTemplateColumn(name: string): string | null {
+  const key = headerKey(name);
+  const readOnly = Object.keys(TEMPLATE_READ_ONLY).find((path) => headerKey(path) === key);
+  if (readOnly) return `${readOnly} is set by the server and cannot be imported`;
+  if (key === 'id') return "the template is named by the column 'templateId'; its id cannot be changed";
+  return null;
+}
+
+/** A row's input: the template id, and the fields its non-empty cells set (nested by path). */
+function rowUpdate(cells: Record<string, unknown>): Record<string, unknown> {
+  const { templateId, ...changes } = cells;
+  return { templateId, changes };
+}
 
 export interface UpdateTemplateInput extends Record<string, unknown> {
   templateId: string;
@@ -172,6 +237,21 @@ export const updateTemplate: KindDescriptor<UpdateTemplateInput> = {
       );
     }
     return changesOver(templateId, wanted, synced);
+  },
+  checkStore(input, ctx) {
+    // Known (validate refuses a template the store does not hold): only its name, for previews.
+    const c = new StoreChecker(ctx);
+    c.find('templateId', 'templates', input.templateId);
+    return c.result();
+  },
+  csv: {
+    columns: [
+      { name: 'templateId', field: 'templateId', required: true },
+      ...CSV_FIELDS.map(([path, type, enumValues]) => ({ name: path, field: path, required: false, type, enumValues })),
+    ],
+    unknownColumns: 'refuse',
+    refusedColumn: refusedTemplateColumn,
+    input: rowUpdate,
   },
   request: (i) => ({
     method: 'POST',

@@ -13,6 +13,7 @@ import { useApp } from '../../stores/app';
 import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { useQuery } from '../../components/useQuery';
 import { dateTime } from '../../components/format';
+import { escalationOf, queueEscalation } from '../../components/escalation';
 import { obj, str, type JsonObject } from './parts';
 
 const ROW_HEIGHT = 36;
@@ -221,12 +222,14 @@ export function TaskActions({ object, raw }: { object: ObjectDetail; raw: JsonOb
   const emergency = task.emergencyAccess === true;
   const [queued, setQueued] = useState<Queued | null>(null);
   const [busy, setBusy] = useState(false);
-  const can = object.cells.escalatable === true && stepId !== '' && !object.pending;
+  const escalation = escalationOf(object);
+  const can = 'input' in escalation;
 
   async function escalate() {
+    if (!('input' in escalation)) return;
     setBusy(true);
     try {
-      const { warnings } = await call('outboxEnqueue', { kind: 'escalate-task', input: { taskId: object.id, policyStepId: stepId } });
+      const warnings = await queueEscalation(escalation.input);
       setQueued({ count: 1, warnings, refused: [] });
       outboxChanged();
     } catch (failure) {

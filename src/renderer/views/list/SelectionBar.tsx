@@ -2,7 +2,19 @@ import { useState } from 'react';
 import type { CollectionId } from '../../../shared/contract';
 import { errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
-import { LIST_ACTIONS } from './actions';
+import { LIST_ACTIONS, type ListActionResult } from './actions';
+
+/** What an action did, in words: the changes queued, then the rows left out grouped by why ("2 skipped (…): A, B."). */
+function resultText({ queued, skipped }: ListActionResult): string {
+  const parts = [`Queued ${queued} ${queued === 1 ? 'change' : 'changes'} in the outbox.`];
+  const byReason = new Map<string, string[]>();
+  for (const s of skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), s.name]);
+  for (const [reason, names] of byReason) {
+    const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
+    parts.push(`${names.length} skipped (${reason}): ${shown}.`);
+  }
+  return parts.join(' ');
+}
 
 /** What is selected in a list, and what can be done with it: each action queues changes in the outbox. */
 export function SelectionBar({
@@ -43,9 +55,9 @@ export function SelectionBar({
             setMessage(null);
             action
               .run([...selected.keys()])
-              .then((queued) => {
-                setMessage({ text: `Queued ${queued} ${queued === 1 ? 'change' : 'changes'} in the outbox.`, queued: true });
-                outboxChanged();
+              .then((result) => {
+                setMessage({ text: resultText(result), queued: result.queued > 0 });
+                if (result.queued > 0) outboxChanged();
                 onClear();
               })
               .catch((failure: unknown) => setMessage({ text: errorMessage(failure), queued: false }))

@@ -1,11 +1,18 @@
-import type { CollectionId } from '../../../shared/contract';
-import { call } from '../../api';
+import type { CollectionId, ObjectRow } from '../../../shared/contract';
+import { call, errorMessage } from '../../api';
+import { escalationOf, queueEscalation } from '../../components/escalation';
+
+/** What an action on selected rows did: how many changes it queued, and the rows it left out, each with why. */
+export interface ListActionResult {
+  queued: number;
+  skipped: { name: string; reason: string }[];
+}
 
 /** An action on the rows selected in a list: it queues changes in the outbox (nothing is sent). */
 export interface ListAction {
   label: (count: number) => string;
-  /** Queues the changes for these objects; answers how many were queued. Throws naming the object at fault. */
-  run(ids: string[]): Promise<number>;
+  /** Queues the changes for these objects. Throws naming the object at fault when it queues none. */
+  run(ids: string[]): Promise<ListActionResult>;
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
@@ -41,11 +48,52 @@ const duplicateCampaigns: ListAction = {
     // Every change checked as queuing would check it before any is queued: a refusal queues none.
     for (const input of inputs) await call('outboxCheck', { kind: 'create-campaign', input, editing: null });
     for (const input of inputs) await call('outboxEnqueue', { kind: 'create-campaign', input });
-    return inputs.length;
+    return { queued: inputs.length, skipped: [] };
+  },
+};
+
+/** The objects of `ids` as the store has them now (ids not in the store left out), read 50 at a time. */
+async function rowsOf(collection: CollectionId, ids: string[]): Promise<Map<string, ObjectRow>> {
+  const rows = new Map<string, ObjectRow>();
+  for (let at = 0; at < ids.length; at += 50) {
+    const chunk = ids.slice(at, at + 50);
+    const page = await call('listObjects', { collection, filters: { id: chunk }, limit: chunk.length });
+    for (const row of page.rows) rows.set(row.id, row);
+  }
+  return rows;
+}
+
+/**
+ * Each selected task escalated to emergency access, with its current policy step taken from the
+ * task (as its page does). Tasks that cannot be escalated now are left out, each with why; so is a
+ * task whose escalation the outbox refuses.
+ */
+const escalateTasks: ListAction = {
+  label: (count) => (count === 1 ? 'Escalate' : `Escalate (${count})`),
+  async run(ids) {
+    const rows = await rowsOf('tasks', ids);
+    const result: ListActionResult = { queued: 0, skipped: [] };
+    for (const id of ids) {
+      const row = rows.get(id);
+      const escalation = row ? escalationOf(row) : { reason: 'not in the local copy' };
+      const name = row?.title || id;
+      if (!('input' in escalation)) {
+        result.skipped.push({ name, reason: escalation.reason });
+        continue;
+      }
+      try {
+        await queueEscalation(escalation.input);
+        result.queued += 1;
+      } catch (failure) {
+        result.skipped.push({ name, reason: errorMessage(failure) });
+      }
+    }
+    return result;
   },
 };
 
 /** The actions offered on selected rows, per collection. */
 export const LIST_ACTIONS: Partial<Record<CollectionId, ListAction[]>> = {
   campaigns: [duplicateCampaigns],
+  tasks: [escalateTasks],
 };

@@ -1,0 +1,31 @@
+import type { ChangeWarning, ObjectRow } from '../../shared/contract';
+import { call } from '../api';
+
+/** The input of an escalate-task change. */
+export interface EscalationInput {
+  taskId: string;
+  policyStepId: string;
+}
+
+/**
+ * Whether a stored task can be escalated to emergency access now, and with which policy step: the
+ * task's current step (its `currentStepId` column), while the task offers the escalation there
+ * (its `escalatable` column). Otherwise the reason, in words.
+ */
+export function escalationOf(
+  task: Pick<ObjectRow, 'id' | 'cells' | 'pending' | 'deleted'>,
+): { input: EscalationInput } | { reason: string } {
+  const stepId = typeof task.cells.currentStepId === 'string' ? task.cells.currentStepId : '';
+  if (task.deleted) return { reason: 'deleted in the tenant' };
+  if (task.pending) return { reason: 'a change to it is already waiting in the outbox' };
+  if (task.cells.emergencyAccess === true) return { reason: 'already in emergency access' };
+  if (task.cells.escalatable !== true) return { reason: 'its current step does not offer escalation' };
+  if (stepId === '') return { reason: 'it names no current policy step' };
+  return { input: { taskId: task.id, policyStepId: stepId } };
+}
+
+/** Queues the escalation of a task (through the outbox's checks); answers the store's warnings. */
+export async function queueEscalation(input: EscalationInput): Promise<ChangeWarning[]> {
+  const { warnings } = await call('outboxEnqueue', { kind: 'escalate-task', input: { ...input } });
+  return warnings;
+}

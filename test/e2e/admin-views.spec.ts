@@ -1,0 +1,83 @@
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
+import type { Task } from '../../src/shared/api-types';
+import { expect, screenshotDir, test } from './fixtures';
+
+// Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
+let tenant: ReferenceTenant;
+test.beforeAll(async () => {
+  tenant = await startTenant({ port: 0, scale: 'demo', seed: 7 });
+});
+test.afterAll(async () => {
+  await tenant?.close();
+});
+
+async function connectAndSync(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.getByLabel('Client ID').fill(tenant.clientId);
+  await page.getByLabel('Client secret').fill(tenant.clientSecret);
+  await page.getByRole('button', { name: 'Save and open' }).click();
+  await expect(page.locator('[data-screen="overview"]')).toBeVisible();
+  await page.getByRole('button', { name: 'Sync', exact: true }).click();
+  await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
+}
+
+const ESCALATE = 'TASK_ACTION_TYPE_ESCALATE_TO_EMERGENCY_ACCESS';
+const tasks = (): Task[] => [...tenant.data.tasks.values()];
+
+test('Tasks: filtered by emergency access, state and app, two selected, the one that can be escalated queued and the other skipped', async ({
+  page,
+  host,
+}) => {
+  await connectAndSync(page, host.url);
+  await page.getByRole('navigation').getByRole('button', { name: 'Tasks' }).click();
+  await expect(page.locator('[data-screen="list"][data-collection="tasks"]')).toBeVisible();
+  const total = page.getByTestId('list-total');
+  await expect(total).toHaveText(`${tasks().length.toLocaleString('en-US')} objects`);
+
+  // Emergency access: the tasks in it, then those not in it.
+  const inEmergency = tasks().filter((t) => t.emergencyAccess === true).length;
+  expect(inEmergency).toBeGreaterThan(0);
+  const emergencyFilter = page.getByRole('combobox', { name: 'Filter by Emergency access' });
+  await emergencyFilter.selectOption('true');
+  await expect(total).toHaveText(`${inEmergency.toLocaleString('en-US')} ${inEmergency === 1 ? 'object' : 'objects'}`);
+  await emergencyFilter.selectOption('false');
+  // ... and open: the tasks an admin can still act on.
+  await page.getByRole('combobox', { name: 'Filter by State' }).selectOption({ label: 'Open' });
+  const open = tasks().filter((t) => t.emergencyAccess !== true && t.state === 'TASK_STATE_OPEN');
+  await expect(total).toHaveText(`${open.length.toLocaleString('en-US')} objects`);
+
+  // A grant task that offers escalation and a revoke task of the same app (which does not).
+  const grant = open.find(
+    (t) =>
+      t.type?.grant &&
+      (t.actions ?? []).includes(ESCALATE) &&
+      open.some((o) => o.type?.revoke && o.type.revoke.appId === t.type!.grant!.appId),
+  )!;
+  const appId = grant.type!.grant!.appId!;
+  const revoke = open.find((t) => t.type?.revoke?.appId === appId)!;
+  await page.getByRole('combobox', { name: 'Filter by App' }).selectOption(appId);
+  const ofApp = open.filter((t) => Object.values(t.type ?? {}).some((d) => (d as { appId?: string } | null)?.appId === appId));
+  await expect(total).toHaveText(`${ofApp.length.toLocaleString('en-US')} ${ofApp.length === 1 ? 'object' : 'objects'}`);
+  for (const t of [grant, revoke]) {
+    await page.getByTestId('list-text-filter').fill(t.id!);
+    await page.getByRole('row').filter({ hasText: t.displayName! }).first().getByRole('checkbox').check();
+  }
+  await page.getByTestId('list-text-filter').fill('');
+  const bar = page.getByTestId('selection-bar');
+  await expect(bar).toContainText('2 selected');
+  await bar.getByRole('button', { name: 'Escalate (2)' }).click();
+  await expect(bar.getByRole('status')).toHaveText(
+    `Queued 1 change in the outbox. 1 skipped (its current step does not offer escalation): ${revoke.displayName}. Open the outbox`,
+  );
+  await expect(page.getByTestId('outbox-badge')).toHaveText('1');
+  // The escalated task is marked pending in the list; the outbox holds its escalation with the task's current step.
+  await page.getByTestId('list-text-filter').fill(grant.id!);
+  await expect(page.getByRole('row').filter({ hasText: grant.displayName! }).first()).toContainText('Change pending');
+  await page.screenshot({ path: join(screenshotDir, 'tasks-escalate.png') });
+  await bar.getByRole('button', { name: 'Open the outbox' }).click();
+  const item = page.getByTestId('outbox-item').filter({ hasText: grant.id! });
+  await expect(item).toHaveAttribute('data-state', 'queued');
+  await expect(item).toContainText(grant.policy!.current!.id!);
+});
