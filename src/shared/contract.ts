@@ -129,6 +129,8 @@ export const CollectionInfo = z.object({
   columns: z.array(ColumnInfo),
   /** Filter choices seen in the store per filterable column (known and unknown enum values). */
   filterValues: z.record(z.string(), z.array(z.string())),
+  /** The names of the filter choices that are ids of synced objects (an app, a template), by column then id. */
+  filterLabels: z.record(z.string(), z.record(z.string(), z.string())),
 });
 export type CollectionInfo = z.infer<typeof CollectionInfo>;
 
