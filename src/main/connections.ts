@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { autoRunOf, type AutoRunChoice } from '../shared/auto-run';
 import { parseClientId } from './api/credentials';
 import { ensureDataDir } from './data-dir';
 import type { AuthMethod } from './api/token';
@@ -22,6 +23,8 @@ export interface Connection {
   createdAt: string;
   /** Absolute path of this connection's SQLite file (under the data dir). */
   storeFile: string;
+  /** What it runs on its own (absent: nothing, the default). */
+  autoRun?: AutoRunChoice;
 }
 
 export type ConnectionErrorCode =
@@ -97,6 +100,7 @@ function toConnection(dataDir: string, stored: FileShape['connections'][number])
     storeFile,
   };
   if (stored.serverUrl) connection.serverUrl = stored.serverUrl;
+  if (stored.autoRun) connection.autoRun = autoRunOf(stored.autoRun);
   return connection;
 }
 
@@ -113,6 +117,8 @@ function toStored(dataDir: string, connection: Connection): FileShape['connectio
     storeFile,
   };
   if (connection.serverUrl) stored.serverUrl = connection.serverUrl;
+  if (connection.autoRun && (connection.autoRun.sendWhenOnline || connection.autoRun.syncEveryMinutes !== null))
+    stored.autoRun = { sendWhenOnline: connection.autoRun.sendWhenOnline, syncEveryMinutes: connection.autoRun.syncEveryMinutes };
   return stored;
 }
 
@@ -149,6 +155,20 @@ export function removeConnection(dataDir: string, name: string): Connection | un
   if (shape.lastUsed === name) delete shape.lastUsed;
   writeFile(dataDir, shape);
   return toConnection(dataDir, removed!);
+}
+
+/**
+ * Records what a connection runs on its own (its other fields and the last used stay); returns it.
+ * The caller checks the choice first (syncEveryProblem).
+ */
+export function setConnectionAutoRun(dataDir: string, name: string, choice: AutoRunChoice): Connection {
+  const shape = readFile(dataDir);
+  const index = shape.connections.findIndex((c) => c.name === name);
+  if (index < 0) throw new ConnectionError('not_found', `No connection named '${name.slice(0, 80)}'`);
+  const connection = { ...toConnection(dataDir, shape.connections[index]!), autoRun: { ...choice } };
+  shape.connections[index] = toStored(dataDir, connection);
+  writeFile(dataDir, shape);
+  return connection;
 }
 
 /** Marks a connection as the last used (the default when no name is given). */
@@ -230,6 +250,7 @@ export function prepareConnection(dataDir: string, input: NewConnectionInput, no
     storeFile: existing?.storeFile ?? join(resolve(dataDir), STORES_DIR, `${name}-${randomBytes(4).toString('hex')}.sqlite`),
   };
   if (serverUrl) connection.serverUrl = serverUrl;
+  if (existing?.autoRun) connection.autoRun = existing.autoRun;
   return connection;
 }
 

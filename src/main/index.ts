@@ -9,6 +9,7 @@ import { defaultDataDir } from './data-dir';
 import { nativeDialogs } from './shell/dialogs';
 import { forwardEvents, registerIpc } from './shell/ipc';
 import { installMenu } from './shell/menu';
+import { desktopNotifier } from './shell/notifier';
 import { registerAppScheme, serveRenderer } from './shell/protocol';
 import { APP_ENTRY_URL, APP_ORIGIN } from './shell/security';
 import { createMainWindow, lockDownSession, openExternalSafely } from './shell/window';
@@ -56,6 +57,7 @@ if (!app.requestSingleInstanceLock()) {
         demoTenant: app.isPackaged
           ? undefined
           : { execPath: process.execPath, cliPath: join(app.getAppPath(), 'bin', 'attest.mjs'), env: { ELECTRON_RUN_AS_NODE: '1' } },
+        notifier: desktopNotifier(log),
         log,
       });
       const handlers = createHandlers(session, {

@@ -16,6 +16,8 @@ export const CHANNEL_NAMES = [
   'removeConnection',
   'openWorkspace',
   'openDemoTenant',
+  'setAutoRun',
+  'autoRunStatus',
   'connectionState',
   'startSync',
   'cancelSync',
@@ -53,7 +55,15 @@ export const CHANNEL_NAMES = [
 ] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 
-export const EVENT_NAMES = ['syncProgress', 'connectionState', 'sendProgress', 'exportProgress', 'menuCommand'] as const;
+export const EVENT_NAMES = [
+  'syncProgress',
+  'connectionState',
+  'sendProgress',
+  'exportProgress',
+  'menuCommand',
+  'autoRun',
+  'notice',
+] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** The subscription function for an event: `syncProgress` -> `onSyncProgress`. */

@@ -56,6 +56,10 @@ export const ConnectionInfo = z.object({
   serverUrl: z.string().nullable(),
   demo: z.boolean(),
   createdAt: IsoTime.nullable(),
+  /** What the connection runs on its own (off by default). */
+  autoRun: z
+    .object({ sendWhenOnline: z.boolean(), syncEveryMinutes: z.number().int().nullable() })
+    .default({ sendWhenOnline: false, syncEveryMinutes: null }),
 });
 export type ConnectionInfo = z.infer<typeof ConnectionInfo>;
 
@@ -81,6 +85,32 @@ export const ConnectionState = z.object({
 });
 export type ConnectionState = z.infer<typeof ConnectionState>;
 
+/**
+ * What the open connection runs on its own, and when: the main process sends its queued changes
+ * when it goes online (`sendWhenOnline`) and syncs every `syncEveryMinutes` while online; a run
+ * never starts while a send or a sync runs (a sync that falls due then is skipped, not queued).
+ */
+export const AutoRunStatus = z.object({
+  connection: z.string().nullable(),
+  sendWhenOnline: z.boolean(),
+  syncEveryMinutes: z.number().int().nullable(),
+  /** When the next sync on its own is due (null: none is: off, or not online). */
+  nextSyncAt: IsoTime.nullable(),
+  /** Queued changes wait for the tenant: they send when it is reachable again. */
+  waitingToSend: z.boolean(),
+  /** The last run it started or skipped on its own. */
+  last: z
+    .object({
+      kind: z.enum(['send', 'sync']),
+      at: IsoTime,
+      outcome: z.enum(['started', 'skipped']),
+      /** Why it was skipped (another run was running). */
+      reason: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type AutoRunStatus = z.infer<typeof AutoRunStatus>;
+
 export const ColumnKind = z.enum(['text', 'enum', 'date', 'bool', 'number', 'id']);
 export const ColumnInfo = z.object({
   key: z.string(),
@@ -99,6 +129,8 @@ export const CollectionInfo = z.object({
   columns: z.array(ColumnInfo),
   /** Filter choices seen in the store per filterable column (known and unknown enum values). */
   filterValues: z.record(z.string(), z.array(z.string())),
+  /** The names of the filter choices that are ids of synced objects (an app, a template), by column then id. */
+  filterLabels: z.record(z.string(), z.record(z.string(), z.string())),
 });
 export type CollectionInfo = z.infer<typeof CollectionInfo>;
 
@@ -457,6 +489,19 @@ export const CHANNELS = {
     z.object({ connection: ConnectionInfo, state: ConnectionState }),
     'Starts the reference tenant with demo data on loopback, saves and opens it.',
   ),
+  setAutoRun: channel(
+    z
+      .object({
+        name: Name,
+        sendWhenOnline: z.boolean(),
+        /** Null: no sync on its own. Checked in the core (5 to 1440), which names the problem. */
+        syncEveryMinutes: z.number().nullable(),
+      })
+      .strict(),
+    z.object({ connection: ConnectionInfo, status: AutoRunStatus }),
+    'Saves what a connection runs on its own: send its queued changes when online, sync every N minutes while online.',
+  ),
+  autoRunStatus: channel(none, AutoRunStatus, 'What the open connection runs on its own, and when the next run is due.'),
   connectionState: channel(
     z
       .object({ recheck: z.boolean().default(false) })
@@ -888,12 +933,26 @@ export type ExportProgress = z.infer<typeof ExportProgress>;
 export const MenuCommand = z.object({ command: z.enum(['documentation', 'about']) });
 export type MenuCommand = z.infer<typeof MenuCommand>;
 
+/** A run on its own ended with failures: a desktop notification in the desktop app, a toast in the browser host. */
+export const Notice = z.object({
+  kind: z.enum(['send', 'sync']),
+  connection: z.string(),
+  title: z.string(),
+  body: z.string(),
+  /** The changes that failed or are uncertain after a send (0 for a sync). */
+  failures: z.number().int().nonnegative(),
+  at: IsoTime,
+});
+export type Notice = z.infer<typeof Notice>;
+
 export const EVENTS = {
   syncProgress: SyncProgress,
   connectionState: ConnectionState,
   sendProgress: SendProgress,
   exportProgress: ExportProgress,
   menuCommand: MenuCommand,
+  autoRun: AutoRunStatus,
+  notice: Notice,
 } as const satisfies { [E in EventName]: z.ZodType };
 
 export type Events = typeof EVENTS;

@@ -67,6 +67,17 @@ test('list tools: a text filter over the store, a column chooser remembered per 
     await page.getByText('Columns', { exact: true }).click();
     await page.getByRole('group', { name: 'Columns shown' }).getByRole('checkbox', { name: 'Source', exact: true }).check();
     await expect(page.getByRole('columnheader', { name: 'Source', exact: true })).toBeVisible();
+
+    // Filters on the ids a user narrows by: a campaign's template is offered by its name, the id on hover.
+    await nav(page, /^Campaigns/);
+    const template = page.getByRole('combobox', { name: 'Filter by Template' });
+    await expect(template.getByRole('option', { name: 'Quarterly finance access review' })).toHaveAttribute(
+      'title',
+      'art_quarterly_finance',
+    );
+    await template.selectOption({ label: 'Quarterly finance access review' });
+    await expect(page.getByTestId('list-total')).toHaveText('1 object');
+    await expect(page.getByRole('combobox', { name: 'Filter by Created by' })).toBeVisible();
   } finally {
     await closePagesThenStop(page.context(), host);
   }

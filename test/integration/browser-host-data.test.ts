@@ -44,6 +44,15 @@ describe('the contract over a stored workspace', () => {
     const scopes = result.collections.find((c) => c.id === 'scopes')!;
     expect(scopes.columns.find((c) => c.key === 'state')).toMatchObject({ kind: 'enum', filterable: true });
     expect(scopes.filterValues.state?.length).toBeGreaterThan(0);
+    // Ids a user filters by: a scope's resource server, a campaign's template (offered by its name) and creator.
+    expect(scopes.filterValues.xaaResourceServerId).toEqual(['rs_payroll_api']);
+    const campaigns = result.collections.find((c) => c.id === 'campaigns')!;
+    expect(campaigns.filterValues.accessReviewTemplateId).toEqual(['art_quarterly_finance']);
+    expect(campaigns.filterLabels.accessReviewTemplateId).toEqual({ art_quarterly_finance: 'Quarterly finance access review' });
+    expect(campaigns.columns.find((c) => c.key === 'createdById')).toMatchObject({ filterable: true });
+    expect(campaigns.filterValues.createdById?.length).toBe(1);
+    // An id the store holds no object for is offered as the id itself.
+    expect(scopes.filterLabels.appId ?? {}).toEqual({});
     const status = result.status.find((s) => s.id === 'scopes')!;
     expect(status).toMatchObject({ count: 32, complete: true });
     expect(status.asOf).not.toBeNull();
@@ -64,6 +73,14 @@ describe('the contract over a stored workspace', () => {
       filters: { state: ['XAA_SCOPE_STATE_ENABLED'] },
     });
     expect(all.rows.every((r) => r.cells.state === 'XAA_SCOPE_STATE_ENABLED')).toBe(true);
+    const byTemplate = async (id: string) =>
+      call<ChannelResult<'listObjects'>>('listObjects', { collection: 'campaigns', limit: 10, filters: { accessReviewTemplateId: [id] } });
+    expect((await byTemplate('art_quarterly_finance')).total).toBe(1);
+    expect((await byTemplate('art_other')).total).toBe(0);
+    const byServer = async (id: string) =>
+      call<ChannelResult<'listObjects'>>('listObjects', { collection: 'scopes', limit: 10, filters: { xaaResourceServerId: [id] } });
+    expect((await byServer('rs_payroll_api')).total).toBe(32);
+    expect((await byServer('rs_other')).total).toBe(0);
   });
 
   it('filters a list by typed words over the store (as search matches them), with filters and a sort, in id order or sorted', async () => {

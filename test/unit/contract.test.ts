@@ -42,6 +42,8 @@ describe('the contract', () => {
       'onSendProgress',
       'onExportProgress',
       'onMenuCommand',
+      'onAutoRun',
+      'onNotice',
     ]);
     expect(API_NAMES).not.toContain('invoke');
     expect(API_NAMES).not.toContain('send');

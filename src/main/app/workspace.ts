@@ -271,6 +271,7 @@ export function openStoreFile(
     serverUrl: null,
     demo: false,
     createdAt: null,
+    autoRun: { sendWhenOnline: false, syncEveryMinutes: null },
   };
   return assemble(full, connection, access, { recover: opts.recover });
 }

@@ -40,6 +40,8 @@ export interface BrowserHostOptions {
    * dialog the newest file in DIR matching its filters. Without it (and without `dialogs`) both cancel.
    */
   dialogDir?: string;
+  /** How often an offline tenant is checked while its connection sends or syncs on its own (default 30 s). */
+  onlineCheckMs?: number;
   log?: (line: string) => void;
 }
 
@@ -214,6 +216,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     dialogs: options.dialogs ?? (options.dialogDir ? folderDialogs(options.dialogDir) : { open: async () => null, save: async () => null }),
     demoTenant: options.demoTenant,
     secrets: options.secrets,
+    // Runs on its own that end with failures are told to the page as `notice` events (a toast): the session's default notifier.
+    onlineCheckMs: options.onlineCheckMs,
     log,
   });
   if (options.storeFile) await session.openStoreFile(options.storeFile);

@@ -1,5 +1,5 @@
 import { walks } from '../api/endpoints';
-import { bool, date, enumCol, int, text, under, type CollectionDescriptor } from './descriptor';
+import { bool, date, enumCol, idFilter, int, text, under, type CollectionDescriptor } from './descriptor';
 import { celText, getPath, lines, str, unique } from './extract';
 
 const CAMPAIGN = 'accessReview';
@@ -24,7 +24,9 @@ export const campaigns: CollectionDescriptor = {
     enumCol('state', 'State', 'AccessReviewState'),
     enumCol('errorState', 'Error state', 'AccessReviewErrorState'),
     enumCol('scopeType', 'Scope type', 'AccessReviewScopeType'),
-    text('accessReviewTemplateId', 'Template'),
+    idFilter('accessReviewTemplateId', 'Template', 'templates'),
+    // The campaign's owner in the API's terms: the user who created it (its `createdByUserPath`).
+    idFilter('createdById', 'Created by'),
     text('policyId', 'Policy'),
     int('expectedTicketCount', 'Expected tickets'),
     bool('autoCloseCampaign', 'Auto-close'),

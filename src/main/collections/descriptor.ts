@@ -31,6 +31,8 @@ export interface ColumnDef {
    * when any of its values is one of the filter's, and each value is a facet of its own.
    */
   multi?: boolean;
+  /** An id column naming objects of this synced collection: its filter choices are shown by their names. */
+  refersTo?: CollectionId;
 }
 
 /** Between the values of a `multi` column. */
@@ -154,7 +156,16 @@ export const enumList = (name: string, label: string, enumName: EnumName, path: 
   },
 });
 /** The app an object belongs to: an id, offered as a filter (the search filters `appId`/`appIds`). */
-export const appCol = (path = 'appId'): ColumnDef => ({ name: 'appId', label: 'App', path, type: 'text', filter: true });
+export const appCol = (path = 'appId'): ColumnDef => ({ name: 'appId', label: 'App', path, type: 'text', filter: true, refersTo: 'apps' });
+/** An id offered as a filter (the template of a campaign, the resource server of a scope), shown by name where `refersTo` is synced. */
+export const idFilter = (name: string, label: string, refersTo?: CollectionId, path = name): ColumnDef => ({
+  name,
+  label,
+  path,
+  type: 'text',
+  filter: true,
+  ...(refersTo ? { refersTo } : {}),
+});
 /** An enum-like filter column whose values belong to no enumeration of src/shared/enums.ts (a type's display name, a oneof kind). */
 export const valueCol = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'enum', filter: true });
 export const bool = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'bool', filter: true });

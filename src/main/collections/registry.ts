@@ -48,10 +48,10 @@ export function collection(id: string): CollectionDescriptor {
  * Bumped whenever a descriptor changes what `searchText` (or the facets text) indexes: the store then rebuilds the
  * search index from the stored raw JSON on its next writable open.
  */
-export const SEARCH_TEXT_REVISION = 2;
+export const SEARCH_TEXT_REVISION = 3;
 
 /**
  * Bumped whenever a descriptor changes which columns it extracts or how: the store then extracts
  * the columns of every stored version again from its raw JSON on its next writable open.
  */
-export const COLUMNS_REVISION = 1;
+export const COLUMNS_REVISION = 2;

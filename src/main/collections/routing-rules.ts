@@ -1,7 +1,7 @@
 import { kindOf } from '../../shared/api-types/common';
 import { ROUTING_RULE_ACTION_KEYS } from '../../shared/api-types/routing-rule';
 import { walks } from '../api/endpoints';
-import { appCol, bool, date, enumCol, int, text, type CollectionDescriptor } from './descriptor';
+import { appCol, bool, date, enumCol, idFilter, int, text, type CollectionDescriptor } from './descriptor';
 import { celText, getPath, isRecord, lines, str } from './extract';
 
 export const routingRules: CollectionDescriptor = {
@@ -28,7 +28,7 @@ export const routingRules: CollectionDescriptor = {
     },
     enumCol('findingType', 'Finding type', 'FindingType'),
     appCol(),
-    text('templateId', 'Template'),
+    idFilter('templateId', 'Template'),
     date('createdAt', 'Created'),
     date('updatedAt', 'Updated'),
   ],

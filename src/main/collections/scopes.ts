@@ -1,5 +1,5 @@
 import { walks } from '../api/endpoints';
-import { appCol, date, enumCol, text, type CollectionDescriptor } from './descriptor';
+import { appCol, date, enumCol, idFilter, text, type CollectionDescriptor } from './descriptor';
 import { getPath, lines, str } from './extract';
 
 export const scopes: CollectionDescriptor = {
@@ -16,7 +16,7 @@ export const scopes: CollectionDescriptor = {
     enumCol('classification', 'Classification', 'XaaScopeClassification'),
     enumCol('source', 'Source', 'XaaScopeSource'),
     appCol(),
-    text('xaaResourceServerId', 'Resource server'),
+    idFilter('xaaResourceServerId', 'Resource server'),
     text('appEntitlementId', 'Entitlement'),
     date('createdAt', 'Created'),
     date('updatedAt', 'Updated'),

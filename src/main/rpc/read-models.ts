@@ -66,6 +66,7 @@ function computeCollectionInfos(store: Store | null): CollectionInfo[] {
   return COLLECTIONS.map((descriptor) => {
     const columns = columnsOf(descriptor.id);
     const filterValues: Record<string, string[]> = {};
+    const filterLabels: Record<string, Record<string, string>> = {};
     if (store)
       for (const column of columns.filter((c) => c.filterable)) {
         filterValues[column.key] = groupCounts(store, descriptor.id, column.key)
@@ -73,9 +74,21 @@ function computeCollectionInfos(store: Store | null): CollectionInfo[] {
           .filter((key) => key !== '');
         if (column.kind === 'bool')
           filterValues[column.key] = filterValues[column.key]!.map((v) => (v === '1' || v === 'true' ? 'true' : 'false'));
+        const refersTo = descriptor.columns.find((c) => c.name === column.key)?.refersTo;
+        if (refersTo) filterLabels[column.key] = namesOf(store, refersTo, filterValues[column.key]!);
       }
-    return { id: descriptor.id, label: descriptor.title, columns, filterValues };
+    return { id: descriptor.id, label: descriptor.title, columns, filterValues, filterLabels };
   });
+}
+
+/** The names the store has for these ids of a collection (ids it does not hold are left out). */
+function namesOf(store: Store, collection: CollectionId, ids: string[]): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const id of ids) {
+    const title = store.getObject(collection, id)?.title;
+    if (title) names[id] = title;
+  }
+  return names;
 }
 
 export function statusOf(status: StoreTypes.CollectionStatus): CollectionStatus {

@@ -20,6 +20,8 @@ export function connectionHandlers(
   | 'openWorkspace'
   | 'openDemoTenant'
   | 'connectionState'
+  | 'setAutoRun'
+  | 'autoRunStatus'
 > {
   return {
     appInfo: async () => ({
@@ -56,5 +58,7 @@ export function connectionHandlers(
       return { connection: workspace.connection, state: await session.connectionState() };
     },
     connectionState: ({ recheck }) => session.connectionState(recheck),
+    setAutoRun: ({ name, sendWhenOnline, syncEveryMinutes }) => session.setAutoRun(name, { sendWhenOnline, syncEveryMinutes }),
+    autoRunStatus: () => session.autoRunStatus(),
   };
 }

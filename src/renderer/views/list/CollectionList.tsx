@@ -6,9 +6,10 @@ import { useApp } from '../../stores/app';
 import { COLLECTION_LABELS } from '../../components/collections';
 import { Cell } from '../../components/Cell';
 import { Badge, Empty, ErrorState, Loading } from '../../components/States';
-import { ago, count, enumText } from '../../components/format';
+import { ago, count } from '../../components/format';
 import { useDebounced } from '../../components/useQuery';
 import { draftOfView } from '../../components/report-draft';
+import { FieldFilters } from '../../components/FieldFilters';
 import { SelectionBar } from './SelectionBar';
 import { useKeptList } from './kept-list';
 import { defaultTrack, useListLayout } from './prefs';
@@ -329,27 +330,7 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
         onChange={(event) => setTyped(event.target.value)}
         data-testid="list-text-filter"
       />
-      {filterable.map((column) => {
-        const choices = info?.filterValues[column.key] ?? [];
-        if (choices.length === 0) return null;
-        return (
-          <select
-            key={column.key}
-            className="field"
-            style={{ width: 'auto', maxWidth: 220 }}
-            aria-label={`Filter by ${column.label}`}
-            value={filters[column.key]?.[0] ?? ''}
-            onChange={(event) => setFilters((f) => ({ ...f, [column.key]: event.target.value ? [event.target.value] : [] }))}
-          >
-            <option value="">{column.label}: all</option>
-            {choices.map((choice) => (
-              <option key={choice} value={choice}>
-                {column.kind === 'enum' ? enumText(column.enumName, choice).label : choice}
-              </option>
-            ))}
-          </select>
-        );
-      })}
+      {info && <FieldFilters info={info} shown={filterable} filters={filters} onChange={setFilters} />}
       {activeFilters > 0 && (
         <button
           className="btn small"
