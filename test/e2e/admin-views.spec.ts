@@ -81,3 +81,49 @@ test('Tasks: filtered by emergency access, state and app, two selected, the one 
   await expect(item).toHaveAttribute('data-state', 'queued');
   await expect(item).toContainText(grant.policy!.current!.id!);
 });
+
+test('an App lists its entitlements, users and resource servers from the store; each leads to its page', async ({ page, host }) => {
+  await connectAndSync(page, host.url);
+  const entitlementsOf = (appId: string) => [...tenant.data.entitlements.values()].filter((e) => e.appId === appId);
+  const usersOf = (appId: string) => [...tenant.data.appUsers.values()].filter((u) => u.appId === appId);
+  const scopesOf = (appId: string) => [...tenant.data.scopes.values()].filter((s) => s.appId === appId);
+  const app = [...tenant.data.apps.values()].find(
+    (a) => scopesOf(a.id).length > 0 && entitlementsOf(a.id).length > 0 && usersOf(a.id).length > 0,
+  )!;
+  const servers = [...new Set(scopesOf(app.id).map((s) => s.xaaResourceServerId ?? ''))].sort();
+
+  await page.getByRole('navigation').getByRole('button', { name: 'Apps' }).click();
+  await page.getByRole('row').filter({ hasText: app.displayName }).first().click();
+  await expect(page.locator('[data-screen="detail"][data-collection="apps"]')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(app.displayName);
+  const inCopy = (n: number) => `${n.toLocaleString('en-US')} in the local copy`;
+  await expect(page.getByTestId('app-entitlements-total')).toHaveText(inCopy(entitlementsOf(app.id).length));
+  await expect(page.getByTestId('app-users-total')).toHaveText(inCopy(usersOf(app.id).length));
+  await expect(page.getByTestId('app-resource-servers-total')).toHaveText(inCopy(servers.length));
+  const shown = await page
+    .getByTestId('resource-server-link')
+    .evaluateAll((links) => links.map((l) => l.getAttribute('data-server') ?? ''));
+  expect(shown.sort()).toEqual(servers);
+  // Names from the store, in name order: the first entitlement by name, opened from its link.
+  const first = entitlementsOf(app.id)
+    .map((e) => e.displayName)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))[0]!;
+  await expect(page.getByTestId('app-entitlements-link').first()).toHaveText(first);
+  const user = page.getByTestId('app-users-link').first();
+  await expect(user).toBeVisible();
+  await page.getByTestId('app-entitlements').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(screenshotDir, 'app-objects.png') });
+
+  await page.getByTestId('app-entitlements-link').first().click();
+  await expect(page.locator('[data-screen="detail"][data-collection="entitlements"]')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(first);
+  await page.getByRole('button', { name: '← Back' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(app.displayName);
+
+  // A resource server opens the scopes list of this app on that server.
+  const server = servers[0]!;
+  await page.locator(`[data-testid="resource-server-link"][data-server="${server}"]`).click();
+  await expect(page.locator('[data-screen="list"][data-collection="scopes"]')).toBeVisible();
+  const onServer = scopesOf(app.id).filter((s) => (s.xaaResourceServerId ?? '') === server).length;
+  await expect(page.getByTestId('list-total')).toHaveText(`${onServer} ${onServer === 1 ? 'object' : 'objects'}`);
+});

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { Journal } from './journal';
-import { descriptorOf, type KindDescriptor, type PreparedChange, type RefreshedObject } from './kinds';
+import { descriptorOf, KINDS, type KindDescriptor, type PreparedChange, type RefreshedObject } from './kinds';
 import type { MutationKind, OutboxBatch, OutboxFilter, OutboxItem, OutboxRequest, OutboxState, PendingOverlay } from './types';
 
 /** What the outbox needs of the store: its database handle, and the synced objects. */
@@ -278,6 +278,14 @@ export class OutboxDb {
   /** The items in one state, in queue order, as stored. */
   rowsInState(state: OutboxState): ItemRow[] {
     return this.#stmt.byState.all(state) as ItemRow[];
+  }
+
+  /** The items in one state stored by an older version of their kind than the current one, in queue order. */
+  rowsOlderThanKinds(state: OutboxState): ItemRow[] {
+    const versions = JSON.stringify(Object.fromEntries(Object.values(KINDS).map((d) => [d.kind, d.version])));
+    const sql = `SELECT * FROM outbox_items WHERE state = ? AND kind_version < coalesce((SELECT value FROM json_each(?) WHERE key = kind), 0)
+      ORDER BY seq`;
+    return this.db.prepare(sql).all(state, versions) as ItemRow[];
   }
 
   /** The active item (queued, sending, uncertain) holding this change, if any. */

@@ -27,6 +27,7 @@ import { journalInWords } from './journal-words';
 import { KINDS } from './kinds';
 import { reconcileItems } from './reconcile';
 import { runSend, type SendOptions } from './sender';
+import { upgradeQueued } from './upgrade';
 import {
   OutboxStateError,
   type BulkAction,
@@ -115,6 +116,8 @@ class SendLock {
 export function openOutbox(store: OutboxStore): Outbox {
   ensureSchema(store.db);
   const o = new OutboxDb(store.db, store);
+  // What lists, edits and sends read is what each kind builds now (see upgrade.ts).
+  upgradeQueued(o);
   const ctx = validationContext(store);
   const lock = new SendLock();
   return {

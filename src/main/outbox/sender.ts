@@ -16,6 +16,7 @@ import { sendAttempt, type AttemptResult } from './send-attempt';
 import { SendControl } from './send-control';
 import { SendScheduler } from './send-scheduler';
 import type { OutboxItem, SendProgress, SendSummary } from './types';
+import { upgradeQueued } from './upgrade';
 
 export { stateForError } from './send-attempt';
 
@@ -239,6 +240,8 @@ class SendRun {
 }
 
 export async function runSend(o: OutboxDb, api: OutboxApi, opts: SendOptions = {}): Promise<SendSummary> {
+  // Items an older version of their kind queued send what their kind builds now.
+  upgradeQueued(o);
   const send = new SendRun(o, api, opts);
   send.progress({ phase: 'started' });
   opts.signal?.addEventListener('abort', send.cancel, { once: true });

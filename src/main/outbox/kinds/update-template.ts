@@ -181,6 +181,45 @@ function diffField(key: string, value: unknown, stored: unknown): { path: string
     .map(([member, v]) => ({ path: `${key}.${member}`, value: v, stored: get(stored, member) }));
 }
 
+/** Adds a field's differences to what the request sets, its old values and the mask's paths. */
+function addDiffs(
+  diffs: ReturnType<typeof diffField>,
+  changes: Record<string, unknown>,
+  before: Record<string, unknown>,
+  paths: string[],
+): void {
+  for (const diff of diffs) {
+    const [head, member] = diff.path.split('.') as [string, string | undefined];
+    if (member === undefined) changes[head] = diff.value;
+    else changes[head] = { ...(changes[head] as Record<string, unknown> | undefined), [member]: diff.value };
+    before[diff.path] = diff.stored ?? null;
+    paths.push(diff.path);
+  }
+}
+
+/**
+ * An item queued by version 1, which set message fields whole (`recurrenceRule` with the members
+ * merged in from the synced template, response-only ones included) and kept the synced values by
+ * field: its request is derived again as version 2 builds it, from what it holds. The members the
+ * server sets are left out, and a message field is named down to the members that differ from the
+ * value it was compared with; a field with no member left that differs is set whole, as it was.
+ */
+function upgradeFromV1(input: Record<string, unknown>): UpdateTemplateInput {
+  const templateId = String(input.templateId);
+  const readOnly = Object.keys(TEMPLATE_READ_ONLY);
+  const given = withoutMembers(isPlainObject(input.changes) ? input.changes : {}, readOnly);
+  const oldBefore = isPlainObject(input.before) ? input.before : {};
+  const stored = withoutMembers(Object.fromEntries(Object.keys(given).map((key) => [key, oldBefore[key] ?? null])), readOnly);
+  const changes: Record<string, unknown> = {};
+  const before: Record<string, unknown> = {};
+  const paths: string[] = [];
+  for (const [key, value] of Object.entries(given)) {
+    const diffs = diffField(key, value, stored[key]);
+    addDiffs(diffs.length > 0 ? diffs : [{ path: key, value, stored: stored[key] }], changes, before, paths);
+  }
+  return { templateId, changes, updateMask: paths.join(','), before };
+}
+
 /** The user's changes, checked and compared with the synced template: what the request sets, the mask and the old values. */
 function changesOver(templateId: string, wanted: Record<string, unknown>, synced: Record<string, unknown>): UpdateTemplateInput {
   const changes: Record<string, unknown> = {};
@@ -202,13 +241,7 @@ function changesOver(templateId: string, wanted: Record<string, unknown>, synced
         `'${key}' is not a template field that can be updated (known: ${Object.keys(TEMPLATE_FIELDS).join(', ')})`,
       );
     if (value !== null) check(value, key, synced[key]);
-    for (const diff of diffField(key, value, writable[key])) {
-      const [head, member] = diff.path.split('.') as [string, string | undefined];
-      if (member === undefined) changes[head] = diff.value;
-      else changes[head] = { ...(changes[head] as Record<string, unknown> | undefined), [member]: diff.value };
-      before[diff.path] = diff.stored ?? null;
-      paths.push(diff.path);
-    }
+    addDiffs(diffField(key, value, writable[key]), changes, before, paths);
   }
   if (paths.length === 0) {
     throw new OutboxValidationError(
@@ -221,7 +254,9 @@ function changesOver(templateId: string, wanted: Record<string, unknown>, synced
 
 export const updateTemplate: KindDescriptor<UpdateTemplateInput> = {
   kind: 'update-template',
-  version: 1,
+  // 2: message fields named down to their members, no member the server sets (1: set whole).
+  version: 2,
+  upgrade: (input, fromVersion) => (fromVersion < 2 ? upgradeFromV1(input) : input),
   label: 'Update access review template',
   endpoint: 'POST /api/v1/access_review_template/{id}',
   validate(raw, ctx) {

@@ -10,6 +10,7 @@ import { ago, dateTime } from '../../components/format';
 import { CopyButton, CopyableId, isObject, type JsonObject } from './parts';
 import { Structured } from './structured';
 import { EntitlementMembers, TaskActions } from './actions';
+import { AppObjects } from './app-objects';
 
 type Tab = 'details' | 'json' | 'history';
 
@@ -135,6 +136,7 @@ export function Detail({ collection, id }: { collection: CollectionId; id: strin
         (parsed ? (
           <div className="stack">
             {collection === 'tasks' && !object.deleted && <TaskActions object={object} raw={parsed} />}
+            {collection === 'apps' && <AppObjects appId={object.id} />}
             <Structured collection={collection} raw={parsed} />
             {collection === 'entitlements' && !object.deleted && <EntitlementMembers object={object} raw={parsed} />}
           </div>
