@@ -232,7 +232,7 @@ export type MutationKind = z.infer<typeof MutationKind>;
 export const OUTBOX_STATES = ['queued', 'sending', 'succeeded', 'failed', 'uncertain', 'resolved', 'discarded'] as const;
 export const OutboxState = z.enum(OUTBOX_STATES);
 export type OutboxState = z.infer<typeof OutboxState>;
-export const ImportKind = z.enum(['remove-membership', 'create-scope']);
+export const ImportKind = z.enum(['remove-membership', 'create-scope', 'escalate-task', 'update-template']);
 
 const JsonRecord = z.record(z.string(), z.unknown());
 

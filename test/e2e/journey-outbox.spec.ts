@@ -77,6 +77,22 @@ test('queue a scope (bad value refused inline, then a good one), bulk-import a C
   await expect(page.getByTestId('outbox-badge')).toHaveText('3');
   await page.screenshot({ path: join(screenshotDir, 'outbox-queued.png') });
 
+  // Escalations from a CSV: the preview names each task and takes its step from the synced task; an unknown task is refused.
+  const grant = [...tenant.data.tasks.values()].find((t) => t.type?.grant && !t.emergencyAccess && t.policy?.current?.id)!;
+  const grantId = grant.id!;
+  await page.getByRole('tab', { name: 'Import CSV' }).click();
+  await page.getByLabel('Kind').selectOption('escalate-task');
+  await page.getByLabel('CSV file').setInputFiles({
+    name: 'escalations.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(['task_id,comment', `${grantId},on call`, 'no-such-task,'].join('\n')),
+  });
+  await expect(page.getByTestId('import-errors')).toContainText('unknown task no-such-task');
+  await expect(page.getByTestId('import-valid')).toContainText(
+    `escalate task ${grantId} (${grant.displayName}) (policy step ${grant.policy!.current!.id})`,
+  );
+  await page.getByRole('tab', { name: 'Changes' }).click();
+
   // Send everything and see the results.
   await page.getByRole('button', { name: /Send all queued/ }).click();
   await expect(page.locator('[data-testid="outbox-item"][data-state="succeeded"]')).toHaveCount(3, { timeout: 60_000 });

@@ -7,11 +7,15 @@ import { call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
 import { Badge } from '../../components/States';
 
-type Kind = 'create-scope' | 'remove-membership';
+type Kind = 'create-scope' | 'remove-membership' | 'escalate-task' | 'update-template';
 
 const COLUMNS: Record<Kind, string> = {
   'create-scope': 'app_id, xaa_resource_server_id, scope_value, display_name, description, classification, state',
   'remove-membership': 'app_id, app_entitlement_id, app_user_id',
+  'escalate-task': "task_id, comment (the policy step is the synced task's current step; policy_step_id to give another)",
+  'update-template':
+    'templateId, then one column per field to set, by path: displayName, description, autoStartCampaign, recurrenceRule.endDate, ' +
+    'notificationConfig.sendReminders… (an empty cell sets nothing)',
 };
 
 /** Bulk CSV: validated whole, previewed (valid rows, line-numbered errors, duplicates), queued in one go or not at all. */
@@ -79,6 +83,8 @@ export function ImportCsv({ onImported }: { onImported(): void }) {
           >
             <option value="create-scope">Create scopes</option>
             <option value="remove-membership">Remove memberships</option>
+            <option value="escalate-task">Escalate tasks</option>
+            <option value="update-template">Update templates</option>
           </select>
         </div>
         <div className="grow">
