@@ -495,16 +495,8 @@ export function parseFilters(args: readonly string[], collections: readonly Coll
   for (const arg of args) {
     const eq = arg.indexOf('=');
     if (eq <= 0) throw new InvalidInputError(`a filter is key=value, not '${arg}'`);
-    let key = arg.slice(0, eq).trim();
+    const { key, targetsOf } = targetsOfKey(arg.slice(0, eq).trim(), collections);
     const raw = arg.slice(eq + 1);
-    let targetsOf = [...collections];
-    const dot = key.indexOf('.');
-    if (dot > 0 && descriptorOrNull(key.slice(0, dot))) {
-      const only = key.slice(0, dot) as CollectionId;
-      if (!collections.includes(only)) throw new InvalidInputError(`this report does not cover '${only}'`);
-      targetsOf = [only];
-      key = key.slice(dot + 1);
-    }
     let matched = false;
     for (const id of targetsOf) {
       const d = descriptorOf(id);
@@ -526,6 +518,15 @@ export function parseFilters(args: readonly string[], collections: readonly Coll
     result[id] = Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, v.length === 1 ? (v[0] as FilterValue) : v]));
   }
   return result;
+}
+
+/** A filter or sort key, `[collection.]column`: the column, and the collections of the report it is for (one named: that one only). */
+function targetsOfKey(spec: string, collections: readonly CollectionId[]): { key: string; targetsOf: CollectionId[] } {
+  const dot = spec.indexOf('.');
+  if (dot <= 0 || !descriptorOrNull(spec.slice(0, dot))) return { key: spec, targetsOf: [...collections] };
+  const only = spec.slice(0, dot) as CollectionId;
+  if (!collections.includes(only)) throw new InvalidInputError(`this report does not cover '${only}'`);
+  return { key: spec.slice(dot + 1), targetsOf: [only] };
 }
 
 function descriptorOrNull(id: string): CollectionDescriptor | null {
@@ -553,15 +554,7 @@ export function parseSort(arg: string | undefined, collections: readonly Collect
   const [spec = '', dir = 'asc', ...rest] = arg.trim().split(':');
   if (!spec || rest.length > 0 || (dir !== 'asc' && dir !== 'desc'))
     throw new InvalidInputError(`a sort is COLUMN, COLUMN:asc or COLUMN:desc, not '${arg}'`);
-  let column = spec;
-  let targetsOf = [...collections];
-  const dot = spec.indexOf('.');
-  if (dot > 0 && descriptorOrNull(spec.slice(0, dot))) {
-    const only = spec.slice(0, dot) as CollectionId;
-    if (!collections.includes(only)) throw new InvalidInputError(`this report does not cover '${only}'`);
-    targetsOf = [only];
-    column = spec.slice(dot + 1);
-  }
+  const { key: column, targetsOf } = targetsOfKey(spec, collections);
   const name = column === 'app' ? 'appId' : column;
   const out: Partial<Record<CollectionId, ReportSort>> = {};
   for (const id of targetsOf)

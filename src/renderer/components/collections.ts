@@ -1,6 +1,6 @@
-import type { CollectionId } from '../../shared/contract';
+import { COLLECTION_IDS, type CollectionId } from '../../shared/contract';
 
-/** Sidebar labels of the collections, in the order users think of them. */
+/** Sidebar labels of the collections. */
 export const COLLECTION_LABELS: Record<CollectionId, string> = {
   campaigns: 'Campaigns',
   templates: 'Templates',
@@ -14,19 +14,8 @@ export const COLLECTION_LABELS: Record<CollectionId, string> = {
   memberships: 'Memberships',
   tasks: 'Tasks',
 };
-export const COLLECTION_ORDER: CollectionId[] = [
-  'campaigns',
-  'templates',
-  'automations',
-  'toolsets',
-  'routing-rules',
-  'scopes',
-  'apps',
-  'entitlements',
-  'app-users',
-  'memberships',
-  'tasks',
-];
+/** The sidebar's order: the contract's, which lists the collections in the order users think of them. */
+export const COLLECTION_ORDER: readonly CollectionId[] = COLLECTION_IDS;
 
 /** The singular noun of an object of a collection. */
 export const COLLECTION_NOUN: Record<CollectionId, string> = {

@@ -6,6 +6,7 @@ import { Empty, ErrorState, Loading } from '../../components/States';
 import { useQuery } from '../../components/useQuery';
 import { count, dateTime } from '../../components/format';
 import { KIND_LABELS } from './ChangeForms';
+import { AnySelect, batchChoices, KIND_CHOICES } from './filter-fields';
 
 const PAGE = 50;
 const OUTCOMES = ['succeeded', 'failed', 'uncertain', 'queued', 'resolved', 'discarded'];
@@ -32,57 +33,28 @@ function Filters({ filter, set }: { filter: JournalFilter; set(f: JournalFilter)
   const batches = useQuery(() => call('outboxBatches'), [version]);
   return (
     <div className="row wrap" role="group" aria-label="Journal filters">
-      <label className="small" htmlFor="journal-kind">
-        Kind
-      </label>
-      <select
+      <AnySelect
         id="journal-kind"
-        className="field"
-        style={{ width: 'auto' }}
-        value={filter.kind ?? ''}
-        onChange={(e) => set({ ...filter, kind: (e.target.value || null) as MutationKind | null })}
-      >
-        <option value="">Any</option>
-        {(Object.keys(KIND_LABELS) as MutationKind[]).map((k) => (
-          <option key={k} value={k}>
-            {KIND_LABELS[k]}
-          </option>
-        ))}
-      </select>
-      <label className="small" htmlFor="journal-outcome">
-        Outcome
-      </label>
-      <select
+        label="Kind"
+        value={filter.kind}
+        choices={KIND_CHOICES}
+        onChange={(kind) => set({ ...filter, kind: kind as MutationKind | null })}
+      />
+      <AnySelect
         id="journal-outcome"
-        className="field"
-        style={{ width: 'auto' }}
-        value={filter.outcome ?? ''}
-        onChange={(e) => set({ ...filter, outcome: e.target.value || null })}
-      >
-        <option value="">Any</option>
-        {OUTCOMES.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-      <label className="small" htmlFor="journal-batch">
-        Import
-      </label>
-      <select
+        label="Outcome"
+        value={filter.outcome}
+        choices={OUTCOMES.map((o) => ({ value: o, label: o }))}
+        onChange={(outcome) => set({ ...filter, outcome })}
+      />
+      <AnySelect
         id="journal-batch"
-        className="field"
-        style={{ width: 'auto', maxWidth: 320 }}
-        value={filter.batch ?? ''}
-        onChange={(e) => set({ ...filter, batch: e.target.value ? Number(e.target.value) : null })}
-      >
-        <option value="">Any</option>
-        {(batches.data?.batches ?? []).map((b) => (
-          <option key={b.id} value={b.id}>
-            {b.name} ({dateTime(b.createdAt)})
-          </option>
-        ))}
-      </select>
+        label="Import"
+        value={filter.batch}
+        choices={batchChoices(batches.data?.batches ?? [])}
+        onChange={(batch) => set({ ...filter, batch: batch ? Number(batch) : null })}
+        maxWidth={320}
+      />
       <label className="small" htmlFor="journal-from">
         From
       </label>

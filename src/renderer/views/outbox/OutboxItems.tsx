@@ -12,9 +12,10 @@ import { call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
 import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { useDebounced, useQuery } from '../../components/useQuery';
-import { ago, count, dateTime } from '../../components/format';
+import { ago, count } from '../../components/format';
 import { KIND_LABELS } from './ChangeForms';
 import { ResultLinks } from './ResultLinks';
+import { AnySelect, batchChoices, KIND_CHOICES } from './filter-fields';
 
 export const STATES: OutboxState[] = ['queued', 'sending', 'failed', 'uncertain', 'succeeded', 'resolved', 'discarded'];
 export const NO_FILTER: OutboxFilter = { state: null, kind: null, batch: null, error: null };
@@ -119,40 +120,21 @@ function FilterBar({ filter, setFilter, counts, batches }: FilterBarProps) {
         ))}
       </div>
       <div className="row wrap">
-        <label className="small" htmlFor="outbox-filter-kind">
-          Kind
-        </label>
-        <select
+        <AnySelect
           id="outbox-filter-kind"
-          className="field"
-          style={{ width: 'auto' }}
-          value={filter.kind ?? ''}
-          onChange={(e) => setFilter({ ...filter, kind: (e.target.value || null) as MutationKind | null })}
-        >
-          <option value="">Any</option>
-          {(Object.keys(KIND_LABELS) as MutationKind[]).map((k) => (
-            <option key={k} value={k}>
-              {KIND_LABELS[k]}
-            </option>
-          ))}
-        </select>
-        <label className="small" htmlFor="outbox-filter-batch">
-          Import
-        </label>
-        <select
+          label="Kind"
+          value={filter.kind}
+          choices={KIND_CHOICES}
+          onChange={(kind) => setFilter({ ...filter, kind: kind as MutationKind | null })}
+        />
+        <AnySelect
           id="outbox-filter-batch"
-          className="field"
-          style={{ width: 'auto', maxWidth: 320 }}
-          value={filter.batch ?? ''}
-          onChange={(e) => setFilter({ ...filter, batch: e.target.value ? Number(e.target.value) : null })}
-        >
-          <option value="">Any</option>
-          {batches.map((b) => (
-            <option key={b.id} value={b.id}>
-              {b.name} ({dateTime(b.createdAt)})
-            </option>
-          ))}
-        </select>
+          label="Import"
+          value={filter.batch}
+          choices={batchChoices(batches)}
+          onChange={(batch) => setFilter({ ...filter, batch: batch ? Number(batch) : null })}
+          maxWidth={320}
+        />
         <label className="small" htmlFor="outbox-filter-error">
           Reason contains
         </label>
