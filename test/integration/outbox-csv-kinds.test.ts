@@ -2,7 +2,8 @@
  * CSV imports of escalations and template updates, end to end against the reference tenant
  * (127.0.0.1, random port) through `attest queue import` on a synced store: rows the store is sure
  * the tenant refuses, unknown tasks and templates, and cells of the wrong type stop the whole file
- * (exit 2) naming line, column and reason; the good rows are queued, sent, and the tenant holds the
+ * (exit 2) naming line, column and reason; a task that did not offer escalation at the last sync is
+ * queued with a warning; the good rows are queued, sent, and the tenant holds the
  * escalations (with the synced task's current step) and the template values (masks naming only the
  * fields the rows set).
  */
@@ -18,6 +19,8 @@ import { runCli } from './sync.helpers';
 let tenant: TestTenant;
 let tmp: ReturnType<typeof tempDir>;
 let env: NodeJS.ProcessEnv;
+/** A grant task whose escalation the tenant stopped offering before the sync (the store may be stale about it). */
+let notOffered: TaskLike;
 const cli = (...argv: string[]) => runCli([...argv, '--connection', 'kinds'], env);
 
 interface TaskLike {
@@ -25,6 +28,8 @@ interface TaskLike {
   state?: string;
   type?: Record<string, unknown>;
   policy?: { current?: { id?: string } | null };
+  actions?: string[];
+  emergencyAccess?: boolean;
 }
 
 const tasks = () => [...tenant.data.tasks.values()] as unknown as TaskLike[];
@@ -41,6 +46,9 @@ beforeAll(async () => {
   const dataDir = join(tmp.dir, 'data');
   saveConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'kinds' }));
   env = { ATTEST_CLIENT_SECRET: tenant.clientSecret, ATTEST_DATA_DIR: dataDir };
+  const grants = tasks().filter((t) => t.type?.grant && t.state === 'TASK_STATE_OPEN' && !t.emergencyAccess && t.policy?.current?.id);
+  notOffered = grants[grants.length - 1]!;
+  notOffered.actions = (notOffered.actions ?? []).filter((a) => a !== 'TASK_ACTION_TYPE_ESCALATE_TO_EMERGENCY_ACCESS');
   const synced = await runCli(['sync', '--connection', 'kinds'], env);
   expect(synced.code, synced.err).toBe(0);
 });
@@ -53,6 +61,7 @@ describe('escalations from a CSV', () => {
   it('refuses the file naming the unknown task and those that cannot be escalated, then queues and sends the good rows', async () => {
     const good = escalatableTasks(tenant.data, 3);
     expect(good).toHaveLength(3);
+    expect(good.map((g) => g.taskId)).not.toContain(notOffered.id);
     const revoke = tasks().find((t) => t.type?.revoke && t.state === 'TASK_STATE_OPEN')!;
     const closed = tasks().find((t) => t.type?.grant && t.state === 'TASK_STATE_CLOSED')!;
     expect(revoke && closed).toBeTruthy();
@@ -97,6 +106,17 @@ describe('escalations from a CSV', () => {
       { policyStepId: good[2]!.policyStepId, comment: 'second shift' },
     ]);
     for (const g of good) expect((tenant.data.tasks.get(g.taskId) as unknown as { emergencyAccess: boolean }).emergencyAccess).toBe(true);
+  });
+
+  it('queues with a warning a task that did not offer escalation at the last sync (the store may be stale)', async () => {
+    const file = writeCsv('escalation-stale.csv', ['task_id', notOffered.id]);
+    const dry = await cli('queue', 'import', file, '--kind', 'escalate', '--dry-run');
+    expect(dry.code, dry.err).toBe(0);
+    expect(dry.err).toMatch(
+      new RegExp(`${file}:2:1: warning: task_id: task ${notOffered.id} \\(.+\\) did not offer escalation at the last sync \\(`),
+    );
+    expect(dry.out).toContain(`(policy step ${notOffered.policy!.current!.id})`);
+    expect(dry.err).toContain('dry run: 1 of 1 rows would be queued, 1 with warnings');
   });
 });
 
