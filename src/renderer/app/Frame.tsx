@@ -28,6 +28,8 @@ import { SecretPrompt } from './SecretPrompt';
 import { SyncButton } from './SyncButton';
 import { TenantSwitcher } from './TenantSwitcher';
 import { Announcer } from './Announcer';
+import { AutoRunChip } from './AutoRunChip';
+import { Notices } from './Notices';
 
 const COLLECTION_ICONS: Record<CollectionId, LucideIcon> = {
   campaigns: ClipboardCheck,
@@ -94,6 +96,7 @@ function BackForward() {
 export function Frame({ children }: { children: ReactNode }) {
   const status = useApp((s) => s.status);
   const outboxPending = useApp((s) => s.outboxPending);
+  const outboxFailures = useApp((s) => (s.outboxCounts.failed ?? 0) + (s.outboxCounts.uncertain ?? 0));
   const connection = useApp((s) => s.connection);
   const setPalette = useApp((s) => s.setPalette);
   const recheck = useApp((s) => s.recheckConnection);
@@ -143,10 +146,21 @@ export function Frame({ children }: { children: ReactNode }) {
           label="Outbox"
           icon={Inbox}
           badge={
-            outboxPending > 0 ? (
-              <span className="badge pending" data-testid="outbox-badge">
-                {count(outboxPending)}
-              </span>
+            outboxPending > 0 || outboxFailures > 0 ? (
+              <>
+                {outboxFailures > 0 && (
+                  <span className="badge bad" data-testid="outbox-failures-badge" title={`${count(outboxFailures)} failed or uncertain`}>
+                    {count(outboxFailures)}
+                    <span className="sr-only"> failed or uncertain</span>
+                  </span>
+                )}
+                {outboxPending > 0 && outboxFailures > 0 && ' '}
+                {outboxPending > 0 && (
+                  <span className="badge pending" data-testid="outbox-badge">
+                    {count(outboxPending)}
+                  </span>
+                )}
+              </>
             ) : undefined
           }
         />
@@ -168,6 +182,7 @@ export function Frame({ children }: { children: ReactNode }) {
           <span className={`dot ${connection.online ? 'ok' : 'bad'}`} />
           {STATUS_LABELS[connection.status]}
         </button>
+        <AutoRunChip />
         <div className="grow" />
         <button
           className="search-trigger"
@@ -208,6 +223,7 @@ export function Frame({ children }: { children: ReactNode }) {
         )}
         {children}
       </main>
+      <Notices />
     </div>
   );
 }

@@ -28,6 +28,11 @@ export function dateTime(iso: string | null | undefined): string {
     .replace(/:00Z$/, 'Z');
 }
 
+/** "14:05": a time of today in the user's clock (when the next run is due). */
+export function clockTime(iso: string): string {
+  return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+}
+
 /** A duration for people: '850 ms', '5.5 s', '2 min 5 s'. */
 export function duration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;

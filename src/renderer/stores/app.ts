@@ -1,11 +1,13 @@
 import { create } from 'zustand';
 import type {
+  AutoRunStatus,
   ChannelResult,
   CollectionId,
   CollectionInfo,
   CollectionStatus,
   ConnectionInfo,
   ConnectionState,
+  Notice,
   SendProgress,
   SyncProgress,
 } from '../../shared/contract';
@@ -74,6 +76,10 @@ export interface AppState {
   sendProgress: SendProgress | null;
   /** Bumped when the outbox changed: its views refetch. */
   outboxVersion: number;
+  /** What the open connection runs on its own, and when the next run is due. */
+  autoRun: AutoRunStatus | null;
+  /** Runs on their own that ended with failures, shown as toasts until dismissed. */
+  notices: Notice[];
 
   start(): Promise<void>;
   refreshConnections(): Promise<void>;
@@ -93,6 +99,8 @@ export interface AppState {
   setAddingConnection(open: boolean): void;
   refreshOutbox(): Promise<void>;
   outboxChanged(): void;
+  refreshAutoRun(): Promise<void>;
+  dismissNotice(notice: Notice): void;
 }
 
 const offline: ConnectionState = { connection: null, online: false, status: 'offline', checkedAt: null, reason: null, needsSecret: false };
@@ -124,6 +132,8 @@ export const useApp = create<AppState>()((set, get) => ({
   sending: false,
   sendProgress: null,
   outboxVersion: 0,
+  autoRun: null,
+  notices: [],
 
   async start() {
     try {
@@ -132,6 +142,7 @@ export const useApp = create<AppState>()((set, get) => ({
       if (list.active) {
         await get().refreshStatus();
         await get().refreshOutbox();
+        await get().refreshAutoRun();
       } else if (list.lastUsed) {
         // Reopen the tenant used last; if that fails, the first-run screen lists the saved ones.
         await get()
@@ -169,6 +180,7 @@ export const useApp = create<AppState>()((set, get) => ({
     await get().refreshConnections();
     await get().refreshStatus();
     await get().refreshOutbox();
+    await get().refreshAutoRun();
     set((s) => ({ dataVersion: s.dataVersion + 1 }));
     // The demo tenant is a local server with sample data: opening it syncs it at once.
     if (connection.demo && state.online && !get().syncing) await get().startSync();
@@ -250,6 +262,18 @@ export const useApp = create<AppState>()((set, get) => ({
     set((s) => ({ outboxVersion: s.outboxVersion + 1 }));
     void get().refreshOutbox();
   },
+
+  async refreshAutoRun() {
+    try {
+      set({ autoRun: await call('autoRunStatus') });
+    } catch {
+      // Only a status line: the next event brings it.
+    }
+  },
+
+  dismissNotice(notice) {
+    set((s) => ({ notices: s.notices.filter((n) => n !== notice) }));
+  },
 }));
 
 /** Wires core events into the store; returns the unsubscribe. */
@@ -289,6 +313,12 @@ export function listenToCore(): () => void {
     }
   });
   const stopConnection = subscribe('connectionState', (state) => useApp.setState({ connection: state }));
+  const stopAutoRun = subscribe('autoRun', (status) => useApp.setState({ autoRun: status }));
+  const stopNotice = subscribe('notice', (notice) => {
+    // The last few only: a toast per run, not a pile.
+    useApp.setState((s) => ({ notices: [...s.notices.slice(-2), notice] }));
+    useApp.getState().outboxChanged();
+  });
   // The desktop app's Help menu.
   const stopMenu = subscribe('menuCommand', ({ command }) => {
     if (command === 'about') useApp.getState().setAbout(true);
@@ -304,6 +334,8 @@ export function listenToCore(): () => void {
   return () => {
     stopProgress();
     stopConnection();
+    stopAutoRun();
+    stopNotice();
     stopMenu();
     stopSend();
     sendEvents.stop();

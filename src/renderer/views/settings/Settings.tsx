@@ -4,8 +4,9 @@ import { useApp } from '../../stores/app';
 import { useThemeChoice, type ThemeChoice } from '../../components/theme';
 import { Badge } from '../../components/States';
 import { ReplaceCredential } from './ReplaceCredential';
+import { AutoRun } from './AutoRun';
 
-/** Connections (add, test, remove), the data folder, and the theme. */
+/** Connections (add, test, remove, replace a credential, what each runs on its own), the data folder, and the theme. */
 export function Settings() {
   const connections = useApp((s) => s.connections);
   const active = useApp((s) => s.active);
@@ -100,6 +101,7 @@ export function Settings() {
                 </button>
               )}
             </div>
+            <AutoRun connection={connection} />
             {replacing === connection.name && (
               <ReplaceCredential
                 connection={connection}
