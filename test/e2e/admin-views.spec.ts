@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import type { Task } from '../../src/shared/api-types';
@@ -21,6 +22,16 @@ async function connectAndSync(page: Page, url: string): Promise<void> {
   await expect(page.locator('[data-screen="overview"]')).toBeVisible();
   await page.getByRole('button', { name: 'Sync', exact: true }).click();
   await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
+}
+
+/** No critical or serious axe finding (WCAG 2.1 A/AA and best practices) on what is on screen. */
+async function expectAccessible(page: Page, screen: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const blocking = result.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+  expect(
+    blocking.map((v) => `${v.id} on ${screen}: ${v.nodes[0]?.target.join(' ') ?? ''}`),
+    screen,
+  ).toEqual([]);
 }
 
 const ESCALATE = 'TASK_ACTION_TYPE_ESCALATE_TO_EMERGENCY_ACCESS';
@@ -73,6 +84,7 @@ test('Tasks: filtered by emergency access, state and app, two selected, the one 
     `Queued 1 change in the outbox. 1 skipped (its current step does not offer escalation): ${revoke.displayName}. Open the outbox`,
   );
   await expect(page.getByTestId('outbox-badge')).toHaveText('1');
+  await expectAccessible(page, 'the Tasks list with its selection bar');
   // Marked at once in the list as it is (no other filter or sort needed to read the rows again).
   await expect(page.getByRole('row').filter({ hasText: grant.displayName! }).first()).toContainText('Change pending');
   await expect(page.getByRole('row').filter({ hasText: revoke.displayName! }).first()).not.toContainText('Change pending');
@@ -115,6 +127,7 @@ test('an App lists its entitlements, users and resource servers from the store; 
   await expect(page.getByTestId('app-entitlements-link').first()).toHaveText(first);
   const user = page.getByTestId('app-users-link').first();
   await expect(user).toBeVisible();
+  await expectAccessible(page, 'an app');
   await page.getByTestId('app-entitlements').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(screenshotDir, 'app-objects.png') });
 
@@ -163,6 +176,7 @@ test("an entitlement's page shows its MCP toolset live from the tenant, then fro
     await expect(section.getByTestId('toolset-source')).toHaveText('Live from the tenant');
     await expect(section.getByTestId('toolset')).toContainText(toolset.displayName!);
     await expect(section.getByTestId('toolset')).toContainText(`${toolset.toolCount} tools`);
+    await expectAccessible(page, "an entitlement's toolset");
     await section.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(screenshotDir, 'entitlement-toolset.png') });
 
@@ -174,6 +188,7 @@ test("an entitlement's page shows its MCP toolset live from the tenant, then fro
     await expect(section.getByTestId('toolset-source')).toContainText('From the local copy (synced');
     await expect(section.getByTestId('toolset-reason')).toContainText(/tenant did not answer the lookup|offline/);
     await expect(section.getByTestId('toolset')).toContainText(toolset.displayName!);
+    await expectAccessible(page, "an entitlement's toolset from the local copy");
     await section.getByRole('button', { name: toolset.displayName! }).click();
     await expect(page.locator('[data-screen="detail"][data-collection="toolsets"]')).toBeVisible();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(toolset.displayName!);
