@@ -26,6 +26,7 @@ export const CHANNEL_NAMES = [
   'listObjects',
   'getObject',
   'objectHistory',
+  'entitlementToolset',
   'compareRuns',
   'search',
   'overview',

@@ -550,6 +550,16 @@ export const CHANNELS = {
     z.object({ object: ObjectDetail.nullable() }),
     'One object with its raw JSON as received.',
   ),
+  entitlementToolset: channel(
+    z.object({ appId: Id, appEntitlementId: Id }).strict(),
+    z.object({
+      source: z.enum(['live', 'store']),
+      toolset: z.object({ id: z.string(), title: z.string(), raw: z.string() }).nullable(),
+      asOf: z.string().nullable(),
+      reason: z.string().nullable(),
+    }),
+    "An entitlement's MCP toolset: the tenant's own lookup while online, the synced toolsets otherwise (saying which, and why).",
+  ),
   objectHistory: channel(
     z.object({ collection: CollectionId, id: Id }).strict(),
     z.object({ entries: z.array(HistoryEntry) }),

@@ -127,3 +127,53 @@ test('an App lists its entitlements, users and resource servers from the store; 
   const onServer = scopesOf(app.id).filter((s) => (s.xaaResourceServerId ?? '') === server).length;
   await expect(page.getByTestId('list-total')).toHaveText(`${onServer} ${onServer === 1 ? 'object' : 'objects'}`);
 });
+
+test("an entitlement's page shows its MCP toolset live from the tenant, then from the local copy once the tenant stops", async ({
+  page,
+  host,
+}) => {
+  const own = await startTenant({ port: 0, scale: 'demo', seed: 11 });
+  let running = true;
+  try {
+    await page.goto(host.url);
+    await page.getByLabel('Client ID').fill(own.clientId);
+    await page.getByLabel('Client secret').fill(own.clientSecret);
+    await page.getByRole('button', { name: 'Save and open' }).click();
+    await expect(page.locator('[data-screen="overview"]')).toBeVisible();
+    await page.getByRole('button', { name: 'Sync', exact: true }).click();
+    await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
+
+    const toolset = [...own.data.toolsets.values()][0]!;
+    const entitlement = own.data.entitlements.get(toolset.appEntitlementId!)!;
+    await page.keyboard.press('Control+k');
+    await page.getByRole('dialog', { name: 'Quick search' }).getByRole('textbox').fill(entitlement.id);
+    await page
+      .locator('.hit')
+      .filter({ has: page.locator('.badge', { hasText: /^Entitlement$/ }) })
+      .first()
+      .click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(entitlement.displayName);
+    const section = page.getByTestId('entitlement-toolset');
+    // The connection's first check may still be under way when the page opens: the live answer follows it.
+    await expect(section).toHaveAttribute('data-source', 'live', { timeout: 20_000 });
+    await expect(section.getByTestId('toolset-source')).toHaveText('Live from the tenant');
+    await expect(section.getByTestId('toolset')).toContainText(toolset.displayName!);
+    await expect(section.getByTestId('toolset')).toContainText(`${toolset.toolCount} tools`);
+    await section.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(screenshotDir, 'entitlement-toolset.png') });
+
+    // The tenant stops: the lookup fails, the synced toolsets answer, and the page says so.
+    await own.close();
+    running = false;
+    await section.getByRole('button', { name: 'Look again' }).click();
+    await expect(section).toHaveAttribute('data-source', 'store', { timeout: 30_000 });
+    await expect(section.getByTestId('toolset-source')).toContainText('From the local copy (synced');
+    await expect(section.getByTestId('toolset-reason')).toContainText(/tenant did not answer the lookup|offline/);
+    await expect(section.getByTestId('toolset')).toContainText(toolset.displayName!);
+    await section.getByRole('button', { name: toolset.displayName! }).click();
+    await expect(page.locator('[data-screen="detail"][data-collection="toolsets"]')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(toolset.displayName!);
+  } finally {
+    if (running) await own.close();
+  }
+});

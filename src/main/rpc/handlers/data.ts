@@ -4,6 +4,7 @@ import { withPending } from '../../outbox/overlay';
 import type { Handlers } from '../dispatch';
 import { createLatest } from '../latest';
 import { compareRuns } from '../../app/changes';
+import { entitlementToolset } from '../../app/toolsets';
 import {
   changedObjectOf,
   collectionInfos,
@@ -31,6 +32,7 @@ export function dataHandlers(
   | 'listObjects'
   | 'getObject'
   | 'objectHistory'
+  | 'entitlementToolset'
   | 'compareRuns'
   | 'search'
   | 'overview'
@@ -69,6 +71,11 @@ export function dataHandlers(
       return { object: withOverlay ? detailOf(withOverlay) : null };
     },
     objectHistory: ({ collection, id }) => ({ entries: historyOf(store().history(collection, id)) }),
+    entitlementToolset: async ({ appId, appEntitlementId }) => {
+      const workspace = session.workspace();
+      const { online } = await session.connectionState();
+      return entitlementToolset(workspace, { online, appId, appEntitlementId });
+    },
     compareRuns: (args) => {
       const found = compareRuns(store(), args);
       return { ...found, runs: found.runs.map(runOf), changes: found.changes.map(changedObjectOf) };

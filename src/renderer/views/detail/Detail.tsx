@@ -11,6 +11,7 @@ import { CopyButton, CopyableId, isObject, type JsonObject } from './parts';
 import { Structured } from './structured';
 import { EntitlementMembers, TaskActions } from './actions';
 import { AppObjects } from './app-objects';
+import { EntitlementToolset } from './toolset';
 
 type Tab = 'details' | 'json' | 'history';
 
@@ -138,6 +139,9 @@ export function Detail({ collection, id }: { collection: CollectionId; id: strin
             {collection === 'tasks' && !object.deleted && <TaskActions object={object} raw={parsed} />}
             {collection === 'apps' && <AppObjects appId={object.id} />}
             <Structured collection={collection} raw={parsed} />
+            {collection === 'entitlements' && typeof object.cells.appId === 'string' && (
+              <EntitlementToolset appId={object.cells.appId} entitlementId={object.id} />
+            )}
             {collection === 'entitlements' && !object.deleted && <EntitlementMembers object={object} raw={parsed} />}
           </div>
         ) : (
