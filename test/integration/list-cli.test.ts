@@ -10,11 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Automation } from '../../src/shared/api-types';
-import { main } from '../../src/cli/index';
 import { createApiClient } from '../../src/main/api/client';
 import { openStore } from '../../src/main/store/db';
 import { syncTenant } from '../../src/main/sync/engine';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
+import { runAttest } from '../helpers/cli';
 import { tempDir } from './sync.helpers';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -29,21 +29,8 @@ function attestProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ c
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-/** Runs the CLI in this process (what bin/attest.mjs runs), stdout not a terminal. */
-async function attest(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out: (text: string) => void (io.stdout += text.endsWith('\n') ? text : `${text}\n`),
-    err: (text: string) => void (io.stderr += text.endsWith('\n') ? text : `${text}\n`),
-    readStdin: async () => '',
-    env: { ...process.env, COLUMNS: '' },
-    isTTY: false,
-    stdoutIsTTY: false,
-  };
-  const code = await main(args, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
+/** Runs the CLI in this process, stdout not a terminal, with no width from the environment. */
+const attest = (args: string[]) => runAttest(args, '', { ...process.env, COLUMNS: '' });
 
 const OSC52 = '\u001b]52;c;ZXZpbA==\u0007';
 const CLEAR = '\u001b[2J\u001b[3J\u001b[H';

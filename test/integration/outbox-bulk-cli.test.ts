@@ -2,38 +2,16 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/index';
-import type { CliIO } from '../../src/cli/io';
 import type { BulkResult, OutboxBatch, OutboxItem, OutboxState } from '../../src/main/outbox/queue';
 import { startTenant } from '../../src/tenant/server';
+import { runAttest } from '../helpers/cli';
 import { appliedCounts, removableMemberships, removalsCsv, tempDir } from './outbox.helpers';
 
 type Tenant = Awaited<ReturnType<typeof startTenant>>;
 let tenant: Tenant;
 let tmp: ReturnType<typeof tempDir>;
 
-function io(stdin = ''): CliIO & { stdout: string; stderr: string } {
-  const captured = {
-    stdout: '',
-    stderr: '',
-    out(text: string) {
-      captured.stdout += `${text}\n`;
-    },
-    err(text: string) {
-      captured.stderr += `${text}\n`;
-    },
-    readStdin: async () => stdin,
-    env: {} as NodeJS.ProcessEnv,
-    isTTY: false,
-  };
-  return captured;
-}
-
-async function run(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = io(stdin);
-  const code = await main(args, out);
-  return { code, stdout: out.stdout, stderr: out.stderr };
-}
+const run = runAttest;
 
 beforeAll(async () => {
   // Twice the demo tenant: enough removable memberships for 300 removals.

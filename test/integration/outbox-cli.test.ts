@@ -3,8 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/index';
-import type { CliIO } from '../../src/cli/io';
 import { startTenant } from '../../src/tenant/server';
+import { captureIO } from '../helpers/cli';
 import { removableMemberships, removalsCsv, resourceServers, tempDir } from './outbox.helpers';
 
 type Tenant = Awaited<ReturnType<typeof startTenant>>;
@@ -12,22 +12,7 @@ let tenant: Tenant;
 let tmp: ReturnType<typeof tempDir>;
 let store: string;
 
-function io(stdin = ''): CliIO & { stdout: string; stderr: string } {
-  const captured = {
-    stdout: '',
-    stderr: '',
-    out(text: string) {
-      captured.stdout += `${text}\n`;
-    },
-    err(text: string) {
-      captured.stderr += `${text}\n`;
-    },
-    readStdin: async () => stdin,
-    env: {} as NodeJS.ProcessEnv,
-    isTTY: false,
-  };
-  return captured;
-}
+const io = captureIO;
 
 beforeAll(async () => {
   tenant = await startTenant({ port: 0, seed: 77 });

@@ -2,8 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CliIO } from '../../src/cli/io';
-import { main } from '../../src/cli/index';
+import { runAttest } from '../helpers/cli';
 import type { Store } from '../../src/main/store/db';
 import { collection as descriptorOf, type CollectionId } from '../../src/main/collections';
 import type { Task } from '../../src/shared/api-types';
@@ -123,15 +122,6 @@ export function differences(store: Store, data: TenantData): string[] {
 
 /** Runs the attest CLI in this process and captures what it prints. */
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => void (out += t.endsWith('\n') ? t : `${t}\n`),
-    err: (t) => void (err += t.endsWith('\n') ? t : `${t}\n`),
-    readStdin: async () => '',
-    env: { ...process.env, ...env },
-    isTTY: false,
-  };
-  const code = await main(argv, io);
-  return { code, out, err };
+  const { code, stdout, stderr } = await runAttest(argv, '', { ...process.env, ...env });
+  return { code, out: stdout, err: stderr };
 }
