@@ -22,7 +22,8 @@ export const canEscalate = (view: unknown): boolean => asArray(getPath(taskOf(vi
 
 const fromType = (name: string, label: string, filter = false): ColumnDef => ({
   ...text(name, label, ''),
-  ...(filter ? { filter: true } : {}),
+  // Offered by the app's name where the apps are synced.
+  ...(filter ? { filter: true, refersTo: 'apps' as const } : {}),
   value: (v) => str(getPath(typeDetails(v), name)) || null,
 });
 

@@ -139,6 +139,8 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
   const statusError = useApp((s) => s.statusError);
   const refreshStatus = useApp((s) => s.refreshStatus);
   const dataVersion = useApp((s) => s.dataVersion);
+  // A change queued or sent marks its rows (pending): the rows read so far are read again.
+  const outboxVersion = useApp((s) => s.outboxVersion);
   const navigate = useApp((s) => s.navigate);
   const syncing = useApp((s) => s.syncing);
   const online = useApp((s) => s.connection.online);
@@ -204,6 +206,16 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
     setError(null);
     loadPage(0);
   }, [loadPage, dataVersion]);
+  const seenOutbox = useRef(outboxVersion);
+  useEffect(() => {
+    if (seenOutbox.current === outboxVersion) return;
+    seenOutbox.current = outboxVersion;
+    generation.current += 1;
+    const read = [...pages.current.keys()];
+    pages.current = new Map();
+    inflight.current = new Set();
+    for (const page of read) loadPage(page);
+  }, [outboxVersion, loadPage]);
   // Another filter or sort: the tab stop goes back to the first row (not when the list opens as it was left).
   const opened = useRef(true);
   useEffect(() => {
