@@ -566,7 +566,7 @@ describe('report catalog', () => {
         .map((r) => r[2]),
     ).toEqual(expected);
     const cover = Object.fromEntries(py.sheets.find((s) => s.name === 'Cover')!.data!.map((r) => [r[1], r[2]]));
-    expect(cover.Filters).toBe('Cross-app scopes: appId = app-1');
+    expect(cover.Filters).toBe('Cross-app scopes: App (appId) = app-1');
     expect(cover['Text filter']).toBe('Cross-app scopes: read (objects whose text holds every word)');
     expect(cover.Sort).toBe('Cross-app scopes: by Created (createdAt), descending, then by id');
     expect(cover.View).toBe('the Cross-app scopes list');

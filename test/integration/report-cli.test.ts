@@ -129,7 +129,7 @@ describe('attest export / verify exit codes', () => {
     expect(cover['Server URL']).toBe('https://acme.example.test');
     expect(cover.Tenant).toBe('acme.example.test');
     expect(cover.Report).toBe('Cross-app scopes (attest export scopes)');
-    expect(cover.Filters).toBe('Cross-app scopes: state = XAA_SCOPE_STATE_ENABLED');
+    expect(cover.Filters).toBe('Cross-app scopes: State (state) = Enabled (XAA_SCOPE_STATE_ENABLED)');
     expect(cover.Sort).toBe('Cross-app scopes: by Name (displayName), descending, then by id');
     expect(String(cover['As of'])).toMatch(/^the latest synced data of each collection, as of \d{4}-/);
     expect(String(cover['How to verify'])).toContain('attest verify FILE.xlsx');

@@ -7,6 +7,7 @@
  */
 import { collection as descriptorOf, overallCompleteness, type CollectionId } from '../collections';
 import type { Filters } from '../store/types';
+import { enumText } from './cells';
 import type { CellValue } from './canonical';
 import type { CollectionEvidence, ReportConnection } from './evidence';
 import type { ReportParams, ReportPlan } from './catalog';
@@ -43,16 +44,26 @@ const TYPE_WORDS: Record<ColumnType, string> = {
 
 const titleOf = (id: CollectionEvidence['collection']): string => (id === 'outbox journal' ? id : descriptorOf(id).title);
 
-/** Filters in words: "Cross-app scopes: state = X or Y; classification = Z". */
+/**
+ * Filters in words, each column by its label and key, each enum value by its label and exact value
+ * (so the filter can be read and given again): "Cross-app scopes: State (state) = Enabled
+ * (XAA_SCOPE_STATE_ENABLED) or Disabled (XAA_SCOPE_STATE_DISABLED); App (appId) = app-1".
+ */
 export function filtersInWords(filters: Partial<Record<CollectionId, Filters>>): string {
   const parts = Object.entries(filters)
     .filter(([, f]) => f && Object.keys(f).length > 0)
     .map(([id, f]) => {
+      const d = descriptorOf(id as CollectionId);
       const terms = Object.entries(f as Filters).map(([key, value]) => {
-        const values = Array.isArray(value) ? (value as unknown[]) : [value];
-        return `${key} = ${values.map(String).join(' or ')}`;
+        const column = d.columns.find((c) => c.name === key);
+        const values = (Array.isArray(value) ? (value as unknown[]) : [value]).map((v) => {
+          const label = column?.type === 'enum' ? enumText(v, column.enumName) : null;
+          // A value no enumeration lists (its label is the value, marked) stays as written.
+          return label && !label.startsWith(String(v)) ? `${label} (${String(v)})` : String(v);
+        });
+        return `${column ? `${column.label} (${key})` : key} = ${values.join(' or ')}`;
       });
-      return `${descriptorOf(id as CollectionId).title}: ${terms.join('; ')}`;
+      return `${d.title}: ${terms.join('; ')}`;
     });
   return parts.length ? parts.join('. ') : 'none: every object of each collection';
 }
