@@ -284,6 +284,17 @@ describe('connect / connections / disconnect (in-process)', () => {
     ).toBe(EXIT.ok);
     expect(c.err.join('\n')).toMatch(/keychain is not available[\s\S]*NOT stored[\s\S]*ATTEST_CLIENT_SECRET/);
     expect(getConnection(dataDir).clientId).toBe(clientId);
+    // Its state: no secret, unless one is given for this run, which is then checked (and said so).
+    const connections = connectionsCommand({ secrets: () => unavailableSecretStore() });
+    const without = io('');
+    expect(await run(connections, ['--data-dir', dataDir, '--json'], without.cli)).toBe(EXIT.ok);
+    expect(JSON.parse(without.out.join(''))).toEqual([expect.objectContaining({ clientId, state: 'no-secret' })]);
+    const given = io('', { ATTEST_CLIENT_SECRET: creds.clientSecret });
+    expect(await run(connections, ['--data-dir', dataDir, '--json'], given.cli)).toBe(EXIT.ok);
+    expect(JSON.parse(given.out.join(''))).toEqual([
+      expect.objectContaining({ clientId, state: 'online', stateReason: expect.stringMatching(/^checked with ATTEST_CLIENT_SECRET \(/) }),
+    ]);
+    expect(given.out.join('')).not.toContain(creds.clientSecret);
     const files = readdirSync(dataDir, { recursive: true }).map(String);
     for (const file of files) {
       const path = join(dataDir, file);

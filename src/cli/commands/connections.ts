@@ -3,6 +3,7 @@ import { AUTO_RUN_OFF, syncEveryProblem, type AutoRunChoice } from '../../shared
 import { getConnection, lastUsedConnection, listConnections, setConnectionAutoRun, type Connection } from '../../main/connections';
 import { defaultDataDir } from '../../main/data-dir';
 import { osKeychain, type SecretStore } from '../../main/keychain';
+import { SECRET_ENV } from '../../main/app/workspace';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
 
@@ -13,7 +14,8 @@ Lists the recorded connections (never their secrets). The default one (used last
 Each is checked by getting a token with its secret from the OS keychain, and its state told:
 online (a token was minted), credentials-refused (the tenant refused them: a rotated or revoked
 credential; \`attest connect --name NAME\` with the new one replaces it), offline (no answer), or
-no-secret (the keychain holds none).
+no-secret (the keychain holds none). Where the keychain holds none for the default connection,
+ATTEST_CLIENT_SECRET is checked instead, and the reason says so.
   --no-check   list without checking (no network)
   --json       print a JSON array on stdout: name, clientId, serverUrl, auth, tenantHost, createdAt,
                storeFile, autoRun, default, state and stateReason (null with --no-check)
@@ -27,12 +29,19 @@ export interface ConnectionsDeps {
   secrets?: () => SecretStore;
 }
 
-/** Each connection's state, checked in parallel. */
+/**
+ * Each connection's state, checked in parallel. The secret given for this run stands in only for
+ * the default connection (the one a command without --connection uses), so it is never sent to another tenant.
+ */
 function statesOf(
   connections: ReturnType<typeof listConnections>,
   secrets: SecretStore,
+  isDefault: (name: string) => boolean,
+  env: NodeJS.ProcessEnv,
 ): Promise<{ state: SavedConnectionState; reason: string | null }[]> {
-  return Promise.all(connections.map((c) => savedConnectionState(c, secrets)));
+  const fromEnv = env[SECRET_ENV]?.trim();
+  const forThisRun = fromEnv ? { secret: fromEnv, source: SECRET_ENV } : undefined;
+  return Promise.all(connections.map((c) => savedConnectionState(c, secrets, isDefault(c.name) ? forThisRun : undefined)));
 }
 
 /** What a connection runs on its own, in a few words ('-': nothing). */
@@ -94,7 +103,7 @@ export function connectionsCommand(deps: ConnectionsDeps = {}): CommandModule {
       const connections = listConnections(dataDir);
       const last = lastUsedConnection(dataDir);
       const isDefault = (name: string) => name === last || connections.length === 1;
-      const states = values['no-check'] ? null : await statesOf(connections, (deps.secrets ?? (() => osKeychain()))());
+      const states = values['no-check'] ? null : await statesOf(connections, (deps.secrets ?? (() => osKeychain()))(), isDefault, io.env);
       if (values.json) {
         io.out(
           JSON.stringify(

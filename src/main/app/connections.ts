@@ -192,22 +192,28 @@ export type SavedConnectionState = ConnectionStatus | 'no-secret';
 export async function savedConnectionState(
   connection: Connection,
   secrets: SecretStore,
+  /** The secret given for this run (ATTEST_CLIENT_SECRET), used where the keychain holds none or is not available. */
+  forThisRun?: { secret: string; source: string },
 ): Promise<{ state: SavedConnectionState; reason: string | null }> {
-  let secret: string | null;
+  let secret: string | null = null;
+  let missing = 'the keychain holds no secret for it';
   try {
     secret = await secrets.get(connection.clientId);
   } catch (error) {
     if (!(error instanceof KeychainError)) throw error;
-    return { state: 'no-secret', reason: error.message };
+    missing = error.message;
   }
-  if (!secret) return { state: 'no-secret', reason: 'the keychain holds no secret for it' };
+  const given = !secret && forThisRun ? forThisRun : null;
+  if (given) secret = given.secret;
+  if (!secret) return { state: 'no-secret', reason: missing };
   const { status, reason } = await checkCredentials({
     clientId: connection.clientId,
     clientSecret: secret,
     serverUrl: connection.serverUrl ?? null,
     authMethod: connection.auth,
   });
-  return { state: status, reason };
+  if (!given) return { state: status, reason };
+  return { state: status, reason: [`checked with ${given.source} (${missing})`, reason].filter(Boolean).join('; ') };
 }
 
 export interface ReplacedCredential {
