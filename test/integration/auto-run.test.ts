@@ -154,4 +154,17 @@ describe('runs on their own', () => {
     expect(notices[0]).toMatchObject({ kind: 'send', connection: 'auto', failures: 3, title: '3 changes not sent' });
     expect(badges.at(-1)).toBe(3);
   }, 60_000);
+
+  it('a sync on its own that fails is told once', async () => {
+    session.setAutoRun('auto', { sendWhenOnline: false, syncEveryMinutes: 5 });
+    expect(await session.connectionState(true)).toMatchObject({ status: 'online' });
+    await relay.down();
+    const told = notices.length;
+    // The interval comes round while the tenant has just gone away (the app does not know yet).
+    session.autoRun.tickSync();
+    expect(session.autoRunStatus().last).toMatchObject({ kind: 'sync', outcome: 'started' });
+    await until(() => notices.length > told);
+    expect(notices.slice(told)).toEqual([expect.objectContaining({ kind: 'sync', connection: 'auto', title: 'Sync failed', failures: 0 })]);
+    await relay.up();
+  }, 90_000);
 });

@@ -90,6 +90,24 @@ describe('sending when back online', () => {
     expect(host.calls).toMatchObject({ send: 1, probe: 4 });
   });
 
+  it('does not check a tenant that refused the credential or a connection without its secret: the user must act', async () => {
+    const { host, runner } = fakeHost({ sendWhenOnline: true, syncEveryMinutes: 30 });
+    host.state = { ...OFFLINE, status: 'credentials-refused' };
+    runner.refresh();
+    await vi.advanceTimersByTimeAsync(10_000);
+    host.state = { ...OFFLINE, needsSecret: true };
+    runner.refresh();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(host.calls).toEqual({ send: 0, sync: 0, probe: 0 });
+    host.state = OFFLINE;
+    runner.refresh();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(host.calls.probe).toBe(1);
+    runner.stop();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(host.calls.probe).toBe(1);
+  });
+
   it('sends nothing when nothing is queued, and waits for a running sync to end before sending', async () => {
     const empty = fakeHost({ sendWhenOnline: true, syncEveryMinutes: null }, 0);
     empty.runner.refresh();
