@@ -211,7 +211,8 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
     if (seenOutbox.current === outboxVersion) return;
     seenOutbox.current = outboxVersion;
     generation.current += 1;
-    const read = [...pages.current.keys()];
+    // The pages read and those still being read (their answers are dropped: they may predate the change).
+    const read = new Set([0, ...pages.current.keys(), ...inflight.current]);
     pages.current = new Map();
     inflight.current = new Set();
     for (const page of read) loadPage(page);
