@@ -107,11 +107,15 @@ test('queue a scope (bad value refused inline, then a good one), bulk-import a C
   await expect(page.getByTestId('journal-entry').first()).toContainText('succeeded');
   await page.getByLabel('Kind', { exact: true }).selectOption('remove-membership');
   await page.getByLabel('Outcome').selectOption('succeeded');
-  await expect(page.getByTestId('journal-entry')).toHaveCount(2);
+  // The journal reads again on each filter, each change put in words from the store: time for a busy machine.
+  await expect(page.getByTestId('journal-entry')).toHaveCount(2, { timeout: 20_000 });
   await expect(page.getByTestId('journal')).toContainText(
     `${tenant.data.appUsers.get(first!.appUserId)!.displayName} (${first!.appUserId})`,
+    { timeout: 20_000 },
   );
-  await expect(page.getByTestId('journal')).toContainText(`${tenant.data.apps.get(first!.appId)!.displayName} (${first!.appId})`);
+  await expect(page.getByTestId('journal')).toContainText(`${tenant.data.apps.get(first!.appId)!.displayName} (${first!.appId})`, {
+    timeout: 20_000,
+  });
 
   // Export the evidence report (with the journal of these changes) and verify it.
   await page.getByRole('navigation').getByRole('button', { name: 'Reports' }).click();
