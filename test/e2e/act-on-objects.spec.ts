@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import type { Entitlement } from '../../src/tenant/model';
-import { expect, screenshotDir, test } from './fixtures';
+import { connectAndSync, expect, screenshotDir, test } from './fixtures';
 
 // Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
 let tenant: ReferenceTenant;
@@ -12,16 +12,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await tenant?.close();
 });
-
-async function connectAndSync(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.getByLabel('Client ID').fill(tenant.clientId);
-  await page.getByLabel('Client secret').fill(tenant.clientSecret);
-  await page.getByRole('button', { name: 'Save and open' }).click();
-  await expect(page.locator('[data-screen="overview"]')).toBeVisible();
-  await page.getByRole('button', { name: 'Sync', exact: true }).click();
-  await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
-}
 
 /** Opens an object through the quick search: its id typed, the hit of its kind clicked. */
 async function open(page: Page, id: string, name: string, collection: 'entitlements' | 'tasks'): Promise<void> {
@@ -55,7 +45,7 @@ test('open an entitlement, select three members, queue their removal, send, see 
   page,
   host,
 }) => {
-  await connectAndSync(page, host.url);
+  await connectAndSync(page, host.url, tenant);
 
   // An entitlement synced from its app: its members cannot be removed, and the page says why.
   const role = entitlementOf(['role'], 1);
@@ -132,7 +122,7 @@ test('the forms that take ids pick them from the store by name, show the names, 
   page,
   host,
 }) => {
-  await connectAndSync(page, host.url);
+  await connectAndSync(page, host.url, tenant);
   await page
     .getByRole('navigation')
     .getByRole('button', { name: /^Outbox/ })

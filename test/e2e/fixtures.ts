@@ -118,6 +118,19 @@ export const test = base.extend<{ dataDir: string; host: { url: string; dialogDi
 
 export { expect };
 
+/** Connects the app at `url` with pasted credentials on the first-run screen, and runs a first sync to its end. */
+export async function connectAndSync(page: Page, url: string, tenant: { clientId: string; clientSecret: string }): Promise<void> {
+  await page.goto(url);
+  await page.getByLabel('Client ID').fill(tenant.clientId);
+  await page.getByLabel('Client secret').fill(tenant.clientSecret);
+  await page.getByRole('button', { name: 'Save and open' }).click();
+  await expect(page.locator('[data-screen="overview"]')).toBeVisible();
+  const sync = page.getByRole('button', { name: 'Sync', exact: true });
+  await sync.click();
+  await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
+  await expect(sync).toBeEnabled({ timeout: 60_000 });
+}
+
 /** Starts the reference tenant on a random loopback port. */
 export function startTenant(extra: string[] = []): Promise<Spawned<TenantInfo>> {
   return spawnJsonLine<TenantInfo>(['tenant', '--port', '0', ...extra]);

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { MANAGED_ENTITLEMENT_KINDS } from '../../src/tenant/dataset';
-import { expect, screenshotDir, test } from './fixtures';
+import { connectAndSync, expect, screenshotDir, test } from './fixtures';
 
 // Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
 let tenant: ReferenceTenant;
@@ -13,21 +12,11 @@ test.afterAll(async () => {
   await tenant?.close();
 });
 
-async function connectAndSync(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.getByLabel('Client ID').fill(tenant.clientId);
-  await page.getByLabel('Client secret').fill(tenant.clientSecret);
-  await page.getByRole('button', { name: 'Save and open' }).click();
-  await expect(page.locator('[data-screen="overview"]')).toBeVisible();
-  await page.getByRole('button', { name: 'Sync', exact: true }).click();
-  await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
-}
-
 test('queue a scope (bad value refused inline, then a good one), bulk-import a CSV, send the outbox and see the results', async ({
   page,
   host,
 }) => {
-  await connectAndSync(page, host.url);
+  await connectAndSync(page, host.url, tenant);
   const scope = [...tenant.data.scopes.values()][0]!;
   const memberships = [...tenant.data.memberships.values()]
     .filter((m) => MANAGED_ENTITLEMENT_KINDS.includes(tenant.data.entitlements.get(m.appEntitlementId)!.kind))
@@ -107,11 +96,15 @@ test('queue a scope (bad value refused inline, then a good one), bulk-import a C
   await expect(page.getByTestId('journal-entry').first()).toContainText('succeeded');
   await page.getByLabel('Kind', { exact: true }).selectOption('remove-membership');
   await page.getByLabel('Outcome').selectOption('succeeded');
-  await expect(page.getByTestId('journal-entry')).toHaveCount(2);
+  // The journal reads again on each filter, each change put in words from the store: time for a busy machine.
+  await expect(page.getByTestId('journal-entry')).toHaveCount(2, { timeout: 20_000 });
   await expect(page.getByTestId('journal')).toContainText(
     `${tenant.data.appUsers.get(first!.appUserId)!.displayName} (${first!.appUserId})`,
+    { timeout: 20_000 },
   );
-  await expect(page.getByTestId('journal')).toContainText(`${tenant.data.apps.get(first!.appId)!.displayName} (${first!.appId})`);
+  await expect(page.getByTestId('journal')).toContainText(`${tenant.data.apps.get(first!.appId)!.displayName} (${first!.appId})`, {
+    timeout: 20_000,
+  });
 
   // Export the evidence report (with the journal of these changes) and verify it.
   await page.getByRole('navigation').getByRole('button', { name: 'Reports' }).click();
@@ -144,7 +137,7 @@ test('update a synced template in its editor (the derived updateMask shown befor
   page,
   host,
 }) => {
-  await connectAndSync(page, host.url);
+  await connectAndSync(page, host.url, tenant);
   // From a synced template's details to its editor.
   await page
     .getByRole('navigation')

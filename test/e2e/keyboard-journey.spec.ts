@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
-import { expect, test } from './fixtures';
+import { connectAndSync, expect, test } from './fixtures';
 
 // Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
 let tenant: ReferenceTenant;
@@ -32,14 +32,7 @@ test('with the keyboard alone: search, open a result, sort a list, filter it, se
   host,
 }) => {
   // Setting up: connect and sync.
-  await page.goto(host.url);
-  await page.getByLabel('Client ID').fill(tenant.clientId);
-  await page.getByLabel('Client secret').fill(tenant.clientSecret);
-  await page.getByRole('button', { name: 'Save and open' }).click();
-  await expect(page.locator('[data-screen="overview"]')).toBeVisible();
-  await page.getByRole('button', { name: 'Sync', exact: true }).click();
-  await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
-  await expect(page.getByRole('button', { name: 'Sync', exact: true })).toBeEnabled({ timeout: 60_000 });
+  await connectAndSync(page, host.url, tenant);
   await page.keyboard.press('Escape');
 
   // From here on, only keys. The skip link, first in the page, moves the focus to the content.
