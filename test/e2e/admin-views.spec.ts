@@ -3,7 +3,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import type { Task } from '../../src/shared/api-types';
-import { expect, screenshotDir, test } from './fixtures';
+import { connectAndSync, expect, screenshotDir, test } from './fixtures';
 
 // Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
 let tenant: ReferenceTenant;
@@ -13,16 +13,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await tenant?.close();
 });
-
-async function connectAndSync(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.getByLabel('Client ID').fill(tenant.clientId);
-  await page.getByLabel('Client secret').fill(tenant.clientSecret);
-  await page.getByRole('button', { name: 'Save and open' }).click();
-  await expect(page.locator('[data-screen="overview"]')).toBeVisible();
-  await page.getByRole('button', { name: 'Sync', exact: true }).click();
-  await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
-}
 
 /** No critical or serious axe finding (WCAG 2.1 A/AA and best practices) on what is on screen. */
 async function expectAccessible(page: Page, screen: string): Promise<void> {
@@ -41,7 +31,7 @@ test('Tasks: filtered by emergency access, state and app, two selected, the one 
   page,
   host,
 }) => {
-  await connectAndSync(page, host.url);
+  await connectAndSync(page, host.url, tenant);
   await page.getByRole('navigation').getByRole('button', { name: 'Tasks' }).click();
   await expect(page.locator('[data-screen="list"][data-collection="tasks"]')).toBeVisible();
   const total = page.getByTestId('list-total');
@@ -99,7 +89,7 @@ test('Tasks: filtered by emergency access, state and app, two selected, the one 
 });
 
 test('an App lists its entitlements, users and resource servers from the store; each leads to its page', async ({ page, host }) => {
-  await connectAndSync(page, host.url);
+  await connectAndSync(page, host.url, tenant);
   const entitlementsOf = (appId: string) => [...tenant.data.entitlements.values()].filter((e) => e.appId === appId);
   const usersOf = (appId: string) => [...tenant.data.appUsers.values()].filter((u) => u.appId === appId);
   const scopesOf = (appId: string) => [...tenant.data.scopes.values()].filter((s) => s.appId === appId);
