@@ -107,9 +107,12 @@ export class SyncWriter {
         `SELECT o.oid, o.current_vid AS vid, o.current_hash AS hash, v.valid_from FROM objects o LEFT JOIN object_versions v ON v.vid = o.current_vid
          WHERE o.collection = ? AND o.id = ?`,
       ),
+      // The page's ids drive the loop (CROSS JOIN keeps json_each outside), each looked up by the
+      // (collection, id) key; left to itself the planner scanned every current object of the
+      // collection for each page through objects_current, which made a walk quadratic.
       currentOf: p(
         `SELECT j.value AS id, o.oid, o.current_vid AS vid, o.current_hash AS hash FROM json_each(?) j
-         JOIN objects o ON o.collection = ? AND o.id = j.value WHERE o.current_vid IS NOT NULL`,
+         CROSS JOIN objects o ON o.collection = ? AND o.id = j.value WHERE +o.current_vid IS NOT NULL`,
       ),
       // vids are one object's each, so oid in the set and current_vid in the set is the pair unchanged.
       seenAll: p(
