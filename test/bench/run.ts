@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: runs every test/bench/*.bench.ts in one process, one after another, and prints
  * each exported `bench*` function's figures (ratios measured side by side in the same run).
- * `npm run bench -- sync search` runs only the files whose names contain one of the words.
+ * `npm run bench -- sync search` runs only the files whose names contain one of the words;
+ * `npm run bench -- sync:benchSync` only the functions of those files whose names contain what follows the colon.
  * Benchmarks are measurements, never pass/fail tests.
  */
 import { readdirSync } from 'node:fs';
@@ -9,10 +10,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const dir = new URL('.', import.meta.url).pathname;
-const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const filters = process.argv
+  .slice(2)
+  .filter((a) => !a.startsWith('-'))
+  .map((a) => ({ file: a.split(':')[0]!, fn: a.split(':')[1] ?? '' }));
+/** Whether a file (and, when named, one of its functions) is among those asked for. */
+const chosen = (file: string, fn?: string): boolean =>
+  filters.length === 0 || filters.some((w) => file.includes(w.file) && (fn === undefined || fn.includes(w.fn)));
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.bench.ts'))
-  .filter((f) => filters.length === 0 || filters.some((w) => f.includes(w)))
+  .filter((f) => chosen(f))
   .sort();
 
 function format(value: unknown): string {
@@ -24,7 +31,7 @@ const all: Record<string, Record<string, unknown>> = {};
 for (const file of files) {
   const mod = (await import(pathToFileURL(join(dir, file)).href)) as Record<string, unknown>;
   for (const [name, fn] of Object.entries(mod)) {
-    if (!name.startsWith('bench') || typeof fn !== 'function') continue;
+    if (!name.startsWith('bench') || typeof fn !== 'function' || !chosen(file, name)) continue;
     process.stderr.write(`\n--- ${file} :: ${name}\n`);
     const started = performance.now();
     const figures = (await (fn as () => Promise<Record<string, unknown>>)()) ?? {};

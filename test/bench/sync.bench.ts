@@ -28,6 +28,8 @@ import { fillStore } from './search.bench';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const SEED = 5;
+/** The tenant of benchSync and benchSyncLatency: `large` unless ATTEST_BENCH_SCALE names another (a number of units, say, for a quick look). */
+const SCALE = process.env.ATTEST_BENCH_SCALE || 'large';
 
 interface Tenant {
   url: string;
@@ -224,7 +226,7 @@ function storeRows(file: string): { counts: Record<string, number>; index: strin
 export async function benchSync(): Promise<Record<string, number | string>> {
   const dir = mkdtempSync(join(tmpdir(), 'attest-bench-sync-'));
   try {
-    const tenant = await startTenantProcess('large');
+    const tenant = await startTenantProcess(SCALE);
     try {
       const api = client(tenant);
       const file = join(dir, 'store.sqlite');
@@ -240,7 +242,7 @@ export async function benchSync(): Promise<Record<string, number | string>> {
         .map(([k, v]) => `${k} ${v - before.counts[k]!}`)
         .join(', ');
       return {
-        'tenant scale': 'large (loopback, no latency)',
+        'tenant scale': `${SCALE} (loopback, no latency)`,
         objects: objectsOf(sync.summary),
         pages: pagesOf(sync.summary),
         'bare sequential walk s (mean of 2)': bare / 1000,
@@ -269,13 +271,13 @@ export async function benchSync(): Promise<Record<string, number | string>> {
 export async function benchSyncLatency(): Promise<Record<string, number | string>> {
   const dir = mkdtempSync(join(tmpdir(), 'attest-bench-latency-'));
   try {
-    const remote = await startTenantProcess('large', REMOTE_LATENCY);
+    const remote = await startTenantProcess(SCALE, REMOTE_LATENCY);
     try {
       const bare = await bareWalk(client(remote), 'concurrent');
       const sync = await inlineSync(remote, join(dir, 'store.sqlite'));
       const slowest = [...sync.summary.collections].sort((a, b) => b.ms - a.ms)[0]!;
       return {
-        'tenant faults': `${REMOTE_LATENCY} (scale large)`,
+        'tenant faults': `${REMOTE_LATENCY} (scale ${SCALE})`,
         objects: objectsOf(sync.summary),
         'bare concurrent walk s': bare.ms / 1000,
         'sync s': sync.ms / 1000,
