@@ -141,11 +141,21 @@ describe('store search', () => {
   it('forgets the search entries of a page that rolled back', () => {
     const { runId } = store.sync.beginRun(['scopes']);
     store.sync.startWalk(runId, 'scopes');
-    const raw = JSON.stringify({ id: 'r1', displayName: 'Rollback' });
-    const obj = prepareObject(collection('scopes'), { raw, json: JSON.parse(raw) });
-    expect(() => store.sync.commitPage(runId, 'scopes', 99, [obj], '', 'now')).toThrow(/no running walk 99/);
+    const scopeNamed = (id: string, displayName: string) => {
+      const raw = JSON.stringify({ id, displayName });
+      return prepareObject(collection('scopes'), { raw, json: JSON.parse(raw) });
+    };
+    expect(() =>
+      store.sync.commitPage(runId, 'scopes', 99, [scopeNamed('r1', 'Rollback'), scopeNamed('r2', 'Rollback too')], '', 'now'),
+    ).toThrow(/no running walk 99/);
     expect(store.sync.searchBacklog).toBe(0);
     expect(store.getObject('scopes', 'r1')).toBeNull();
+    // The next page queues its own entry only: nothing of the rolled back page is noted with it.
+    store.sync.commitPage(runId, 'scopes', 1, [scopeNamed('r3', 'Kept')], 'next', 'now');
+    expect(store.db.prepare('SELECT count(*) FROM search_queue').pluck().get()).toBe(1);
+    store.sync.flushSearch();
+    expect(store.search('rollback').total).toBe(0);
+    expect(store.search('kept').hits.map((h) => h.id)).toEqual(['r3']);
   });
 
   it('keeps facet tokens out of reach of typed words, and filters on them', () => {

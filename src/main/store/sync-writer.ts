@@ -65,6 +65,14 @@ export interface UnchangedObject {
   unchanged: { oid: number; vid: number };
 }
 
+/** An object's row as stored: its current version (null: deleted) and that version's hash and run. */
+interface StoredObject {
+  oid: number;
+  vid: number | null;
+  hash: Buffer | null;
+  valid_from: number | null;
+}
+
 function sameDoc(a: SearchDoc | null | undefined, b: SearchDoc): boolean {
   return a !== null && a !== undefined && a.title === b.title && a.body === b.body && a.facets === b.facets;
 }
@@ -103,9 +111,11 @@ export class SyncWriter {
       finishRun: p('UPDATE sync_runs SET status = ?, finished_at = ? WHERE id = ?'),
       strayWalks: p("UPDATE sync_run_collections SET status = 'cancelled' WHERE run_id = ? AND status IN ('running', 'pending')"),
 
-      findObject: p(
-        `SELECT o.oid, o.current_vid AS vid, o.current_hash AS hash, v.valid_from FROM objects o LEFT JOIN object_versions v ON v.vid = o.current_vid
-         WHERE o.collection = ? AND o.id = ?`,
+      // Every stored object among a page's ids, deleted ones too, with its current version's run
+      // (one statement per page: a lookup per object cost more than the rest of its write).
+      storedOf: p(
+        `SELECT j.value AS id, o.oid, o.current_vid AS vid, o.current_hash AS hash, v.valid_from FROM json_each(?) j
+         CROSS JOIN objects o ON o.collection = ? AND o.id = j.value LEFT JOIN object_versions v ON v.vid = o.current_vid`,
       ),
       // The page's ids drive the loop (CROSS JOIN keeps json_each outside), each looked up by the
       // (collection, id) key; left to itself the planner scanned every current object of the
@@ -137,8 +147,8 @@ export class SyncWriter {
       dropObjectIfEmpty: p('DELETE FROM objects WHERE oid = ? AND NOT EXISTS (SELECT 1 FROM object_versions WHERE oid = ?)'),
       indexDelete: p('DELETE FROM search_index WHERE rowid = ?'),
       indexInsert: p('INSERT INTO search_index (rowid, title, body, facets) VALUES (?, ?, ?, ?)'),
-      enqueue: p('INSERT OR IGNORE INTO search_queue (oid) VALUES (?)'),
-      dequeue: p('DELETE FROM search_queue WHERE oid = ?'),
+      enqueue: p('INSERT OR IGNORE INTO search_queue (oid) SELECT value FROM json_each(?)'),
+      dequeue: p('DELETE FROM search_queue WHERE oid IN (SELECT value FROM json_each(?))'),
       unseenIds: p(
         'SELECT id FROM objects WHERE collection = ? AND current_vid IS NOT NULL AND NOT (last_seen_run = ? AND last_seen_walk = ?)',
       ).pluck(),
@@ -220,22 +230,26 @@ export class SyncWriter {
     next: string,
     fetchedAt: string,
   ): { upserted: number; deleted: number; completed: boolean } {
-    const result = this.db.transaction(() => {
-      let upserted = 0;
-      const unchanged = objects.filter((o): o is UnchangedObject => 'unchanged' in o);
-      if (unchanged.length > 0) {
-        const oids = JSON.stringify(unchanged.map((o) => o.unchanged.oid));
-        const vids = JSON.stringify(unchanged.map((o) => o.unchanged.vid));
-        const marked = this.s.seenAll!.run(runId, walk, oids, vids).changes;
-        if (marked !== new Set(unchanged.map((o) => o.unchanged.oid)).size)
-          throw new Error(`${collection}: stored objects changed while a page was being stored`);
-      }
-      for (const obj of objects) if (!('unchanged' in obj) && this.upsert(runId, collection, walk, obj, fetchedAt)) upserted += 1;
-      const moved = this.s.checkpoint!.run(next, objects.length, upserted, runId, collection, walk).changes;
-      if (moved !== 1) throw new Error(`no running walk ${walk} of ${collection} in run ${runId}`);
-      const deleted = next === '' ? this.completeWalk(runId, collection, walk) : 0;
-      return { upserted, deleted, completed: next === '' };
-    });
+    const result = this.db.transaction(
+      this.notingSearch(() => {
+        let upserted = 0;
+        const unchanged = objects.filter((o): o is UnchangedObject => 'unchanged' in o);
+        if (unchanged.length > 0) {
+          const oids = JSON.stringify(unchanged.map((o) => o.unchanged.oid));
+          const vids = JSON.stringify(unchanged.map((o) => o.unchanged.vid));
+          const marked = this.s.seenAll!.run(runId, walk, oids, vids).changes;
+          if (marked !== new Set(unchanged.map((o) => o.unchanged.oid)).size)
+            throw new Error(`${collection}: stored objects changed while a page was being stored`);
+        }
+        const changed = objects.filter((o): o is PreparedObject => !('unchanged' in o));
+        const stored = this.storedObjects(collection, changed);
+        for (const obj of changed) if (this.upsert(runId, collection, walk, obj, fetchedAt, stored.get(obj.id))) upserted += 1;
+        const moved = this.s.checkpoint!.run(next, objects.length, upserted, runId, collection, walk).changes;
+        if (moved !== 1) throw new Error(`no running walk ${walk} of ${collection} in run ${runId}`);
+        const deleted = next === '' ? this.completeWalk(runId, collection, walk) : 0;
+        return { upserted, deleted, completed: next === '' };
+      }),
+    );
     const undo: NonNullable<typeof this.undoSearch> = [];
     this.undoSearch = undo;
     let completed = false;
@@ -257,10 +271,23 @@ export class SyncWriter {
     }
   }
 
-  private upsert(runId: number, collection: CollectionId, walk: number, obj: PreparedObject, fetchedAt: string): boolean {
+  /** The stored rows of `objects` (by id) in `collection`; objects not stored yet are absent. */
+  private storedObjects(collection: CollectionId, objects: readonly { id: string }[]): Map<string, StoredObject> {
+    if (objects.length === 0) return new Map();
+    const rows = this.s.storedOf!.all(JSON.stringify(objects.map((o) => o.id)), collection) as (StoredObject & { id: string })[];
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** Stores `obj` over what `found` says is stored of it. Returns whether a version was written. */
+  private upsert(
+    runId: number,
+    collection: CollectionId,
+    walk: number,
+    obj: PreparedObject,
+    fetchedAt: string,
+    found: StoredObject | undefined,
+  ): boolean {
     const s = this.s;
-    const found = s.findObject!.get(collection, obj.id) as
-      { oid: number; vid: number | null; hash: Buffer | null; valid_from: number | null } | undefined;
     if (found && found.vid !== null && found.hash !== null && found.hash.equals(obj.hash)) {
       s.seen!.run(runId, walk, found.oid);
       return false;
@@ -304,21 +331,23 @@ export class SyncWriter {
    * (commitPage calls it for the last page; call it directly for a walk with no page at all.)
    */
   completeWalk(runId: number, collection: CollectionId, walk: number): number {
-    return this.db.transaction((): number => {
-      const s = this.s;
-      const gone = s.unseen!.all(collection, runId, walk) as { oid: number; vid: number; valid_from: number }[];
-      for (const g of gone) {
-        s.clearCurrent!.run(g.oid);
-        // A version this same run created (before a restart) never was in force at a completed run.
-        if (g.valid_from === runId) {
-          s.dropVersion!.run(g.vid);
-          s.dropObjectIfEmpty!.run(g.oid, g.oid);
-        } else s.closeVersion!.run(runId, g.vid);
-        this.queueSearch(g.oid, true, null);
-      }
-      s.endWalk!.run('completed', null, now(), gone.length, runId, collection);
-      return gone.length;
-    })();
+    return this.db.transaction(
+      this.notingSearch((): number => {
+        const s = this.s;
+        const gone = s.unseen!.all(collection, runId, walk) as { oid: number; vid: number; valid_from: number }[];
+        for (const g of gone) {
+          s.clearCurrent!.run(g.oid);
+          // A version this same run created (before a restart) never was in force at a completed run.
+          if (g.valid_from === runId) {
+            s.dropVersion!.run(g.vid);
+            s.dropObjectIfEmpty!.run(g.oid, g.oid);
+          } else s.closeVersion!.run(runId, g.vid);
+          this.queueSearch(g.oid, true, null);
+        }
+        s.endWalk!.run('completed', null, now(), gone.length, runId, collection);
+        return gone.length;
+      }),
+    )();
   }
 
   /** The walk stopped (an error, or cancelled); its checkpoint stays for the next sync. */
@@ -355,35 +384,38 @@ export class SyncWriter {
     removed: readonly { collection: CollectionId; id: string }[] = [],
   ): { runId: number; stored: number } | null {
     const stored = this.db
-      .transaction((): { runId: number; stored: number } | null => {
-        const last = this.s.lastRun!.get() as { status: RunStatus } | undefined;
-        if (last && last.status !== 'completed') return null;
-        const changed = copies.filter(({ collection, object }) => {
-          const found = this.s.findObject!.get(collection, object.id) as { hash: Buffer | null } | undefined;
-          return !found?.hash?.equals(object.hash);
-        });
-        const gone = removed.flatMap(({ collection, id }) => {
-          const found = this.s.findObject!.get(collection, id) as { oid: number; vid: number | null } | undefined;
-          return found && found.vid !== null ? [{ collection, oid: found.oid, vid: found.vid }] : [];
-        });
-        if (changed.length === 0 && gone.length === 0) return null;
-        const at = now();
-        const collections = [...new Set([...changed, ...gone].map((c) => c.collection))];
-        const id = Number(
-          this.db
-            .prepare("INSERT INTO sync_runs (started_at, finished_at, status, collections, origin) VALUES (?, ?, 'completed', ?, 'outbox')")
-            .run(at, at, JSON.stringify(collections)).lastInsertRowid,
-        );
-        // Walk 0: no sync walk has that number, so a later walk still decides what it did not see.
-        for (const { collection, object } of changed) this.upsert(id, collection, 0, object, at);
-        // Gone as of this run (a removal the tenant confirmed): its version closes, as a walk's end would close it.
-        for (const g of gone) {
-          this.s.clearCurrent!.run(g.oid);
-          this.s.closeVersion!.run(id, g.vid);
-          this.queueSearch(g.oid, true, null);
-        }
-        return { runId: id, stored: changed.length + gone.length };
-      })
+      .transaction(
+        this.notingSearch((): { runId: number; stored: number } | null => {
+          const last = this.s.lastRun!.get() as { status: RunStatus } | undefined;
+          if (last && last.status !== 'completed') return null;
+          const storedOne = (collection: CollectionId, id: string): StoredObject | undefined =>
+            this.storedObjects(collection, [{ id }]).get(id);
+          const changed = copies.filter(({ collection, object }) => !storedOne(collection, object.id)?.hash?.equals(object.hash));
+          const gone = removed.flatMap(({ collection, id }) => {
+            const found = storedOne(collection, id);
+            return found && found.vid !== null ? [{ collection, oid: found.oid, vid: found.vid }] : [];
+          });
+          if (changed.length === 0 && gone.length === 0) return null;
+          const at = now();
+          const collections = [...new Set([...changed, ...gone].map((c) => c.collection))];
+          const id = Number(
+            this.db
+              .prepare(
+                "INSERT INTO sync_runs (started_at, finished_at, status, collections, origin) VALUES (?, ?, 'completed', ?, 'outbox')",
+              )
+              .run(at, at, JSON.stringify(collections)).lastInsertRowid,
+          );
+          // Walk 0: no sync walk has that number, so a later walk still decides what it did not see.
+          for (const { collection, object } of changed) this.upsert(id, collection, 0, object, at, storedOne(collection, object.id));
+          // Gone as of this run (a removal the tenant confirmed): its version closes, as a walk's end would close it.
+          for (const g of gone) {
+            this.s.clearCurrent!.run(g.oid);
+            this.s.closeVersion!.run(id, g.vid);
+            this.queueSearch(g.oid, true, null);
+          }
+          return { runId: id, stored: changed.length + gone.length };
+        }),
+      )
       // Immediate: the check of the last run and the new run are one step, whatever another connection does.
       .immediate();
     this.flushSearch();
@@ -397,7 +429,26 @@ export class SyncWriter {
     const earlier = this.pendingSearch.get(oid);
     this.undoSearch?.push([oid, earlier]);
     this.pendingSearch.set(oid, { doc, indexed: earlier ? earlier.indexed : indexedNow });
-    this.s.enqueue!.run(oid);
+    this.toEnqueue.push(oid);
+  }
+
+  /** Oids noted by queueSearch in this transaction, written to `search_queue` by enqueueNoted. */
+  private toEnqueue: number[] = [];
+
+  /**
+   * The body of a write transaction that may queue search entries: what it queued is noted in
+   * `search_queue` in one statement before it commits, and forgotten if it throws (rolls back).
+   */
+  private notingSearch<T>(body: () => T): () => T {
+    return () => {
+      try {
+        const result = body();
+        if (this.toEnqueue.length > 0) this.s.enqueue!.run(JSON.stringify(this.toEnqueue));
+        return result;
+      } finally {
+        this.toEnqueue = [];
+      }
+    };
   }
 
   /** Objects whose search entry is not written yet. */
@@ -413,8 +464,8 @@ export class SyncWriter {
       for (const [oid, { doc, indexed }] of this.pendingSearch) {
         if (indexed) s.indexDelete!.run(oid);
         if (doc) s.indexInsert!.run(oid, doc.title, doc.body, doc.facets);
-        s.dequeue!.run(oid);
       }
+      s.dequeue!.run(JSON.stringify([...this.pendingSearch.keys()]));
       s.termsStale!.run();
     })();
     this.pendingSearch.clear();
