@@ -14,9 +14,8 @@ import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { useQuery } from '../../components/useQuery';
 import { dateTime } from '../../components/format';
 import { escalationOf, queueEscalation } from '../../components/escalation';
-import { obj, str, type JsonObject } from './parts';
+import { obj, str, VIRTUAL_ROW_HEIGHT, virtualRowStyle, type JsonObject } from './parts';
 
-const ROW_HEIGHT = 36;
 /** Members read per call (the most a window may hold). */
 const PAGE = 1000;
 
@@ -90,7 +89,7 @@ export function EntitlementMembers({ object, raw }: { object: ObjectDetail; raw:
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => VIRTUAL_ROW_HEIGHT,
     overscan: 12,
   });
 
@@ -177,16 +176,7 @@ export function EntitlementMembers({ object, raw }: { object: ObjectDetail; raw:
                   data-testid="member-row"
                   data-user={userId}
                   className="row small"
-                  style={{
-                    position: 'absolute',
-                    top: 0,
-                    left: 0,
-                    right: 0,
-                    height: ROW_HEIGHT,
-                    transform: `translateY(${item.start}px)`,
-                    borderBottom: '1px solid var(--border)',
-                    padding: '0 8px',
-                  }}
+                  style={virtualRowStyle(item.start)}
                 >
                   {managed && (
                     <input

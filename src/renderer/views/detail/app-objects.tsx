@@ -9,9 +9,8 @@ import type { CollectionId, ObjectRow } from '../../../shared/contract';
 import { call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
 import { Empty, ErrorState, Loading } from '../../components/States';
-import { str } from './parts';
+import { str, VIRTUAL_ROW_HEIGHT, virtualRowStyle } from './parts';
 
-const ROW_HEIGHT = 36;
 const PAGE = 200;
 
 /** Rows of a fixed height, only those in view in the DOM; `onRange` hears which are in view. */
@@ -25,7 +24,12 @@ function VirtualRows({
   onRange?(first: number, last: number): void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => VIRTUAL_ROW_HEIGHT,
+    overscan: 12,
+  });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? -1;
@@ -36,21 +40,7 @@ function VirtualRows({
     <div ref={scroller} role="list" style={{ maxHeight: 320, overflow: 'auto', position: 'relative' }}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {items.map((item) => (
-          <div
-            key={item.key}
-            role="listitem"
-            className="row small"
-            style={{
-              position: 'absolute',
-              top: 0,
-              left: 0,
-              right: 0,
-              height: ROW_HEIGHT,
-              transform: `translateY(${item.start}px)`,
-              borderBottom: '1px solid var(--border)',
-              padding: '0 8px',
-            }}
-          >
+          <div key={item.key} role="listitem" className="row small" style={virtualRowStyle(item.start)}>
             {row(item.index)}
           </div>
         ))}

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState, type CSSProperties, type ReactNode } from 'react';
 import { dateTime, enumText, humanizeKey } from '../../components/format';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -9,6 +9,21 @@ export const obj = (value: unknown): JsonObject => (isObject(value) ? value : {}
 export const arr = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
 export const str = (value: unknown): string =>
   typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
+
+/** The height of a row of the pages' virtualized lists (an app's objects, an entitlement's members). */
+export const VIRTUAL_ROW_HEIGHT = 36;
+
+/** The style of a row of those lists, placed `start` pixels from the top of its list. */
+export const virtualRowStyle = (start: number): CSSProperties => ({
+  position: 'absolute',
+  top: 0,
+  left: 0,
+  right: 0,
+  height: VIRTUAL_ROW_HEIGHT,
+  transform: `translateY(${start}px)`,
+  borderBottom: '1px solid var(--border)',
+  padding: '0 8px',
+});
 
 const isCelKey = (key: string) => /Cel$/.test(key) || key === 'condition' || key === 'expression' || key === 'cronSpec';
 const isTimeKey = (key: string) => /At$|Date$|^start$|Time$/.test(key);
