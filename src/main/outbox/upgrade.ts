@@ -5,10 +5,8 @@
  * transaction with a journal entry per item. So a queued item sends what its kind builds now, not
  * the request an older version stored.
  */
-import { readOnlyMembersIn } from '../../shared/read-only-members';
-import { requestDigest } from './canonical';
 import type { ItemRow, OutboxDb } from './items';
-import { descriptorOf, type KindDescriptor, type PreparedChange } from './kinds';
+import { buildChange, descriptorOf, type KindDescriptor, type PreparedChange } from './kinds';
 import type { MutationKind } from './types';
 
 /** The change an upgraded input makes, or null when the kind cannot build a request from it (the item is left as stored). */
@@ -16,20 +14,8 @@ function derive(kind: MutationKind, d: KindDescriptor, row: ItemRow): PreparedCh
   try {
     const stored = JSON.parse(row.input_json) as Record<string, unknown>;
     const input = d.upgrade ? d.upgrade(stored, row.kind_version) : stored;
-    const request = d.request(input);
-    if (readOnlyMembersIn(d.endpoint, request.body).length > 0) return null;
-    return {
-      kind,
-      version: d.version,
-      input,
-      request,
-      digest: requestDigest(request),
-      target: d.target(input),
-      dedupeKey: d.dedupeKey(input),
-      summary: d.summary(input),
-      warnings: [],
-      names: {},
-    };
+    // A request carrying a member the server sets is refused (thrown) like any other build failure.
+    return buildChange(kind, d, input);
   } catch {
     return null;
   }

@@ -9,7 +9,7 @@ import { requestDigest } from '../canonical';
 import { OutboxValidationError, type MutationKind, type OutboxRequest } from '../types';
 import { createCampaign } from './create-campaign';
 import { createScope } from './create-scope';
-import type { KindDescriptor, StoreFinding, ValidationContext } from './descriptor';
+import type { KindDescriptor, StoreCheck, StoreFinding, ValidationContext } from './descriptor';
 import { escalateTask } from './escalate-task';
 import { removeMembership } from './remove-membership';
 import { updateTemplate } from './update-template';
@@ -64,6 +64,20 @@ export function prepareChange(kind: MutationKind, raw: unknown, ctx: ValidationC
   const checked = d.checkStore?.(input, ctx) ?? { findings: [], names: {} };
   const refusal = checked.findings.find((f) => f.severity === 'refuse');
   if (refusal) throw new OutboxValidationError(refusal.field, refusal.message);
+  return buildChange(kind, d, input, checked);
+}
+
+/**
+ * The change a valid input makes: the request its kind builds now, and the digest, target, key and
+ * summary derived from it (by prepareChange, and again when a queued item's kind is upgraded).
+ * Throws an OutboxValidationError when the request would carry a member the server sets.
+ */
+export function buildChange(
+  kind: MutationKind,
+  d: KindDescriptor,
+  input: Record<string, unknown>,
+  checked: StoreCheck = { findings: [], names: {} },
+): PreparedChange {
   const request = d.request(input);
   // The last guard: a body never carries a member the server sets (each kind leaves them out).
   const readOnly = readOnlyMembersIn(d.endpoint, request.body)[0];
