@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient, type ApiRequest } from '../../src/main/api/client';
 import { openStore, type Store } from '../../src/main/store/db';
 import { collection, COLLECTION_IDS, type CollectionDescriptor, type CollectionId } from '../../src/main/collections';
-import { syncTenant, type SyncProgress } from '../../src/main/sync/engine';
+import { partsOf, syncTenant, type SyncProgress } from '../../src/main/sync/engine';
 import { listPages } from '../../src/main/sync/pages';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { differences, expectedRaw, runCli, storedRaw, tempDir } from './sync.helpers';
@@ -14,6 +14,7 @@ const clientFor = (tenant: ReferenceTenant, extra: { maxRetries?: number; backof
 
 type Snapshot = Record<CollectionId, Map<string, string>>;
 const automations = collection('automations');
+const memberships = collection('memberships');
 
 /** The changes between two expected snapshots, computed from the tenant's data alone. */
 function expectedChanges(before: Snapshot, after: Snapshot): string[] {
@@ -231,7 +232,7 @@ describe('a split collection', () => {
       return out;
     };
     const one = await rows(automations.fetchPage);
-    const parts = await Promise.all(automations.split!.parts.map((part) => rows(part.fetchPage)));
+    const parts = await Promise.all(automations.split!.parts!.map((part) => rows(part.fetchPage)));
     // Every part holds some automations, none holds one twice or one another part holds, and
     // together they are the one walk's rows, byte for byte.
     for (const part of parts) expect(part.length).toBeGreaterThan(0);
@@ -239,6 +240,89 @@ describe('a split collection', () => {
     expect(new Set(union).size).toBe(union.length);
     expect(union.sort()).toEqual([...one].sort());
     expect(one).toHaveLength(tenant.data.automations.size);
+  });
+
+  it('has grants of groups of apps that together are exactly the grants of one walk', async () => {
+    const api = clientFor(tenant);
+    const rows = async (fetchPage: CollectionDescriptor['fetchPage']): Promise<string[]> => {
+      const out: string[] = [];
+      for await (const page of listPages(memberships, api, '', undefined, fetchPage)) out.push(...page.objects.map((o) => o.raw));
+      return out;
+    };
+    const one = await rows(memberships.fetchPage);
+    const parts = partsOf(memberships, [...tenant.data.apps.keys()].sort());
+    expect(parts.map((p) => p.key)).toEqual(['apps-1', 'apps-2', 'apps-3', 'apps-4']);
+    const grants = await Promise.all(parts.map((part) => rows(part.fetchPage)));
+    for (const part of grants) expect(part.length).toBeGreaterThan(0);
+    const union = grants.flat();
+    expect(new Set(union).size).toBe(union.length);
+    expect(union.sort()).toEqual([...one].sort());
+    expect(one).toHaveLength(tenant.data.memberships.size);
+  });
+});
+
+describe('grants walked by groups of apps', () => {
+  it('walks them by app once the apps are read, reads by id a grant no group listed, and walks them as one without the apps', async () => {
+    const tenant = await startTenant({ port: 0, seed: 29, scale: 1 });
+    const tmp = tempDir();
+    const store = openStore(join(tmp.dir, 'store.sqlite'));
+    try {
+      const plain = clientFor(tenant);
+      const grantFilters: unknown[] = [];
+      const api: ApiClient = {
+        ...plain,
+        apiRoot: plain.apiRoot,
+        clientId: plain.clientId,
+        getToken: (signal) => plain.getToken(signal),
+        request: (req: ApiRequest) => {
+          if (req.path === '/search/grants') {
+            const { pageSize: _size, pageToken: _token, ...filter } = req.body as Record<string, unknown>;
+            grantFilters.push(filter);
+          }
+          return plain.request(req);
+        },
+      };
+      const appIds = [...tenant.data.apps.keys()].sort();
+      const first = await syncTenant({ store, api });
+      expect(first.status).toBe('completed');
+      expect(differences(store, tenant.data)).toEqual([]);
+      // Four groups of apps, together every app, each walked to its end.
+      const groups = new Set(grantFilters.map((f) => JSON.stringify((f as { appIds?: string[] }).appIds ?? null)));
+      expect(
+        [...groups]
+          .map((g) => JSON.parse(g) as string[])
+          .flat()
+          .sort(),
+      ).toEqual(appIds);
+      expect(groups.size).toBe(4);
+
+      // One grant removed; an app no longer listed whose grants stay (as if it came after the apps' walk).
+      const [gone] = [...tenant.data.memberships.values()];
+      tenant.data.memberships.delete(gone!.id);
+      const hiddenApp = appIds.find((id) => id !== gone!.appId && [...tenant.data.memberships.values()].some((m) => m.appId === id))!;
+      const hiddenGrants = [...tenant.data.memberships.values()].filter((m) => m.appId === hiddenApp).map((m) => m.id);
+      tenant.data.apps.delete(hiddenApp);
+      grantFilters.length = 0;
+      const second = await syncTenant({ store, api });
+      expect(second.collections.find((c) => c.collection === 'memberships')).toMatchObject({ complete: true, deleted: 1 });
+      expect(store.getObject('memberships', gone!.id)).toMatchObject({ deleted: true });
+      for (const id of hiddenGrants) expect(store.getObject('memberships', id)).toMatchObject({ deleted: false });
+      // Each grant of the unlisted app and the removed grant were read by id, every other through its group.
+      const byId = grantFilters.filter((f) => (f as { appUserIds?: unknown }).appUserIds !== undefined);
+      expect(byId).toHaveLength(hiddenGrants.length + 1);
+
+      // Without the apps in the run, the grants are one walk, and the store holds them as the tenant serves them.
+      grantFilters.length = 0;
+      tenant.data.memberships.delete(hiddenGrants[0]!);
+      const third = await syncTenant({ store, api, only: ['memberships'] });
+      expect(third.collections[0]).toMatchObject({ collection: 'memberships', complete: true, deleted: 1 });
+      expect(grantFilters.every((f) => Object.keys(f as object).length === 0)).toBe(true);
+      expect(new Set(storedRaw(store, 'memberships').keys())).toEqual(new Set(tenant.data.memberships.keys()));
+    } finally {
+      store.close();
+      await tenant.close();
+      tmp.remove();
+    }
   });
 });
 

@@ -326,6 +326,14 @@ export function automationsWhere(
     searchAutomations(api, { ...filter, pageSize: req.pageSize, ...(req.pageToken ? { pageToken: req.pageToken } : {}) }, { signal });
 }
 
+/** Pages of `POST /search/grants` under a filter (`{}`: every grant). */
+export function grantsWhere(
+  api: ApiClient,
+  filter: Pick<SearchGrantsRequest, 'appIds' | 'appUserIds' | 'entitlementRefs'>,
+): (req: PageRequest, signal?: AbortSignal) => Promise<ApiResponse<SearchGrantsResponse>> {
+  return (req, signal) => searchGrants(api, { ...filter, ...pageBody(req) }, { signal });
+}
+
 /**
  * The walkable collections: `paginate(walks.automations.fetchPage(api), { pageSize: walks.automations.pageSize })`.
  */

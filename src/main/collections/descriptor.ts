@@ -69,6 +69,12 @@ export interface SearchText {
 /** Ids this object refers to in other collections (templates gather theirs from these). */
 export type References = Partial<Record<CollectionId, string[]>>;
 
+/** One of the independent walks of a split collection: its key in the walk's checkpoint, and its pages. */
+export interface SplitPart {
+  key: string;
+  fetchPage(api: ApiClient, req: PageRequest, signal?: AbortSignal): Promise<ApiResponse<unknown>>;
+}
+
 export interface CollectionDescriptor {
   id: CollectionId;
   title: string;
@@ -99,16 +105,27 @@ export interface CollectionDescriptor {
     fetch(api: ApiClient, id: string, signal?: AbortSignal): Promise<ApiResponse<unknown>>;
   };
   /**
-   * Independent walks of the list whose union is provably the whole collection (filters the API
-   * documents as exhaustive together), walked at the same time under one checkpoint instead of one
-   * cursor through `fetchPage`. An object none of them returned is read by id (`fetchOne`, the
-   * object under `member`) before it counts as deleted: it may have moved from one filter to
-   * another while the walks ran.
+   * Independent walks of the list whose union is provably the whole collection, walked at the same
+   * time under one checkpoint instead of one cursor through `fetchPage`: either fixed `parts`
+   * (filters the API documents as exhaustive together), or parts known once another collection is
+   * stored (`by`). An object none of them returned is read by id (`fetchOne`) before it counts as
+   * deleted: it may have moved from one filter to another while the walks ran.
    */
   split?: {
-    parts: { key: string; fetchPage(api: ApiClient, req: PageRequest, signal?: AbortSignal): Promise<ApiResponse<unknown>> }[];
+    parts?: SplitPart[];
+    /**
+     * The objects of each of `groups` groups of the current `from` objects (grants by app), used
+     * when the walk of `from` completed in the same run, so those are all of them; otherwise the
+     * collection is walked as one.
+     */
+    by?: {
+      from: CollectionId;
+      groups: number;
+      fetchPage(api: ApiClient, req: PageRequest, ids: readonly string[], signal?: AbortSignal): Promise<ApiResponse<unknown>>;
+    };
     fetchOne(api: ApiClient, id: string, signal?: AbortSignal): Promise<ApiResponse<unknown>>;
-    member: string;
+    /** The member of fetchOne's answer that is the object; null: the answer is a list page, and the object its row of that id. */
+    member: string | null;
   };
   /** No list exists: the ids are those the current objects of `referencedBy` point at, fetched one by one. */
   byIds?: {

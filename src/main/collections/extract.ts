@@ -9,11 +9,24 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Paths cut into their members, kept: a sync reads the same few paths of every object it stores. */
+const pathMembers = new Map<string, readonly string[]>();
+
+function membersOf(path: string): readonly string[] {
+  let members = pathMembers.get(path);
+  if (!members) {
+    members = path.split('.');
+    // The descriptors' paths are a few hundred; a caller with paths of its own is not kept.
+    if (pathMembers.size < 2_000) pathMembers.set(path, members);
+  }
+  return members;
+}
+
 /** The value at `path` ('a.b.c'; '' is the object itself), or undefined. */
 export function getPath(obj: unknown, path: string): unknown {
   if (path === '') return obj;
   let value: unknown = obj;
-  for (const part of path.split('.')) {
+  for (const part of membersOf(path)) {
     if (!isRecord(value)) return undefined;
     value = value[part];
   }

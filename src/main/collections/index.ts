@@ -4,7 +4,7 @@
  * sync read this module; neither imports the other.
  */
 export { COLLECTION_IDS, type CollectionId } from '../../shared/contract';
-export type { CollectionDescriptor, ColumnDef, ColumnType, ColumnValue, References, SearchText } from './descriptor';
+export type { CollectionDescriptor, ColumnDef, ColumnType, ColumnValue, References, SearchText, SplitPart } from './descriptor';
 export { COLLECTIONS, collection, COLUMNS_REVISION, isCollectionId, SEARCH_TEXT_REVISION } from './registry';
 export { extractColumns } from './columns';
 export { columnValues, MULTI_SEPARATOR, resolveFilter, type FilterAlias } from './descriptor';

@@ -149,6 +149,7 @@ export class SyncWriter {
       indexInsert: p('INSERT INTO search_index (rowid, title, body, facets) VALUES (?, ?, ?, ?)'),
       enqueue: p('INSERT OR IGNORE INTO search_queue (oid) SELECT value FROM json_each(?)'),
       dequeue: p('DELETE FROM search_queue WHERE oid IN (SELECT value FROM json_each(?))'),
+      currentIds: p('SELECT id FROM objects WHERE collection = ? AND current_vid IS NOT NULL ORDER BY id').pluck(),
       unseenIds: p(
         'SELECT id FROM objects WHERE collection = ? AND current_vid IS NOT NULL AND NOT (last_seen_run = ? AND last_seen_walk = ?)',
       ).pluck(),
@@ -483,6 +484,11 @@ export class SyncWriter {
   /** The ids of the current objects of `collection` that walk `walk` of the run has not stored or seen. */
   unseenIds(runId: number, collection: CollectionId, walk: number): string[] {
     return this.s.unseenIds!.all(collection, runId, walk) as string[];
+  }
+
+  /** The ids of the current objects of `collection`, in order. */
+  currentIds(collection: CollectionId): string[] {
+    return this.s.currentIds!.all(collection) as string[];
   }
 
   /** The ids the current objects of `from` point at in `target` (templates from campaigns and automations). */

@@ -10,9 +10,10 @@ import {
   type CollectionDescriptor,
   type CollectionId,
   type ReceivedObject,
+  type SplitPart,
 } from '../collections';
 import { CursorSet, readCheckpoint, UnreadableCheckpoint } from './cursors';
-import { fetchOne, idPages, listPages, mapLimit, type FetchedPage } from './pages';
+import { fetchOne, fetchRow, idPages, listPages, mapLimit, type FetchedPage } from './pages';
 import type { RunStatus, SyncStore, UnchangedObject, WalkRecord } from './target';
 
 export type { SyncProgress };
@@ -140,11 +141,15 @@ async function syncHeld(opts: SyncOptions): Promise<SyncSummary> {
     const walk = walks.get(id)!;
     const descriptor = descriptorOf(id);
     const deps = (descriptor.byIds?.referencedBy ?? []).filter((d) => walks.has(d)).map(schedule);
-    const promise = Promise.all(deps).then((before) => {
+    const splitBy = descriptor.split?.by?.from;
+    const splitDep = splitBy && walks.has(splitBy) ? schedule(splitBy) : Promise.resolve(null);
+    const promise = Promise.all([Promise.all(deps), splitDep]).then(([before, splitFrom]) => {
       // Ids gathered from walks that did not complete would be a guess: wait for the next sync.
       const blocked = before.filter((b) => !b.complete).map((b) => b.collection);
       if (blocked.length > 0 && walk.status !== 'completed') return blockedWalk(store, runId, walk, blocked, signal, emit);
-      return limiter.run(() => walkCollection(store, api, runId, descriptor, walk, signal, emit));
+      // Parts by the objects of another collection only when its walk in this run read all of them.
+      const splitReady = splitFrom?.complete === true;
+      return limiter.run(() => walkCollection(store, api, runId, descriptor, walk, signal, emit, splitReady));
     });
     done.set(id, promise);
     return promise;
@@ -219,6 +224,7 @@ async function walkCollection(
   recorded: WalkRecord,
   signal: AbortSignal | undefined,
   emit: (event: WalkEvent) => void,
+  splitReady: boolean,
 ): Promise<CollectionSummary> {
   const started = performance.now();
   const id = descriptor.id;
@@ -267,9 +273,14 @@ async function walkCollection(
     );
     progress('running');
   }
-  const walkFrom = cursorsOf(descriptor, api, plan, signal);
+  // The ids a split walk groups its parts by, fixed for the run like a by-id walk's (none: one cursor).
+  const splitIds = descriptor.split?.by ? (state.plan ?? (splitReady ? writer.currentIds(descriptor.split.by.from) : [])) : null;
+  if (splitIds && state.plan === null) writer.setPlan(runId, id, splitIds);
+  const parts = partsOf(descriptor, splitIds);
+  const walkFrom = cursorsOf(descriptor, api, plan, parts, signal);
   const restart = (): CursorSet => {
     state = { ...state, walk: writer.restartWalk(runId, id), checkpoint: '' };
+    if (plan === null && splitIds) writer.setPlan(runId, id, splitIds);
     return walkFrom('');
   };
   let cursors: CursorSet;
@@ -298,7 +309,7 @@ async function walkCollection(
       if (!cursors.ended) await new Promise<void>((resolve) => setImmediate(resolve));
       const checkpoint = cursors.checkpoint();
       let objects = read.page.objects;
-      if (checkpoint === '' && descriptor.split)
+      if (checkpoint === '' && parts.length > 1)
         objects = objects.concat(await unseenStill(writer, api, runId, descriptor, state.walk, objects, signal));
       const prepared = pageItems(writer, descriptor, objects);
       const result = writer.commitPage(runId, id, state.walk, prepared, checkpoint, new Date().toISOString());
@@ -325,16 +336,34 @@ async function walkCollection(
 }
 
 /**
- * The cursors of a walk from a checkpoint: the ids of `plan` (a walk by id), the parts of a split
- * collection, or the one list. Throws UnreadableCheckpoint when the checkpoint is not one of them.
+ * The independent walks of a list: the fixed parts of a split collection, one per group of
+ * `splitIds` for a collection split by another's objects, or the one list.
+ */
+export function partsOf(descriptor: CollectionDescriptor, splitIds: readonly string[] | null): SplitPart[] {
+  const split = descriptor.split;
+  if (split?.parts) return split.parts;
+  const by = split?.by;
+  if (by && splitIds && splitIds.length > 0) {
+    const groups = Math.min(by.groups, splitIds.length);
+    return Array.from({ length: groups }, (_, g) => {
+      const ids = splitIds.filter((_, i) => i % groups === g);
+      return { key: `${by.from}-${g + 1}`, fetchPage: (api, req, signal) => by.fetchPage(api, req, ids, signal) };
+    });
+  }
+  return [{ key: '', fetchPage: descriptor.fetchPage! }];
+}
+
+/**
+ * The cursors of a walk from a checkpoint: the ids of `plan` (a walk by id), or the `parts` of the
+ * list. Throws UnreadableCheckpoint when the checkpoint is not one of them.
  */
 function cursorsOf(
   descriptor: CollectionDescriptor,
   api: ApiClient,
   plan: readonly string[] | null,
+  parts: readonly SplitPart[],
   signal: AbortSignal | undefined,
 ): (checkpoint: string) => CursorSet {
-  const parts = descriptor.split?.parts ?? [{ key: '', fetchPage: descriptor.fetchPage }];
   const open = (key: string, token: string): AsyncIterator<FetchedPage> =>
     (plan
       ? idPages(descriptor, api, plan, token, signal)
@@ -366,7 +395,11 @@ async function unseenStill(
   const split = descriptor.split!;
   const onPage = new Set(lastPage.map((o) => descriptor.idOf(o.json)));
   const ids = writer.unseenIds(runId, descriptor.id, walk).filter((objectId) => !onPage.has(objectId));
-  const found = await mapLimit(ids, 8, (objectId) => fetchOne(split.fetchOne, api, objectId, split.member, descriptor.id, signal));
+  const found = await mapLimit(ids, 8, (objectId) =>
+    split.member === null
+      ? fetchRow(descriptor, split.fetchOne, api, objectId, signal)
+      : fetchOne(split.fetchOne, api, objectId, split.member, descriptor.id, signal),
+  );
   return found.filter((o): o is ReceivedObject => o !== null);
 }
 

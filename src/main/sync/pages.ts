@@ -148,6 +148,18 @@ export async function fetchOne(
   }
 }
 
+/** One object read by id through a list filtered to it: its row of that id on the page, or null when none is. */
+export async function fetchRow(
+  descriptor: CollectionDescriptor,
+  fetch: (api: ApiClient, id: string, signal?: AbortSignal) => Promise<ApiResponse<unknown>>,
+  api: ApiClient,
+  id: string,
+  signal?: AbortSignal,
+): Promise<ReceivedObject | null> {
+  const rows = pageObjects(descriptor, await fetch(api, id, signal));
+  return rows.find((row) => descriptor.idOf(row.json) === id) ?? null;
+}
+
 const DETAIL_CONCURRENCY = 8;
 
 /**

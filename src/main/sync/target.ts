@@ -32,7 +32,10 @@ export interface SyncTarget {
   startWalk(runId: number, collection: CollectionId): void;
   /** The last completed walk of `collection` in a sync run before `beforeRun`: what it fetched (for estimates), or null. */
   lastCompletedWalk(collection: CollectionId, beforeRun: number): { pages: number; fetched: number } | null;
-  /** A walk as recorded now, with the ids a by-id walk fetches (fixed by setPlan, kept across resumes). */
+  /**
+   * A walk as recorded now, with the ids a by-id walk fetches or a split walk groups its parts by
+   * (fixed by setPlan, kept across resumes).
+   */
   walk(runId: number, collection: CollectionId): WalkRecord & { plan: string[] | null };
   /** Starts the walk again from the first page; returns the new walk number. */
   restartWalk(runId: number, collection: CollectionId): number;
@@ -41,6 +44,8 @@ export interface SyncTarget {
   unseenIds(runId: number, collection: CollectionId, walk: number): string[];
   /** The ids the current objects of `from` point at in `target`. */
   referencedIds(target: CollectionId, from: readonly CollectionId[]): string[];
+  /** The ids of the current objects of `collection`, in order. */
+  currentIds(collection: CollectionId): string[];
   /** The stored objects of `collection` among `ids`, with the hash of their current versions. */
   currentHashes(collection: CollectionId, ids: readonly string[]): Map<string, { oid: number; vid: number; hash: Buffer }>;
   /**
