@@ -2,7 +2,7 @@
  * `npm run bench`: runs every test/bench/*.bench.ts in one process, one after another, and prints
  * each exported `bench*` function's figures (ratios measured side by side in the same run).
  * `npm run bench -- sync search` runs only the files whose names contain one of the words;
- * `npm run bench -- sync:benchSync` only the functions of those files whose names contain what follows the colon.
+ * `npm run bench -- sync:benchSync` only the function of those files named after the colon.
  * Benchmarks are measurements, never pass/fail tests.
  */
 import { readdirSync } from 'node:fs';
@@ -16,7 +16,7 @@ const filters = process.argv
   .map((a) => ({ file: a.split(':')[0]!, fn: a.split(':')[1] ?? '' }));
 /** Whether a file (and, when named, one of its functions) is among those asked for. */
 const chosen = (file: string, fn?: string): boolean =>
-  filters.length === 0 || filters.some((w) => file.includes(w.file) && (fn === undefined || fn.includes(w.fn)));
+  filters.length === 0 || filters.some((w) => file.includes(w.file) && (fn === undefined || w.fn === '' || fn === w.fn));
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.bench.ts'))
   .filter((f) => chosen(f))
