@@ -20,10 +20,17 @@ function thirdPartyNotices(outDir: string): Plugin {
 // preloads require), and the React renderer.
 export default defineConfig({
   main: {
-    // The sync worker is its own entry: jobs/sync-job.ts starts it as ./sync-worker.js next to index.js.
+    // The worker threads are entries of their own, started as ./<name>.js next to the module that
+    // starts them: the sync worker (jobs/sync-job.ts) and the thread that commits a sync's pages
+    // (store/page-writer.ts). Shared chunks sit beside the entries, so that "next to" is one folder.
     build: {
       rollupOptions: {
-        input: { index: resolve(__dirname, 'src/main/index.ts'), 'sync-worker': resolve(__dirname, 'src/main/jobs/sync-worker.ts') },
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          'sync-worker': resolve(__dirname, 'src/main/jobs/sync-worker.ts'),
+          'page-writer-thread': resolve(__dirname, 'src/main/store/page-writer-thread.ts'),
+        },
+        output: { chunkFileNames: '[name]-[hash].js' },
       },
     },
   },

@@ -187,7 +187,7 @@ async function inlineSync(t: Tenant, file: string, only?: readonly CollectionId[
   const store = openStore(file);
   try {
     const started = performance.now();
-    const summary = await syncTenant({ store, api: client(t), only });
+    const summary = await syncTenant({ store, api: client(t), only, pageThread: true });
     const ms = performance.now() - started;
     if (summary.status !== 'completed')
       throw new Error(

@@ -1,9 +1,8 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AuthMethod } from '../api/token';
 import type { CollectionId } from '../collections';
 import type { SyncProgress, SyncSummary } from '../sync/engine';
+import { workerEntry } from '../worker-entry';
 
 /** What the worker needs to sync one connection: its store file and its credentials. */
 export interface SyncJobInput {
@@ -42,19 +41,6 @@ export class SyncJobError extends Error {
 }
 
 /**
- * The worker's entry and the Node options to start it: from source (the CLI and the tests run
- * TypeScript through tsx) the .ts file with tsx's loader, resolved from here so the working
- * folder does not matter; in a build, the compiled sync-worker.js next to this module.
- */
-export function syncWorkerEntry(): { url: URL; execArgv: string[] } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(fromSource ? './sync-worker.ts' : './sync-worker.js', import.meta.url);
-  if (!fromSource) return { url, execArgv: [] };
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return { url, execArgv: ['--import', tsx] };
-}
-
-/**
  * Runs a sync in a worker thread with its own store connection, so the calling thread (Electron's
  * main process) stays responsive. Progress events arrive as the worker stores pages; aborting
  * `signal` cancels at the next page boundary (the store stays consistent and resumable); if the
@@ -62,7 +48,7 @@ export function syncWorkerEntry(): { url: URL; execArgv: string[] } {
  * too (an unfinished transaction never becomes visible).
  */
 export function runSyncJob(input: SyncJobInput, opts: SyncJobOptions = {}): Promise<SyncSummary> {
-  const { url, execArgv } = syncWorkerEntry();
+  const { url, execArgv } = workerEntry(import.meta.url, 'sync-worker');
   const worker = new Worker(url, { workerData: input, execArgv, name: 'attest-sync' });
   return new Promise<SyncSummary>((resolve, reject) => {
     let settled = false;

@@ -34,6 +34,7 @@ try {
     concurrency: input.concurrency,
     signal: controller.signal,
     onProgress: (event) => post({ type: 'progress', event }),
+    pageThread: true,
   });
   post({ type: 'done', summary });
 } catch (error) {

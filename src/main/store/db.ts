@@ -5,6 +5,7 @@ import type { CollectionId } from '../collections';
 import { migrate, MigrationError, pendingMigrations } from './migrate';
 import { MIGRATIONS } from './migrations';
 import { ObjectReader } from './objects';
+import { PageWriterThread } from './page-writer';
 import { ensureColumns } from './refresh-columns';
 import { ensureSearchIndex, rebuildSearchIndex, recoverSearchQueue, searchObjects, warmSearch, type SearchResult } from './search';
 import { SyncWriter } from './sync-writer';
@@ -37,6 +38,11 @@ export interface Store {
   readonly readonly: boolean;
   /** Runs, checkpoints and page writes: used by the sync engine only. */
   readonly sync: SyncWriter;
+  /**
+   * A thread of its own that commits a sync's pages on its own connection (see page-writer.ts);
+   * null for a store opened read-only or held in memory, which no other connection can reach.
+   */
+  startPageWriter(): Promise<PageWriterThread> | null;
   close(): void;
   /** Newest first. */
   runs(): SyncRun[];
@@ -125,6 +131,7 @@ export function openStore(file: string, opts: OpenStoreOptions = {}): Store {
       writer ??= new SyncWriter(db);
       return writer;
     },
+    startPageWriter: () => (readonly || file === '' || file === ':memory:' ? null : PageWriterThread.start(file)),
     close: () => db.close(),
     runs: () => reader.runs(),
     collectionStatus: () => reader.collectionStatus(),

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { facetsText, type CollectionId, type PreparedObject } from '../collections';
-import { refreshSearchTerms, TERMS_STALE_KEY } from './search';
+import { recoverSearchQueue, refreshSearchTerms, TERMS_STALE_KEY } from './search';
 import { holdForSync, type SyncHold } from './sync-holder';
 import type { ColumnValue, RunCollection, RunStatus, WalkStatus } from './types';
 
@@ -255,7 +255,9 @@ export class SyncWriter {
     this.undoSearch = undo;
     let completed = false;
     try {
-      const done = result();
+      // Immediate: the write lock first, so a page never fails on another connection's commit made
+      // after it began reading (pages may commit on a thread of their own, see page-writer.ts).
+      const done = result.immediate();
       completed = done.completed;
       return done;
     } catch (error) {
@@ -461,15 +463,22 @@ export class SyncWriter {
   flushSearch(): void {
     if (this.pendingSearch.size === 0) return;
     const s = this.s;
-    this.db.transaction(() => {
-      for (const [oid, { doc, indexed }] of this.pendingSearch) {
-        if (indexed) s.indexDelete!.run(oid);
-        if (doc) s.indexInsert!.run(oid, doc.title, doc.body, doc.facets);
-      }
-      s.dequeue!.run(JSON.stringify([...this.pendingSearch.keys()]));
-      s.termsStale!.run();
-    })();
+    this.db
+      .transaction(() => {
+        for (const [oid, { doc, indexed }] of this.pendingSearch) {
+          if (indexed) s.indexDelete!.run(oid);
+          if (doc) s.indexInsert!.run(oid, doc.title, doc.body, doc.facets);
+        }
+        s.dequeue!.run(JSON.stringify([...this.pendingSearch.keys()]));
+        s.termsStale!.run();
+      })
+      .immediate();
     this.pendingSearch.clear();
+  }
+
+  /** Indexes every object still noted in the search queue (by any connection); returns how many. */
+  indexQueued(): number {
+    return recoverSearchQueue(this.db);
   }
 
   /** Refreshes the search's list of indexed words, when the index changed since it was made. */

@@ -14,7 +14,7 @@ import {
 } from '../collections';
 import { CursorSet, readCheckpoint, UnreadableCheckpoint } from './cursors';
 import { fetchOne, fetchRow, idPages, listPages, mapLimit, type FetchedPage } from './pages';
-import type { RunStatus, SyncStore, UnchangedObject, WalkRecord } from './target';
+import type { PageWriter, RunStatus, SyncStore, SyncTarget, UnchangedObject, WalkRecord } from './target';
 
 export type { SyncProgress };
 
@@ -55,6 +55,11 @@ export interface SyncOptions {
   only?: readonly CollectionId[];
   /** Collections walked at the same time (default 8). */
   concurrency?: number;
+  /**
+   * Commit the pages on a thread of the store's own, when it has one (see startPageWriter), as
+   * `attest sync` and the app do; by default on the store's connection in this thread.
+   */
+  pageThread?: boolean;
   signal?: AbortSignal;
   onProgress?: (event: SyncProgress) => void;
 }
@@ -115,13 +120,29 @@ export async function syncTenant(opts: SyncOptions): Promise<SyncSummary> {
   // One sync per store at a time, whichever process runs it: a second is refused, naming the first.
   const hold = opts.store.sync.holdForSync();
   try {
-    return await syncHeld(opts);
+    // A thread that cannot start leaves the pages to this thread: slower, not wrong.
+    const thread = opts.pageThread === true ? await opts.store.startPageWriter?.()?.catch(() => null) : null;
+    const pages = thread ?? inlinePages(opts.store.sync);
+    try {
+      return await syncHeld(opts, pages);
+    } finally {
+      await pages.close();
+    }
   } finally {
     hold.release();
   }
 }
 
-async function syncHeld(opts: SyncOptions): Promise<SyncSummary> {
+/** Pages committed on the store's own connection, in this thread. */
+function inlinePages(target: SyncTarget): PageWriter {
+  return {
+    commitPage: async (...args) => target.commitPage(...args),
+    flushSearch: async () => target.flushSearch(),
+    close: async () => {},
+  };
+}
+
+async function syncHeld(opts: SyncOptions, pages: PageWriter): Promise<SyncSummary> {
   const started = performance.now();
   const { store, api, signal } = opts;
   const ids = opts.only && opts.only.length > 0 ? [...new Set(opts.only)].map((id) => descriptorOf(id).id) : COLLECTIONS.map((c) => c.id);
@@ -149,7 +170,7 @@ async function syncHeld(opts: SyncOptions): Promise<SyncSummary> {
       if (blocked.length > 0 && walk.status !== 'completed') return blockedWalk(store, runId, walk, blocked, signal, emit);
       // Parts by the objects of another collection only when its walk in this run read all of them.
       const splitReady = splitFrom?.complete === true;
-      return limiter.run(() => walkCollection(store, api, runId, descriptor, walk, signal, emit, splitReady));
+      return limiter.run(() => walkCollection(store, pages, api, runId, descriptor, walk, signal, emit, splitReady));
     });
     done.set(id, promise);
     return promise;
@@ -165,8 +186,10 @@ async function syncHeld(opts: SyncOptions): Promise<SyncSummary> {
   try {
     collections = await Promise.all(order.map(schedule));
   } finally {
-    // Whatever was stored is searchable when the sync returns, however it ended.
-    store.sync.flushSearch();
+    // Whatever was stored is searchable when the sync returns, however it ended. A page writer
+    // thread that ended early (its walks failed with the reason) leaves its entries to the queue
+    // its pages noted: they are indexed from there.
+    await pages.flushSearch().catch(() => store.sync.indexQueued());
   }
   const status = store.sync.finishRun(runId);
   if (collections.some((c) => c.pages > 0)) store.sync.refreshSearchTerms();
@@ -218,6 +241,7 @@ function emptySummary(collection: CollectionId): CollectionSummary {
 
 async function walkCollection(
   store: SyncStore,
+  pages: PageWriter,
   api: ApiClient,
   runId: number,
   descriptor: CollectionDescriptor,
@@ -312,7 +336,7 @@ async function walkCollection(
       if (checkpoint === '' && parts.length > 1)
         objects = objects.concat(await unseenStill(writer, api, runId, descriptor, state.walk, objects, signal));
       const prepared = pageItems(writer, descriptor, objects);
-      const result = writer.commitPage(runId, id, state.walk, prepared, checkpoint, new Date().toISOString());
+      const result = await pages.commitPage(runId, id, state.walk, prepared, checkpoint, new Date().toISOString());
       summary.pages += 1;
       summary.fetched += prepared.length;
       summary.upserted += result.upserted;

@@ -64,11 +64,21 @@ export interface SyncTarget {
   finishRun(runId: number): RunStatus;
   /** Makes what was stored searchable now. */
   flushSearch(): void;
+  /** Indexes every object still noted in the search queue (by any connection); returns how many. */
+  indexQueued(): number;
   /** Refreshes the search's list of indexed words. */
   refreshSearchTerms(): void;
 }
 
-/** A store as the sync sees it: its sync side. */
+/** Where the pages of a sync commit: a thread of the store's own (see startPageWriter), or the target itself. */
+export interface PageWriter {
+  commitPage(...args: Parameters<SyncTarget['commitPage']>): Promise<ReturnType<SyncTarget['commitPage']>>;
+  flushSearch(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A store as the sync sees it: its sync side, and a page writer of its own when it has one. */
 export interface SyncStore {
   readonly sync: SyncTarget;
+  startPageWriter?(): Promise<PageWriter> | null;
 }

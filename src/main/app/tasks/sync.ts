@@ -47,7 +47,15 @@ async function syncIn(workspace: Workspace, opts: SyncTaskOptions, onProgress: (
   const only = opts.only ?? undefined;
   if (!opts.worker) {
     const api = await workspace.requireApi();
-    return syncTenant({ store: workspace.store, api, only, concurrency: opts.concurrency, signal: opts.signal, onProgress });
+    return syncTenant({
+      store: workspace.store,
+      api,
+      only,
+      concurrency: opts.concurrency,
+      signal: opts.signal,
+      onProgress,
+      pageThread: true,
+    });
   }
   const credentials = workspace.credentials;
   if (!credentials) throw new CoreError('auth', NO_SECRET_MESSAGE);

@@ -1,0 +1,56 @@
+/**
+ * The thread that writes a sync's pages (see page-writer.ts): its own connection to the store
+ * file, where each page the sync prepared commits with its checkpoint in one transaction, exactly
+ * as on the sync's own connection. Requests are served one at a time, in the order they came.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openStore, type Store } from './db';
+import type { PageWriterReply, PageWriterRequest } from './page-writer';
+
+const port = parentPort;
+if (!port) throw new Error('page-writer-thread runs in a worker thread');
+
+function failure(error: unknown): NonNullable<PageWriterReply['error']> {
+  const e = error as { name?: unknown; message?: unknown; kind?: unknown };
+  return {
+    name: typeof e?.name === 'string' ? e.name : 'Error',
+    message: typeof e?.message === 'string' ? e.message : String(error),
+    ...(typeof e?.kind === 'string' ? { kind: e.kind } : {}),
+  };
+}
+
+let store: Store | null = null;
+try {
+  store = openStore((workerData as { file: string }).file);
+  port.postMessage({ id: 0 } satisfies PageWriterReply);
+} catch (error) {
+  port.postMessage({ id: 0, error: failure(error) } satisfies PageWriterReply);
+  port.close();
+}
+
+port.on('message', (request: PageWriterRequest) => {
+  if (!store) return;
+  try {
+    if (request.op === 'close') {
+      store.close();
+      store = null;
+      port.postMessage({ id: request.id } satisfies PageWriterReply);
+      port.close();
+      return;
+    }
+    if (request.op === 'flushSearch') {
+      store.sync.flushSearch();
+      port.postMessage({ id: request.id } satisfies PageWriterReply);
+      return;
+    }
+    const [runId, collection, walk, objects, next, fetchedAt] = request.args;
+    // A Buffer arrives as a plain Uint8Array: the hashes are compared and bound as Buffers.
+    const pageObjects = objects.map((o) =>
+      'hash' in o ? { ...o, hash: Buffer.from(o.hash.buffer, o.hash.byteOffset, o.hash.byteLength) } : o,
+    );
+    const result = store.sync.commitPage(runId, collection, walk, pageObjects, next, fetchedAt);
+    port.postMessage({ id: request.id, result } satisfies PageWriterReply);
+  } catch (error) {
+    port.postMessage({ id: request.id, error: failure(error) } satisfies PageWriterReply);
+  }
+});

@@ -1,0 +1,103 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/main/api/client';
+import { COLLECTION_IDS } from '../../src/main/collections';
+import { openStore, type Store } from '../../src/main/store/db';
+import type { PageWriterThread } from '../../src/main/store/page-writer';
+import { syncTenant } from '../../src/main/sync/engine';
+import type { SyncStore } from '../../src/main/sync/target';
+import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
+import { differences, storedRaw, tempDir } from './sync.helpers';
+
+/** What a store holds for every collection, and what a few words find in it. */
+function holdings(store: Store, words: string[]): unknown {
+  return {
+    objects: Object.fromEntries(COLLECTION_IDS.map((c) => [c, [...storedRaw(store, c)].sort()])),
+    found: words.map((w) =>
+      store
+        .search(w, { limit: 500 })
+        .hits.map((h) => `${h.collection} ${h.id}`)
+        .sort(),
+    ),
+    queued: store.db.prepare('SELECT count(*) FROM search_queue').pluck().get(),
+  };
+}
+
+describe('pages committed on a thread of their own', () => {
+  let tenant: ReferenceTenant;
+  let tmp: ReturnType<typeof tempDir>;
+  beforeAll(async () => {
+    tenant = await startTenant({ port: 0, seed: 31, scale: 2 });
+    tmp = tempDir();
+  });
+  afterAll(async () => {
+    await tenant?.close();
+    tmp?.remove();
+  });
+  const api = () => createApiClient({ clientId: tenant.clientId, clientSecret: tenant.clientSecret, serverUrl: tenant.url });
+  const words = () => {
+    const app = [...tenant.data.apps.values()][0]!;
+    const user = [...tenant.data.appUsers.values()][0]!;
+    return [app.displayName!.split(' ')[0]!, user.displayName!.split(' ')[0]!, 'okta', 'admin'];
+  };
+
+  it('store what one connection stores, searchable alike, and a resync through them writes no version', async () => {
+    const threaded = openStore(join(tmp.dir, 'threaded.sqlite'));
+    const inline = openStore(join(tmp.dir, 'inline.sqlite'));
+    try {
+      const a = await syncTenant({ store: threaded, api: api(), pageThread: true });
+      const b = await syncTenant({ store: inline, api: api() });
+      expect([a.status, b.status]).toEqual(['completed', 'completed']);
+      // The objects were written on the thread's connection: this one wrote only the run's bookkeeping.
+      const writes = (s: Store) => s.db.prepare('SELECT total_changes()').pluck().get() as number;
+      const objects = threaded.db.prepare('SELECT count(*) FROM objects').pluck().get() as number;
+      expect(objects).toBeGreaterThan(1000);
+      expect(writes(inline) - writes(threaded)).toBeGreaterThan(2 * objects);
+      expect(differences(threaded, tenant.data)).toEqual([]);
+      expect(holdings(threaded, words())).toEqual(holdings(inline, words()));
+      expect((holdings(threaded, words()) as { found: string[][] }).found.every((hits) => hits.length > 0)).toBe(true);
+
+      const versions = () => threaded.db.prepare('SELECT count(*) FROM object_versions').pluck().get();
+      const before = versions();
+      const again = await syncTenant({ store: threaded, api: api(), pageThread: true });
+      expect(again.status).toBe('completed');
+      expect(again.collections.every((c) => c.upserted === 0 && c.deleted === 0)).toBe(true);
+      expect(versions()).toBe(before);
+    } finally {
+      threaded.close();
+      inline.close();
+    }
+  });
+
+  it('fail the walks they did not store when the thread ends mid-sync; the next sync resumes and ends equal to the tenant', async () => {
+    const store = openStore(join(tmp.dir, 'ended.sqlite'));
+    try {
+      let thread: PageWriterThread | null = null;
+      const ending: SyncStore = {
+        sync: store.sync,
+        startPageWriter: () => store.startPageWriter()!.then((t) => (thread = t)),
+      };
+      let pages = 0;
+      const first = await syncTenant({
+        store: ending,
+        api: api(),
+        pageThread: true,
+        onProgress: (e) => {
+          if (e.phase === 'collection' && e.state === 'running' && e.pages > 0 && (pages += 1) === 5) void thread!.close();
+        },
+      });
+      expect(first.status).toBe('failed');
+      const failed = first.collections.filter((c) => !c.complete);
+      expect(failed.length).toBeGreaterThan(0);
+      for (const c of failed) expect(c.error).toMatch(/page writer thread ended|not fetched because/);
+      // What the thread committed is searchable, its queue indexed on this connection.
+      expect(store.db.prepare('SELECT count(*) FROM search_queue').pluck().get()).toBe(0);
+
+      const second = await syncTenant({ store, api: api(), pageThread: true });
+      expect(second).toMatchObject({ status: 'completed', resumed: true, runId: first.runId });
+      expect(differences(store, tenant.data)).toEqual([]);
+    } finally {
+      store.close();
+    }
+  });
+});
