@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient, type ApiRequest } from '../../src/main/api/client';
 import { openStore, type Store } from '../../src/main/store/db';
-import { collection, COLLECTION_IDS, type CollectionDescriptor, type CollectionId } from '../../src/main/collections';
+import { collection, COLLECTION_IDS, type CollectionDescriptor, type CollectionId, type SplitPart } from '../../src/main/collections';
 import { partsOf, syncTenant, type SyncProgress } from '../../src/main/sync/engine';
 import { listPages } from '../../src/main/sync/pages';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
@@ -224,40 +224,34 @@ describe('a split collection', () => {
     await tenant?.close();
   });
 
-  it('has parts whose pages together are exactly the pages of one walk', async () => {
+  /**
+   * Every part of `descriptor`'s walk holds some objects, none holds one twice or one another part
+   * holds, and together they are one walk's rows, byte for byte: as many as the tenant has.
+   */
+  async function expectPartsMakeOneWalk(descriptor: CollectionDescriptor, parts: readonly SplitPart[], size: number): Promise<void> {
     const api = clientFor(tenant);
     const rows = async (fetchPage: CollectionDescriptor['fetchPage']): Promise<string[]> => {
       const out: string[] = [];
-      for await (const page of listPages(automations, api, '', undefined, fetchPage)) out.push(...page.objects.map((o) => o.raw));
+      for await (const page of listPages(descriptor, api, '', undefined, fetchPage)) out.push(...page.objects.map((o) => o.raw));
       return out;
     };
-    const one = await rows(automations.fetchPage);
-    const parts = await Promise.all(automations.split!.parts!.map((part) => rows(part.fetchPage)));
-    // Every part holds some automations, none holds one twice or one another part holds, and
-    // together they are the one walk's rows, byte for byte.
-    for (const part of parts) expect(part.length).toBeGreaterThan(0);
-    const union = parts.flat();
+    const one = await rows(descriptor.fetchPage);
+    const walked = await Promise.all(parts.map((part) => rows(part.fetchPage)));
+    for (const part of walked) expect(part.length).toBeGreaterThan(0);
+    const union = walked.flat();
     expect(new Set(union).size).toBe(union.length);
     expect(union.sort()).toEqual([...one].sort());
-    expect(one).toHaveLength(tenant.data.automations.size);
+    expect(one).toHaveLength(size);
+  }
+
+  it('has parts whose pages together are exactly the pages of one walk', async () => {
+    await expectPartsMakeOneWalk(automations, automations.split!.parts!, tenant.data.automations.size);
   });
 
   it('has grants of groups of apps that together are exactly the grants of one walk', async () => {
-    const api = clientFor(tenant);
-    const rows = async (fetchPage: CollectionDescriptor['fetchPage']): Promise<string[]> => {
-      const out: string[] = [];
-      for await (const page of listPages(memberships, api, '', undefined, fetchPage)) out.push(...page.objects.map((o) => o.raw));
-      return out;
-    };
-    const one = await rows(memberships.fetchPage);
     const parts = partsOf(memberships, [...tenant.data.apps.keys()].sort());
     expect(parts.map((p) => p.key)).toEqual(['apps-1', 'apps-2', 'apps-3', 'apps-4']);
-    const grants = await Promise.all(parts.map((part) => rows(part.fetchPage)));
-    for (const part of grants) expect(part.length).toBeGreaterThan(0);
-    const union = grants.flat();
-    expect(new Set(union).size).toBe(union.length);
-    expect(union.sort()).toEqual([...one].sort());
-    expect(one).toHaveLength(tenant.data.memberships.size);
+    await expectPartsMakeOneWalk(memberships, parts, tenant.data.memberships.size);
   });
 });
 
