@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { AuthMethod } from '../api/token';
 import type { CollectionId } from '../collections';
 import type { SyncProgress, SyncSummary } from '../sync/engine';
-import { workerEntry } from '../worker-entry';
+import { ErrorFromThread, workerEntry, type ThreadError } from '../worker-entry';
 
 /** What the worker needs to sync one connection: its store file and its credentials. */
 export interface SyncJobInput {
@@ -24,21 +24,10 @@ export interface SyncJobOptions {
 }
 
 export type WorkerMessage =
-  | { type: 'progress'; event: SyncProgress }
-  | { type: 'done'; summary: SyncSummary }
-  | { type: 'error'; error: { name: string; message: string; kind?: string; code?: string } };
+  { type: 'progress'; event: SyncProgress } | { type: 'done'; summary: SyncSummary } | { type: 'error'; error: ThreadError };
 
-/** An error raised inside the worker, with the name and kind/code its layer gave it (for exit codes). */
-export class SyncJobError extends Error {
-  readonly kind?: string;
-  readonly code?: string;
-  constructor(error: { name: string; message: string; kind?: string; code?: string }) {
-    super(error.message);
-    this.name = error.name;
-    if (error.kind !== undefined) this.kind = error.kind;
-    if (error.code !== undefined) this.code = error.code;
-  }
-}
+/** An error raised inside the sync worker, with the name and kind/code its layer gave it (for exit codes). */
+export class SyncJobError extends ErrorFromThread {}
 
 /**
  * Runs a sync in a worker thread with its own store connection, so the calling thread (Electron's

@@ -8,6 +8,7 @@ import { createApiClient } from '../api/client';
 import { openStore, type Store } from '../store/db';
 import { syncTenant } from '../sync/engine';
 import type { SyncJobInput, WorkerMessage } from './sync-job';
+import { threadErrorOf } from '../worker-entry';
 
 const port = parentPort;
 if (!port) throw new Error('sync-worker runs in a worker thread');
@@ -38,16 +39,7 @@ try {
   });
   post({ type: 'done', summary });
 } catch (error) {
-  const e = error as { name?: unknown; message?: unknown; kind?: unknown; code?: unknown };
-  post({
-    type: 'error',
-    error: {
-      name: typeof e?.name === 'string' ? e.name : 'Error',
-      message: typeof e?.message === 'string' ? e.message : String(error),
-      ...(typeof e?.kind === 'string' ? { kind: e.kind } : {}),
-      ...(typeof e?.code === 'string' ? { code: e.code } : {}),
-    },
-  });
+  post({ type: 'error', error: threadErrorOf(error) });
 } finally {
   store?.close();
   port.close();

@@ -6,25 +6,17 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openStore, type Store } from './db';
 import type { PageWriterReply, PageWriterRequest } from './page-writer';
+import { threadErrorOf } from '../worker-entry';
 
 const port = parentPort;
 if (!port) throw new Error('page-writer-thread runs in a worker thread');
-
-function failure(error: unknown): NonNullable<PageWriterReply['error']> {
-  const e = error as { name?: unknown; message?: unknown; kind?: unknown };
-  return {
-    name: typeof e?.name === 'string' ? e.name : 'Error',
-    message: typeof e?.message === 'string' ? e.message : String(error),
-    ...(typeof e?.kind === 'string' ? { kind: e.kind } : {}),
-  };
-}
 
 let store: Store | null = null;
 try {
   store = openStore((workerData as { file: string }).file);
   port.postMessage({ id: 0 } satisfies PageWriterReply);
 } catch (error) {
-  port.postMessage({ id: 0, error: failure(error) } satisfies PageWriterReply);
+  port.postMessage({ id: 0, error: threadErrorOf(error) } satisfies PageWriterReply);
   port.close();
 }
 
@@ -51,6 +43,6 @@ port.on('message', (request: PageWriterRequest) => {
     const result = store.sync.commitPage(runId, collection, walk, pageObjects, next, fetchedAt);
     port.postMessage({ id: request.id, result } satisfies PageWriterReply);
   } catch (error) {
-    port.postMessage({ id: request.id, error: failure(error) } satisfies PageWriterReply);
+    port.postMessage({ id: request.id, error: threadErrorOf(error) } satisfies PageWriterReply);
   }
 });

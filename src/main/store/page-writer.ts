@@ -6,7 +6,7 @@
  * the pages commit in the order they were handed over.
  */
 import { Worker } from 'node:worker_threads';
-import { workerEntry } from '../worker-entry';
+import { ErrorFromThread, workerEntry, type ThreadError } from '../worker-entry';
 import type { SyncWriter } from './sync-writer';
 
 type CommitArgs = Parameters<SyncWriter['commitPage']>;
@@ -20,17 +20,7 @@ export type PageWriterRequest = PageWriterOp & { id: number };
 export interface PageWriterReply {
   id: number;
   result?: CommitResult;
-  error?: { name: string; message: string; kind?: string };
-}
-
-/** An error the page writer thread met, with the name and kind its layer gave it. */
-export class PageWriterError extends Error {
-  readonly kind?: string;
-  constructor(error: { name: string; message: string; kind?: string }) {
-    super(error.message);
-    this.name = error.name;
-    if (error.kind !== undefined) this.kind = error.kind;
-  }
+  error?: ThreadError;
 }
 
 export class PageWriterThread {
@@ -44,7 +34,7 @@ export class PageWriterThread {
       const waiter = this.waiting.get(reply.id);
       if (!waiter) return;
       this.waiting.delete(reply.id);
-      if (reply.error) waiter.reject(new PageWriterError(reply.error));
+      if (reply.error) waiter.reject(new ErrorFromThread(reply.error));
       else waiter.resolve(reply.result);
     });
     worker.on('error', (error) => this.end(error));
