@@ -21,7 +21,8 @@ import { runSyncJob } from '../../src/main/jobs/sync-job';
 import { openStore, type Store } from '../../src/main/store/db';
 import { COLLECTIONS, isRecord, type CollectionDescriptor, type CollectionId } from '../../src/main/collections';
 import { matchesPerCollection } from '../../src/main/store/read-models';
-import { Limiter, syncTenant, type SyncSummary } from '../../src/main/sync/engine';
+import { syncTenant, type SyncSummary } from '../../src/main/sync/engine';
+import { Limiter } from '../../src/main/sync/pages';
 import { mapLimit } from '../../src/main/sync/pages';
 import { UNIT_SIZES } from '../../src/tenant/dataset';
 import { fillStore } from './search.bench';
@@ -295,6 +296,7 @@ export async function benchSyncLatency(): Promise<Record<string, number | string
         'sync s': sync.ms / 1000,
         'sync / concurrent bare walk (target <= 1.0)': sync.ms / bare.ms,
         'longest collection walk in the sync': `${slowest.collection} ${(slowest.ms / 1000).toFixed(1)} s`,
+        'walks in the sync': sync.summary.collections.map((c) => `${c.collection} ${(c.ms / 1000).toFixed(1)}`).join(', '),
       };
     } finally {
       await remote.stop();

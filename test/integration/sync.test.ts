@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient, type ApiRequest } from '../../src/main/api/client';
+import { ApiError } from '../../src/main/api/errors';
 import { openStore, type Store } from '../../src/main/store/db';
 import { collection, COLLECTION_IDS, type CollectionDescriptor, type CollectionId, type SplitPart } from '../../src/main/collections';
 import { partsOf, syncTenant, type SyncProgress } from '../../src/main/sync/engine';
@@ -312,6 +313,56 @@ describe('grants walked by groups of apps', () => {
       expect(third.collections[0]).toMatchObject({ collection: 'memberships', complete: true, deleted: 1 });
       expect(grantFilters.every((f) => Object.keys(f as object).length === 0)).toBe(true);
       expect(new Set(storedRaw(store, 'memberships').keys())).toEqual(new Set(tenant.data.memberships.keys()));
+    } finally {
+      store.close();
+      await tenant.close();
+      tmp.remove();
+    }
+  });
+});
+
+describe('templates read as soon as a page names them', () => {
+  it('reads each named template while the walks that name it still run, once, and reads again one whose early read failed', async () => {
+    const tenant = await startTenant({ port: 0, seed: 31, scale: 2, faults: 'latency=2,jitter=3' });
+    const tmp = tempDir();
+    const store = openStore(join(tmp.dir, 'store.sqlite'));
+    try {
+      const plain = clientFor(tenant);
+      const requests: string[] = [];
+      let failOnce: string | null = null;
+      const api: ApiClient = {
+        ...plain,
+        apiRoot: plain.apiRoot,
+        clientId: plain.clientId,
+        getToken: (signal) => plain.getToken(signal),
+        request: (req: ApiRequest) => {
+          requests.push(req.path);
+          // The first template read fails as a dropped connection would (after the client's own retries).
+          if (failOnce === null && req.path.startsWith('/access_review_template/')) {
+            failOnce = req.path;
+            return Promise.reject(new ApiError('network', 'connection reset'));
+          }
+          return plain.request(req);
+        },
+      };
+      const summary = await syncTenant({ store, api });
+      expect(summary.collections.filter((c) => c.error)).toEqual([]);
+      expect(summary.status).toBe('completed');
+      expect(differences(store, tenant.data)).toEqual([]);
+      const templateReads = requests.filter((path) => path.startsWith('/access_review_template/'));
+      const lastAutomationsPage = requests.lastIndexOf('/search/automations');
+      const lastCampaignsPage = requests.lastIndexOf('/access_reviews');
+      // Early: most templates were read before both walks naming them had ended.
+      const early = requests
+        .slice(0, Math.max(lastAutomationsPage, lastCampaignsPage))
+        .filter((p) => p.startsWith('/access_review_template/'));
+      expect(early.length).toBeGreaterThan(templateReads.length / 2);
+      // Once each, but the one whose early read failed, which the templates' walk read again.
+      const stored = [...storedRaw(store, 'templates').keys()];
+      expect(stored.length).toBeGreaterThan(0);
+      expect(templateReads.filter((path) => path === failOnce)).toHaveLength(2);
+      expect(new Set(templateReads).size).toBe(templateReads.length - 1);
+      expect(new Set(templateReads)).toEqual(new Set(stored.map((id) => `/access_review_template/${id}`)));
     } finally {
       store.close();
       await tenant.close();

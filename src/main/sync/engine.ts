@@ -13,7 +13,8 @@ import {
   type SplitPart,
 } from '../collections';
 import { CursorSet, readCheckpoint, UnreadableCheckpoint } from './cursors';
-import { fetchOne, fetchRow, idPages, listPages, mapLimit, type FetchedPage } from './pages';
+import { EarlyReads } from './early-reads';
+import { fetchOne, fetchRow, idPages, Limiter, listPages, mapLimit, type FetchedPage } from './pages';
 import type { PageWriter, RunStatus, SyncStore, SyncTarget, UnchangedObject, WalkRecord } from './target';
 
 export type { SyncProgress };
@@ -91,23 +92,6 @@ function isRejectedToken(error: unknown, token: string): boolean {
   return token !== '' && errorKind(error) === 'invalid_input';
 }
 
-/** At most `max` tasks at a time, started in the order they asked. */
-export class Limiter {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly max: number) {}
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active += 1;
-    try {
-      return await fn();
-    } finally {
-      this.active -= 1;
-      this.waiting.shift()?.();
-    }
-  }
-}
-
 /**
  * Syncs the tenant into the store. Starts a run (or resumes the last one if it did not complete),
  * walks the collections a few at a time, each page to its end (an empty page with a live token is
@@ -154,6 +138,14 @@ async function syncHeld(opts: SyncOptions, pages: PageWriter): Promise<SyncSumma
 
   const limiter = new Limiter(Math.max(1, opts.concurrency ?? DEFAULT_CONCURRENCY));
   const walks = new Map(start.walks.map((w) => [w.collection, w]));
+  // The objects read by id that this run still has to walk are read as soon as a page names them.
+  const early = new EarlyReads(
+    api,
+    start.walks
+      .filter((w) => w.status !== 'completed')
+      .flatMap((w) => (descriptorOf(w.collection).byIds ? [descriptorOf(w.collection)] : [])),
+    signal,
+  );
   const done = new Map<CollectionId, Promise<CollectionSummary>>();
   // A collection read by id starts once the walks in this run that name its ids have ended.
   const schedule = (id: CollectionId): Promise<CollectionSummary> => {
@@ -170,7 +162,7 @@ async function syncHeld(opts: SyncOptions, pages: PageWriter): Promise<SyncSumma
       if (blocked.length > 0 && walk.status !== 'completed') return blockedWalk(store, runId, walk, blocked, signal, emit);
       // Parts by the objects of another collection only when its walk in this run read all of them.
       const splitReady = splitFrom?.complete === true;
-      return limiter.run(() => walkCollection(store, pages, api, runId, descriptor, walk, signal, emit, splitReady));
+      return limiter.run(() => walkCollection({ store, pages, api, early, runId, signal, emit }, descriptor, walk, splitReady));
     });
     done.set(id, promise);
     return promise;
@@ -186,6 +178,7 @@ async function syncHeld(opts: SyncOptions, pages: PageWriter): Promise<SyncSumma
   try {
     collections = await Promise.all(order.map(schedule));
   } finally {
+    await early.close();
     // Whatever was stored is searchable when the sync returns, however it ended. A page writer
     // thread that ended early (its walks failed with the reason) leaves its entries to the queue
     // its pages noted: they are indexed from there.
@@ -239,17 +232,24 @@ function emptySummary(collection: CollectionId): CollectionSummary {
   return { collection, fetched: 0, pages: 0, upserted: 0, deleted: 0, complete: false, resumed: false, restarts: 0, ms: 0 };
 }
 
+/** What the walks of one run share. */
+interface RunContext {
+  store: SyncStore;
+  pages: PageWriter;
+  api: ApiClient;
+  early: EarlyReads;
+  runId: number;
+  signal: AbortSignal | undefined;
+  emit: (event: WalkEvent) => void;
+}
+
 async function walkCollection(
-  store: SyncStore,
-  pages: PageWriter,
-  api: ApiClient,
-  runId: number,
+  run: RunContext,
   descriptor: CollectionDescriptor,
   recorded: WalkRecord,
-  signal: AbortSignal | undefined,
-  emit: (event: WalkEvent) => void,
   splitReady: boolean,
 ): Promise<CollectionSummary> {
+  const { store, pages, api, early, runId, signal, emit } = run;
   const started = performance.now();
   const id = descriptor.id;
   const summary = emptySummary(id);
@@ -301,7 +301,7 @@ async function walkCollection(
   const splitIds = descriptor.split?.by ? (state.plan ?? (splitReady ? writer.currentIds(descriptor.split.by.from) : [])) : null;
   if (splitIds && state.plan === null) writer.setPlan(runId, id, splitIds);
   const parts = partsOf(descriptor, splitIds);
-  const walkFrom = cursorsOf(descriptor, api, plan, parts, signal);
+  const walkFrom = cursorsOf(descriptor, api, plan, parts, signal, (objectId) => early.take(id, objectId));
   const restart = (): CursorSet => {
     state = { ...state, walk: writer.restartWalk(runId, id), checkpoint: '' };
     if (plan === null && splitIds) writer.setPlan(runId, id, splitIds);
@@ -327,8 +327,9 @@ async function walkCollection(
         throw read.error;
       }
       if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
-      // Read the next page while this one is stored.
+      // Read the next page while this one is stored, and what this one names in walks still to come.
       cursors.advance(read.key, read.page);
+      early.note(descriptor, read.page.objects);
       // Let that request reach the wire before the (synchronous) store of this page holds the thread.
       if (!cursors.ended) await new Promise<void>((resolve) => setImmediate(resolve));
       const checkpoint = cursors.checkpoint();
@@ -387,10 +388,11 @@ function cursorsOf(
   plan: readonly string[] | null,
   parts: readonly SplitPart[],
   signal: AbortSignal | undefined,
+  readEarly: (id: string) => Promise<ReceivedObject | null> | undefined,
 ): (checkpoint: string) => CursorSet {
   const open = (key: string, token: string): AsyncIterator<FetchedPage> =>
     (plan
-      ? idPages(descriptor, api, plan, token, signal)
+      ? idPages(descriptor, api, plan, token, signal, readEarly)
       : listPages(descriptor, api, token, signal, parts.find((p) => p.key === key)!.fetchPage))[Symbol.asyncIterator]();
   return (checkpoint) =>
     new CursorSet(

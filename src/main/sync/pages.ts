@@ -21,6 +21,23 @@ function badPage(message: string): ApiError {
   return new ApiError('bad_response', message);
 }
 
+/** At most `max` tasks at a time, started in the order they asked. */
+export class Limiter {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly max: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active += 1;
+    try {
+      return await fn();
+    } finally {
+      this.active -= 1;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
 /** Runs `fn` over `items` with at most `limit` in flight, keeping the order of the results. */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -160,7 +177,8 @@ export async function fetchRow(
   return rows.find((row) => descriptor.idOf(row.json) === id) ?? null;
 }
 
-const DETAIL_CONCURRENCY = 8;
+/** Objects read by id at the same time, per walk. */
+export const DETAIL_CONCURRENCY = 8;
 
 /**
  * The pages of a listed collection (or of one part of it: `fetchPage`) from checkpoint `startToken` on (the API client's paginator:
@@ -205,6 +223,7 @@ export async function* idPages(
   plan: readonly string[],
   startToken: string,
   signal?: AbortSignal,
+  readEarly?: (id: string) => Promise<ReceivedObject | null> | undefined,
 ): AsyncGenerator<FetchedPage> {
   const byIds = descriptor.byIds;
   if (!byIds) throw new Error(`${descriptor.id} is not read by id`);
@@ -212,9 +231,9 @@ export async function* idPages(
   if (!Number.isInteger(offset) || offset < 0) throw new Error(`${descriptor.id}: bad checkpoint '${startToken}'`);
   do {
     const ids = plan.slice(offset, offset + descriptor.pageSize);
-    const objects = await mapLimit(ids, DETAIL_CONCURRENCY, (id) =>
-      fetchOne(byIds.fetch, api, id, descriptor.listKey, descriptor.id, signal),
-    );
+    const read = (id: string) => fetchOne(byIds.fetch, api, id, descriptor.listKey, descriptor.id, signal);
+    // A read started early (see early-reads.ts) serves when it succeeded; otherwise the id is read now.
+    const objects = await mapLimit(ids, DETAIL_CONCURRENCY, (id) => readEarly?.(id)?.catch(() => read(id)) ?? read(id));
     offset += ids.length;
     yield { objects: objects.filter((o): o is ReceivedObject => o !== null), next: offset < plan.length ? String(offset) : '' };
   } while (offset < plan.length);
