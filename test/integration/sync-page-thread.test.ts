@@ -1,9 +1,10 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/main/api/client';
 import { COLLECTION_IDS } from '../../src/main/collections';
 import { openStore, type Store } from '../../src/main/store/db';
-import type { PageWriterThread } from '../../src/main/store/page-writer';
+import { PageWriterThread } from '../../src/main/store/page-writer';
 import { syncTenant } from '../../src/main/sync/engine';
 import type { SyncStore } from '../../src/main/sync/target';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
@@ -66,6 +67,25 @@ describe('pages committed on a thread of their own', () => {
     } finally {
       threaded.close();
       inline.close();
+    }
+  });
+
+  it("leave the pages to the sync's own connection when the thread cannot start, the walks already under way", async () => {
+    const store = openStore(join(tmp.dir, 'no-thread.sqlite'));
+    try {
+      // The thread's connection cannot open: its file would be inside a file.
+      writeFileSync(join(tmp.dir, 'not-a-folder'), '');
+      let started = false;
+      const noThread: SyncStore = {
+        sync: store.sync,
+        startPageWriter: () => ((started = true), PageWriterThread.start(join(tmp.dir, 'not-a-folder', 'store.sqlite'))),
+      };
+      const summary = await syncTenant({ store: noThread, api: api(), pageThread: true });
+      expect(started).toBe(true);
+      expect(summary.status).toBe('completed');
+      expect(differences(store, tenant.data)).toEqual([]);
+    } finally {
+      store.close();
     }
   });
 

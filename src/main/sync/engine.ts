@@ -104,9 +104,7 @@ export async function syncTenant(opts: SyncOptions): Promise<SyncSummary> {
   // One sync per store at a time, whichever process runs it: a second is refused, naming the first.
   const hold = opts.store.sync.holdForSync();
   try {
-    // A thread that cannot start leaves the pages to this thread: slower, not wrong.
-    const thread = opts.pageThread === true ? await opts.store.startPageWriter?.()?.catch(() => null) : null;
-    const pages = thread ?? inlinePages(opts.store.sync);
+    const pages = pageWriterOf(opts);
     try {
       return await syncHeld(opts, pages);
     } finally {
@@ -115,6 +113,23 @@ export async function syncTenant(opts: SyncOptions): Promise<SyncSummary> {
   } finally {
     hold.release();
   }
+}
+
+/**
+ * Where the pages commit: on a thread of the store's own when asked for, which starts while the
+ * first pages are fetched (they wait for it); otherwise on the store's own connection.
+ */
+function pageWriterOf(opts: SyncOptions): PageWriter {
+  const inline = inlinePages(opts.store.sync);
+  const starting = opts.pageThread === true ? opts.store.startPageWriter?.() : null;
+  if (!starting) return inline;
+  // A thread that cannot start leaves the pages to this thread: slower, not wrong.
+  const ready = starting.catch((): PageWriter => inline);
+  return {
+    commitPage: async (...args) => (await ready).commitPage(...args),
+    flushSearch: async () => (await ready).flushSearch(),
+    close: async () => (await ready).close(),
+  };
 }
 
 /** Pages committed on the store's own connection, in this thread. */
