@@ -207,6 +207,26 @@ describe('sync engine', () => {
     expect(store.getObject('entitlements', 'e3')).toBeNull();
   });
 
+  it('takes a row that a first sync reads again on the next page (the list moved meanwhile) as the object it stored', async () => {
+    // After the first page, a scope is added at the front: the second page starts with the first page's last row.
+    api.fail = (req, token) => {
+      if (req.path === '/search/xaa/scopes' && token === '' && api.data.scopes!.length === 250)
+        api.data.scopes!.unshift({ id: 's-new', scopeValue: 'v:new', displayName: 'Scope new', state: 'XAA_SCOPE_STATE_ENABLED' });
+      return null;
+    };
+    const summary = await syncTenant({ store, api, only: ['scopes'] });
+    expect(summary.collections[0]).toMatchObject({ complete: true, fetched: 251, upserted: 250 });
+    expect(store.countObjects('scopes')).toBe(250);
+    const versions = store.db
+      .prepare("SELECT count(*) FROM object_versions v JOIN objects o ON o.oid = v.oid WHERE o.collection = 'scopes'")
+      .pluck()
+      .get();
+    expect(versions).toBe(250);
+    // The front row came after the walk had passed it: the next sync brings it.
+    expect(store.getObject('scopes', 's-new')).toBeNull();
+    expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
+  });
+
   it('walks every collection to its end and stores what the tenant sent', async () => {
     api.text = (path, json) => (path === '/search/xaa/scopes' ? json.replace(/,"/g, ', "') : json);
     // Automations answer slowly: the templates' walk must still wait for them (they name a template too).

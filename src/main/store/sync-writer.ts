@@ -150,6 +150,7 @@ export class SyncWriter {
       enqueue: p('INSERT OR IGNORE INTO search_queue (oid) SELECT value FROM json_each(?)'),
       dequeue: p('DELETE FROM search_queue WHERE oid IN (SELECT value FROM json_each(?))'),
       currentIds: p('SELECT id FROM objects WHERE collection = ? AND current_vid IS NOT NULL ORDER BY id').pluck(),
+      hasCurrent: p('SELECT 1 FROM objects WHERE collection = ? AND current_vid IS NOT NULL LIMIT 1').pluck(),
       unseenIds: p(
         'SELECT id FROM objects WHERE collection = ? AND current_vid IS NOT NULL AND NOT (last_seen_run = ? AND last_seen_walk = ?)',
       ).pluck(),
@@ -493,6 +494,11 @@ export class SyncWriter {
   /** The ids of the current objects of `collection` that walk `walk` of the run has not stored or seen. */
   unseenIds(runId: number, collection: CollectionId, walk: number): string[] {
     return this.s.unseenIds!.all(collection, runId, walk) as string[];
+  }
+
+  /** Whether `collection` has any current object stored. */
+  hasCurrent(collection: CollectionId): boolean {
+    return this.s.hasCurrent!.get(collection) !== undefined;
   }
 
   /** The ids of the current objects of `collection`, in order. */

@@ -294,6 +294,9 @@ async function walkCollection(
   const writer = store.sync;
   writer.startWalk(runId, id);
   let state = writer.walk(runId, id);
+  // Nothing of the collection stored yet (its first sync): no page can repeat a stored object, so
+  // none is looked up (a page this walk already stored and reads again is told unchanged when committed).
+  const lookUpStored = writer.hasCurrent(id);
   summary.resumed = state.checkpoint !== '' || state.pages > 0;
   // A walk by id knows its ids once it has them (below); a list walk, what it fetched last time.
   if (!descriptor.byIds) {
@@ -351,7 +354,7 @@ async function walkCollection(
       let objects = read.page.objects;
       if (checkpoint === '' && parts.length > 1)
         objects = objects.concat(await unseenStill(writer, api, runId, descriptor, state.walk, objects, signal));
-      const prepared = pageItems(writer, descriptor, objects);
+      const prepared = pageItems(writer, descriptor, objects, lookUpStored);
       const result = await pages.commitPage(runId, id, state.walk, prepared, checkpoint, new Date().toISOString());
       summary.pages += 1;
       summary.fetched += prepared.length;
@@ -452,6 +455,7 @@ function pageItems(
   writer: SyncStore['sync'],
   descriptor: CollectionDescriptor,
   objects: readonly ReceivedObject[],
+  lookUpStored: boolean,
 ): (PreparedObject | UnchangedObject)[] {
   const ids = objects.map((o) => descriptor.idOf(o.json));
   // A page that lists an object twice is not a page to trust (which copy is current?): it fails.
@@ -461,7 +465,7 @@ function pageItems(
     if (seen.has(id)) throw new ApiError('bad_response', `${descriptor.id} page: the id '${id}' is listed twice`);
     seen.add(id);
   }
-  const stored = writer.currentHashes(descriptor.id, ids);
+  const stored = lookUpStored ? writer.currentHashes(descriptor.id, ids) : new Map<string, { oid: number; vid: number; hash: Buffer }>();
   return objects.map((o, i) => {
     const hash = hashOf(o.raw);
     const current = ids[i] ? stored.get(ids[i]) : undefined;

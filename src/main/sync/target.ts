@@ -46,6 +46,8 @@ export interface SyncTarget {
   referencedIds(target: CollectionId, from: readonly CollectionId[]): string[];
   /** The ids of the current objects of `collection`, in order. */
   currentIds(collection: CollectionId): string[];
+  /** Whether `collection` has any current object stored. */
+  hasCurrent(collection: CollectionId): boolean;
   /** The stored objects of `collection` among `ids`, with the hash of their current versions. */
   currentHashes(collection: CollectionId, ids: readonly string[]): Map<string, { oid: number; vid: number; hash: Buffer }>;
   /**
