@@ -70,7 +70,7 @@ describe('pages committed on a thread of their own', () => {
     }
   });
 
-  it("leave the pages to the sync's own connection when the thread cannot start, the walks already under way", async () => {
+  it("leave the pages to the sync's own connection when the thread cannot start", async () => {
     const store = openStore(join(tmp.dir, 'no-thread.sqlite'));
     try {
       // The thread's connection cannot open: its file would be inside a file.
