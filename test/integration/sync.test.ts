@@ -13,6 +13,20 @@ import { differences, expectedRaw, runCli, storedRaw, tempDir } from './sync.hel
 const clientFor = (tenant: ReferenceTenant, extra: { maxRetries?: number; backoffBaseMs?: number } = {}) =>
   createApiClient({ clientId: tenant.clientId, clientSecret: tenant.clientSecret, serverUrl: tenant.url, ...extra });
 
+/** `client` with `watch` seeing every request first; an error it returns fails the request in place of an answer. */
+function watched(client: ApiClient, watch: (req: ApiRequest) => Error | undefined | void): ApiClient {
+  return {
+    ...client,
+    apiRoot: client.apiRoot,
+    clientId: client.clientId,
+    getToken: (signal) => client.getToken(signal),
+    request: (req: ApiRequest) => {
+      const failure = watch(req);
+      return failure ? Promise.reject(failure) : client.request(req);
+    },
+  };
+}
+
 type Snapshot = Record<CollectionId, Map<string, string>>;
 const automations = collection('automations');
 const memberships = collection('memberships');
@@ -262,21 +276,13 @@ describe('grants walked by groups of apps', () => {
     const tmp = tempDir();
     const store = openStore(join(tmp.dir, 'store.sqlite'));
     try {
-      const plain = clientFor(tenant);
       const grantFilters: unknown[] = [];
-      const api: ApiClient = {
-        ...plain,
-        apiRoot: plain.apiRoot,
-        clientId: plain.clientId,
-        getToken: (signal) => plain.getToken(signal),
-        request: (req: ApiRequest) => {
-          if (req.path === '/search/grants') {
-            const { pageSize: _size, pageToken: _token, ...filter } = req.body as Record<string, unknown>;
-            grantFilters.push(filter);
-          }
-          return plain.request(req);
-        },
-      };
+      const api = watched(clientFor(tenant), (req) => {
+        if (req.path === '/search/grants') {
+          const { pageSize: _size, pageToken: _token, ...filter } = req.body as Record<string, unknown>;
+          grantFilters.push(filter);
+        }
+      });
       const appIds = [...tenant.data.apps.keys()].sort();
       const first = await syncTenant({ store, api });
       expect(first.status).toBe('completed');
@@ -327,24 +333,17 @@ describe('templates read as soon as a page names them', () => {
     const tmp = tempDir();
     const store = openStore(join(tmp.dir, 'store.sqlite'));
     try {
-      const plain = clientFor(tenant);
       const requests: string[] = [];
       let failOnce: string | null = null;
-      const api: ApiClient = {
-        ...plain,
-        apiRoot: plain.apiRoot,
-        clientId: plain.clientId,
-        getToken: (signal) => plain.getToken(signal),
-        request: (req: ApiRequest) => {
-          requests.push(req.path);
-          // The first template read fails as a dropped connection would (after the client's own retries).
-          if (failOnce === null && req.path.startsWith('/access_review_template/')) {
-            failOnce = req.path;
-            return Promise.reject(new ApiError('network', 'connection reset'));
-          }
-          return plain.request(req);
-        },
-      };
+      const api = watched(clientFor(tenant), (req) => {
+        requests.push(req.path);
+        // The first template read fails as a dropped connection would (after the client's own retries).
+        if (failOnce === null && req.path.startsWith('/access_review_template/')) {
+          failOnce = req.path;
+          return new ApiError('network', 'connection reset');
+        }
+        return undefined;
+      });
       const summary = await syncTenant({ store, api });
       expect(summary.collections.filter((c) => c.error)).toEqual([]);
       expect(summary.status).toBe('completed');
