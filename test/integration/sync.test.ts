@@ -13,16 +13,19 @@ import { differences, expectedRaw, runCli, storedRaw, tempDir } from './sync.hel
 const clientFor = (tenant: ReferenceTenant, extra: { maxRetries?: number; backoffBaseMs?: number } = {}) =>
   createApiClient({ clientId: tenant.clientId, clientSecret: tenant.clientSecret, serverUrl: tenant.url, ...extra });
 
-/** `client` with `watch` seeing every request first; an error it returns fails the request in place of an answer. */
-function watched(client: ApiClient, watch: (req: ApiRequest) => Error | undefined | void): ApiClient {
+/**
+ * `client` with `watch` seeing every request first (an error it returns fails the request in place
+ * of an answer), and `settled` every request sent once it has its answer or failed.
+ */
+function watched(client: ApiClient, watch: (req: ApiRequest) => Error | undefined | void, settled?: () => void): ApiClient {
   return {
     ...client,
     apiRoot: client.apiRoot,
     clientId: client.clientId,
     getToken: (signal) => client.getToken(signal),
-    request: (req: ApiRequest) => {
+    request: <T>(req: ApiRequest) => {
       const failure = watch(req);
-      return failure ? Promise.reject(failure) : client.request(req);
+      return failure ? Promise.reject(failure) : client.request<T>(req).finally(() => settled?.());
     },
   };
 }
@@ -362,6 +365,37 @@ describe('templates read as soon as a page names them', () => {
       expect(templateReads.filter((path) => path === failOnce)).toHaveLength(2);
       expect(new Set(templateReads).size).toBe(templateReads.length - 1);
       expect(new Set(templateReads)).toEqual(new Set(stored.map((id) => `/access_review_template/${id}`)));
+    } finally {
+      store.close();
+      await tenant.close();
+      tmp.remove();
+    }
+  });
+
+  it('leaves no early read under way once a sync returns whose templates could not be walked', async () => {
+    const tenant = await startTenant({ port: 0, seed: 31, scale: 2, faults: 'latency=15,jitter=5' });
+    const tmp = tempDir();
+    const store = openStore(join(tmp.dir, 'store.sqlite'));
+    try {
+      let underWay = 0;
+      let templateReads = 0;
+      const api = watched(
+        clientFor(tenant),
+        (req) => {
+          // The campaigns' walk fails at once: the templates' walk waits for it, so it never starts,
+          // while the automations name templates until their walk's last page.
+          if (req.path === '/access_reviews') return new ApiError('server', 'HTTP 503', { status: 503 });
+          if (req.path.startsWith('/access_review_template/')) templateReads += 1;
+          underWay += 1;
+          return undefined;
+        },
+        () => (underWay -= 1),
+      );
+      const summary = await syncTenant({ store, api });
+      expect(summary.collections.find((c) => c.collection === 'templates')).toMatchObject({ errorKind: 'blocked', fetched: 0 });
+      expect(templateReads).toBeGreaterThan(0);
+      expect(underWay).toBe(0);
+      expect(storedRaw(store, 'templates').size).toBe(0);
     } finally {
       store.close();
       await tenant.close();
