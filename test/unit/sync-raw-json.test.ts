@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arrayMemberSlices, checkObject, memberSlice, RawJsonError } from '../../src/main/collections/raw-json';
+import { arrayElementMemberSlices, arrayMemberSlices, checkObject, memberSlice, RawJsonError } from '../../src/main/collections/raw-json';
 
 describe('raw JSON slices', () => {
   it('returns each element of the list byte-exact, whatever its spacing', () => {
@@ -84,6 +84,24 @@ describe('raw JSON slices', () => {
     expect(() => checkObject('\ufeff{"a":1}')).toThrow(RawJsonError);
   });
 
+  it('cuts each element to one of its members in one pass, as cutting the element and then the member would', () => {
+    const text =
+      '{"list":[ {"entitlement":{"id":"e1","binding":"not this one"}, "binding" : {"appUserId":"u1"} },' +
+      '{"binding":{"a":1},"binding":{"a":2}}, {"other":1}, "a string", null ], "nextPageToken":"n"}';
+    expect(arrayElementMemberSlices(text, 'list', 'binding')).toEqual(['{"appUserId":"u1"}', '{"a":2}', null, null, null]);
+    expect(arrayElementMemberSlices(text, 'list', 'binding')).toEqual(
+      arrayMemberSlices(text, 'list').map((row) => (row.startsWith('{') ? memberSlice(row, 'binding') : null)),
+    );
+    expect(arrayElementMemberSlices('{"list":null}', 'list', 'binding')).toEqual([]);
+    // An element's own members are read as strictly as a page's; what is inside them, as loosely.
+    expect(() => arrayElementMemberSlices('{"list":[{"binding" {"a":1}}]}', 'list', 'binding')).toThrow(/colon/);
+    expect(() => arrayElementMemberSlices('{"list":[{"binding":{"a":1},}]}', 'list', 'binding')).toThrow(RawJsonError);
+    expect(() => arrayElementMemberSlices('{"list":[{"binding":{"a":[1}}]}', 'list', 'binding')).toThrow(/mismatched/);
+    const full = '{"list":[{"x":1,"binding":{"id":"a"}},{"binding":{"id":"b"}}]}';
+    for (let cut = 1; cut < full.length; cut += 1)
+      expect(() => arrayElementMemberSlices(full.slice(0, cut), 'list', 'binding'), `cut at ${cut}`).toThrow(RawJsonError);
+  });
+
   it('agrees with JSON.parse on generated pages', () => {
     let seed = 7;
     const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -104,6 +122,14 @@ describe('raw JSON slices', () => {
       const slices = arrayMemberSlices(text, 'list');
       expect(slices.map((s) => JSON.parse(s) as unknown)).toEqual(list);
       for (const s of slices) expect(text.includes(s)).toBe(true);
+      // Each object element's first member, cut in the same pass, is what JSON.parse makes of it.
+      const key = (row: unknown) => (row !== null && typeof row === 'object' && !Array.isArray(row) ? Object.keys(row)[0] : undefined);
+      const first = list.map(key).find((k) => k !== undefined);
+      if (first === undefined) continue;
+      const members = arrayElementMemberSlices(text, 'list', first);
+      expect(members.map((m) => (m === null ? undefined : (JSON.parse(m) as unknown)))).toEqual(
+        list.map((row) => (key(row) === undefined ? undefined : (row as Record<string, unknown>)[first])),
+      );
     }
   });
 });

@@ -20,7 +20,7 @@ export {
   type Gathering,
   type WalkState,
 } from './completeness';
-export { arrayMemberSlices, checkObject, memberSlice, RawJsonError } from './raw-json';
+export { arrayElementMemberSlices, arrayMemberSlices, checkObject, memberSlice, RawJsonError } from './raw-json';
 export { entitlementType, MANAGED_ENTITLEMENT_TYPES, membershipsManaged } from './entitlements';
 export { membershipId } from './memberships';
 export { canEscalate, ESCALATE_ACTION } from './tasks';

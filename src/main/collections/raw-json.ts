@@ -108,56 +108,71 @@ function readKey(text: string, i: number): { key: string; end: number } {
   return { key, end };
 }
 
-/** Calls `visit(key, start, end)` for each member of the top-level object of `text`. */
-function forEachMember(text: string, visit: (key: string, start: number, end: number) => void): void {
-  let i = skipSpace(text, 0);
+/**
+ * Calls `visit(key, start, end)` for each member of the object that opens at `i` (whitespace
+ * already skipped), strictly; returns the index just past its closing brace.
+ */
+function scanObject(text: string, i: number, visit: (key: string, start: number, end: number) => void): number {
   // A UTF-8 byte order mark decodes to U+FEFF; JSON.parse refuses it, and so do we.
   if (text.charCodeAt(i) !== OPEN_BRACE) throw new RawJsonError('expected a JSON object', i);
   i = skipSpace(text, i + 1);
-  if (text.charCodeAt(i) === CLOSE_BRACE) {
-    i += 1;
-  } else {
-    for (;;) {
-      const { key, end } = readKey(text, i);
-      i = skipSpace(text, end);
-      if (text.charCodeAt(i) !== COLON) throw new RawJsonError('expected a colon', i);
-      const start = skipSpace(text, i + 1);
-      const valueEnd = skipValue(text, start);
-      visit(key, start, valueEnd);
-      i = skipSpace(text, valueEnd);
-      const c = text.charCodeAt(i);
-      if (c === COMMA) {
-        i = skipSpace(text, i + 1);
-        continue;
-      }
-      if (c === CLOSE_BRACE) {
-        i += 1;
-        break;
-      }
-      throw new RawJsonError(i >= text.length ? 'unexpected end of input' : 'expected a comma or a closing brace', i);
-    }
-  }
-  if (skipSpace(text, i) !== text.length) throw new RawJsonError('unexpected text after the JSON object', skipSpace(text, i));
-}
-
-/** The exact source text of each element of an array value spanning [start, end). */
-function arraySlices(text: string, start: number, end: number): string[] {
-  if (text.charCodeAt(start) !== OPEN_BRACKET) throw new RawJsonError('expected an array', start);
-  const slices: string[] = [];
-  let i = skipSpace(text, start + 1);
-  if (text.charCodeAt(i) === CLOSE_BRACKET) return slices;
+  if (text.charCodeAt(i) === CLOSE_BRACE) return i + 1;
   for (;;) {
-    const valueEnd = skipValue(text, i);
-    slices.push(text.slice(i, valueEnd));
+    const { key, end } = readKey(text, i);
+    i = skipSpace(text, end);
+    if (text.charCodeAt(i) !== COLON) throw new RawJsonError('expected a colon', i);
+    const start = skipSpace(text, i + 1);
+    const valueEnd = skipValue(text, start);
+    visit(key, start, valueEnd);
     i = skipSpace(text, valueEnd);
     const c = text.charCodeAt(i);
     if (c === COMMA) {
       i = skipSpace(text, i + 1);
       continue;
     }
-    if (c === CLOSE_BRACKET && i === end - 1) return slices;
+    if (c === CLOSE_BRACE) return i + 1;
+    throw new RawJsonError(i >= text.length ? 'unexpected end of input' : 'expected a comma or a closing brace', i);
+  }
+}
+
+/** Calls `visit(key, start, end)` for each member of the top-level object of `text`. */
+function forEachMember(text: string, visit: (key: string, start: number, end: number) => void): void {
+  const end = skipSpace(text, scanObject(text, skipSpace(text, 0), visit));
+  if (end !== text.length) throw new RawJsonError('unexpected text after the JSON object', end);
+}
+
+/**
+ * Each element of an array value spanning [start, end), as `element(i)` cuts it: the element that
+ * starts at `i` gives the index just past it and what to keep of it.
+ */
+function arrayElements<T>(text: string, start: number, end: number, element: (i: number) => { end: number; kept: T }): T[] {
+  if (text.charCodeAt(start) !== OPEN_BRACKET) throw new RawJsonError('expected an array', start);
+  const out: T[] = [];
+  let i = skipSpace(text, start + 1);
+  if (text.charCodeAt(i) === CLOSE_BRACKET) return out;
+  for (;;) {
+    const { end: valueEnd, kept } = element(i);
+    out.push(kept);
+    i = skipSpace(text, valueEnd);
+    const c = text.charCodeAt(i);
+    if (c === COMMA) {
+      i = skipSpace(text, i + 1);
+      continue;
+    }
+    if (c === CLOSE_BRACKET && i === end - 1) return out;
     throw new RawJsonError('expected a comma or a closing bracket', i);
   }
+}
+
+/** The span of the top-level object's member `key` in `text`, or null when it is absent or null. */
+function arrayMember(text: string, key: string): { start: number; end: number } | null {
+  let found: { start: number; end: number } | null = null;
+  forEachMember(text, (k, start, end) => {
+    if (k === key) found = { start, end };
+  });
+  if (found === null) return null;
+  const { start, end } = found as { start: number; end: number };
+  return text.slice(start, end) === 'null' ? null : { start, end };
 }
 
 /**
@@ -165,14 +180,30 @@ function arraySlices(text: string, start: number, end: number): string[] {
  * A missing or null member is an empty page. Like JSON.parse, the last duplicate member wins.
  */
 export function arrayMemberSlices(text: string, key: string): string[] {
-  let found: { start: number; end: number } | null = null;
-  forEachMember(text, (k, start, end) => {
-    if (k === key) found = { start, end };
+  const list = arrayMember(text, key);
+  if (list === null) return [];
+  return arrayElements(text, list.start, list.end, (i) => {
+    const end = skipValue(text, i);
+    return { end, kept: text.slice(i, end) };
   });
-  if (found === null) return [];
-  const { start, end } = found as { start: number; end: number };
-  if (text.slice(start, end) === 'null') return [];
-  return arraySlices(text, start, end);
+}
+
+/**
+ * Of each element of the top-level object's array member `key`, the exact text of its member
+ * `member` (null: the element is not an object, or has no such member), in one pass over the page
+ * where cutting each element out and then its member out of it would read every element twice.
+ */
+export function arrayElementMemberSlices(text: string, key: string, member: string): (string | null)[] {
+  const list = arrayMember(text, key);
+  if (list === null) return [];
+  return arrayElements(text, list.start, list.end, (i) => {
+    if (text.charCodeAt(i) !== OPEN_BRACE) return { end: skipValue(text, i), kept: null };
+    let kept: string | null = null;
+    const end = scanObject(text, i, (k, start, valueEnd) => {
+      if (k === member) kept = text.slice(start, valueEnd);
+    });
+    return { end, kept };
+  });
 }
 
 /** The exact text of the top-level object's member `key`, or null when it is absent. */

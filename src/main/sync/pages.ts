@@ -2,6 +2,7 @@ import type { ApiClient, ApiResponse } from '../api/client';
 import { ApiError, isApiError } from '../api/errors';
 import { paginate } from '../api/paginate';
 import {
+  arrayElementMemberSlices,
   arrayMemberSlices,
   checkObject,
   isRecord,
@@ -70,29 +71,32 @@ export function pageObjects(descriptor: CollectionDescriptor, res: ApiResponse<u
   if (!isRecord(body)) throw badPage(`${what}: the answer is not a JSON object`);
   const list = body[descriptor.listKey];
   if (list !== undefined && list !== null && !Array.isArray(list)) throw badPage(`${what}: '${descriptor.listKey}' is not an array`);
-  let slices: string[];
-  try {
-    slices = arrayMemberSlices(text, descriptor.listKey);
-  } catch (error) {
-    unreadable(what, error);
-  }
   const parsed = (list ?? []) as unknown[];
-  if (slices.length !== parsed.length) throw badPage(`${what}: ${slices.length} rows in the text but ${parsed.length} parsed`);
-  const rows = slices.map((raw, i) => ({ raw, json: parsed[i] }));
-  if (descriptor.rowMember !== undefined) return rows.map((row, i) => rowMember(row, descriptor.rowMember!, `${what} row ${i}`));
+  /** The rows as `cut` slices them out of the text, as many as were parsed. */
+  const sliced = <T>(cut: () => T[]): T[] => {
+    let slices: T[];
+    try {
+      slices = cut();
+    } catch (error) {
+      unreadable(what, error);
+    }
+    if (slices.length !== parsed.length) throw badPage(`${what}: ${slices.length} rows in the text but ${parsed.length} parsed`);
+    return slices;
+  };
+  const member = descriptor.rowMember;
+  // A row kept as one of its members is cut to that member in the same pass over the page.
+  if (member !== undefined)
+    return sliced(() => arrayElementMemberSlices(text, descriptor.listKey, member)).map((raw, i) =>
+      rowMember(raw, parsed[i], member, `${what} row ${i}`),
+    );
+  const rows = sliced(() => arrayMemberSlices(text, descriptor.listKey)).map((raw, i) => ({ raw, json: parsed[i] }));
   if (descriptor.withExpanded) return withExpanded(rows, text, body, descriptor.withExpanded, what);
   return rows;
 }
 
-/** The member `member` of a row, byte-exact. */
-function rowMember(row: ReceivedObject, member: string, what: string): ReceivedObject {
-  const json = isRecord(row.json) ? row.json[member] : undefined;
-  let raw: string | null;
-  try {
-    raw = memberSlice(row.raw, member);
-  } catch (error) {
-    unreadable(what, error);
-  }
+/** The member `member` of a row, as cut out of the page (`raw`) and as parsed (of `row`). */
+function rowMember(raw: string | null, row: unknown, member: string, what: string): ReceivedObject {
+  const json = isRecord(row) ? row[member] : undefined;
   if (raw === null || !isRecord(json)) throw badPage(`${what}: no '${member}' object`);
   return { raw, json };
 }
