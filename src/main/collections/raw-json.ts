@@ -164,15 +164,19 @@ function arrayElements<T>(text: string, start: number, end: number, element: (i:
   }
 }
 
-/** The span of the top-level object's member `key` in `text`, or null when it is absent or null. */
-function arrayMember(text: string, key: string): { start: number; end: number } | null {
+/** Where the top-level object's member `key` is in `text` (the last, like JSON.parse), or null when it is absent. */
+function memberSpan(text: string, key: string): { start: number; end: number } | null {
   let found: { start: number; end: number } | null = null;
   forEachMember(text, (k, start, end) => {
     if (k === key) found = { start, end };
   });
-  if (found === null) return null;
-  const { start, end } = found as { start: number; end: number };
-  return text.slice(start, end) === 'null' ? null : { start, end };
+  return found;
+}
+
+/** Where the top-level object's array member `key` is in `text`, or null when it is absent or null (an empty page). */
+function listSpan(text: string, key: string): { start: number; end: number } | null {
+  const span = memberSpan(text, key);
+  return span === null || text.slice(span.start, span.end) === 'null' ? null : span;
 }
 
 /**
@@ -180,7 +184,7 @@ function arrayMember(text: string, key: string): { start: number; end: number } 
  * A missing or null member is an empty page. Like JSON.parse, the last duplicate member wins.
  */
 export function arrayMemberSlices(text: string, key: string): string[] {
-  const list = arrayMember(text, key);
+  const list = listSpan(text, key);
   if (list === null) return [];
   return arrayElements(text, list.start, list.end, (i) => {
     const end = skipValue(text, i);
@@ -194,7 +198,7 @@ export function arrayMemberSlices(text: string, key: string): string[] {
  * where cutting each element out and then its member out of it would read every element twice.
  */
 export function arrayElementMemberSlices(text: string, key: string, member: string): (string | null)[] {
-  const list = arrayMember(text, key);
+  const list = listSpan(text, key);
   if (list === null) return [];
   return arrayElements(text, list.start, list.end, (i) => {
     if (text.charCodeAt(i) !== OPEN_BRACE) return { end: skipValue(text, i), kept: null };
@@ -208,11 +212,8 @@ export function arrayElementMemberSlices(text: string, key: string, member: stri
 
 /** The exact text of the top-level object's member `key`, or null when it is absent. */
 export function memberSlice(text: string, key: string): string | null {
-  let found: string | null = null;
-  forEachMember(text, (k, start, end) => {
-    if (k === key) found = text.slice(start, end);
-  });
-  return found;
+  const span = memberSpan(text, key);
+  return span === null ? null : text.slice(span.start, span.end);
 }
 
 /** Checks that `text` is one complete JSON object (the top level and every nested value). */
