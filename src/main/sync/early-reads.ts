@@ -25,7 +25,6 @@ export class EarlyReads {
     private readonly api: ApiClient,
     private readonly targets: readonly CollectionDescriptor[],
     signal: AbortSignal | undefined,
-    private readonly maxHeld = MAX_HELD,
   ) {
     this.signal = signal ? AbortSignal.any([signal, this.stop.signal]) : this.stop.signal;
   }
@@ -41,7 +40,7 @@ export class EarlyReads {
 
   private start(target: CollectionDescriptor, id: string): void {
     const key = `${target.id}/${id}`;
-    if (this.started.has(key) || this.reads.size >= this.maxHeld) return;
+    if (this.started.has(key) || this.reads.size >= MAX_HELD) return;
     this.started.add(key);
     const read = this.limiter.run(() =>
       this.signal.aborted
@@ -59,11 +58,6 @@ export class EarlyReads {
     const read = this.reads.get(key);
     this.reads.delete(key);
     return read;
-  }
-
-  /** How many reads were started early. */
-  get count(): number {
-    return this.started.size;
   }
 
   /** Stops reading early and waits for the reads under way to settle (none outlives the sync). */
