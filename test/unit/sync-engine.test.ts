@@ -6,7 +6,9 @@ import type { ApiClient, ApiRequest, ApiResponse } from '../../src/main/api/clie
 import { ApiError } from '../../src/main/api/errors';
 import { openStore, type Store } from '../../src/main/store/db';
 import type { CollectionId } from '../../src/main/collections';
+import { READ_AHEAD } from '../../src/main/sync/cursors';
 import { syncTenant, type SyncProgress } from '../../src/main/sync/engine';
+import type { PageWriter } from '../../src/main/sync/target';
 
 /**
  * The engine's rules against a small in-memory API with exact control over each answer (the
@@ -286,6 +288,45 @@ describe('sync engine', () => {
       'commit scopes e1:200',
       'commit scopes end',
     ]);
+  });
+
+  it('reads on while earlier pages wait to be stored, up to READ_AHEAD pages ahead of them', async () => {
+    api.data.scopes = scopes(2_000);
+    const asked = () => api.log.filter((l) => l.startsWith('/search/xaa/scopes')).length;
+    // Pages commit on a writer that holds the first page until it is let go.
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const checkpoints: string[] = [];
+    const writer: PageWriter = {
+      commitPage: async (...args) => {
+        await held;
+        checkpoints.push(args[4]);
+        return store.sync.commitPage(...args);
+      },
+      flushSearch: async () => store.sync.flushSearch(),
+      close: async () => {},
+    };
+    let runId = 0;
+    const sync = syncTenant({
+      store: { sync: store.sync, startPageWriter: () => Promise.resolve(writer) },
+      api,
+      only: ['scopes'],
+      pageThread: true,
+      onProgress: (event) => (runId = event.runId ?? runId),
+    });
+    // The first page was taken and waits; its cursor reads READ_AHEAD more, and no further.
+    for (let waited = 0; asked() < 1 + READ_AHEAD && waited < 200; waited += 1) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(asked()).toBe(1 + READ_AHEAD);
+    expect(checkpoints).toEqual([]);
+    // Nothing read ahead is in the stored checkpoint: a walk stopped now would resume after what was stored.
+    expect(store.sync.walk(runId, 'scopes')).toMatchObject({ checkpoint: '', pages: 0 });
+    letGo();
+    const summary = await sync;
+    expect(summary.status).toBe('completed');
+    expect(asked()).toBe(20);
+    expect(checkpoints).toEqual([...Array.from({ length: 19 }, (_, i) => `e1:${(i + 1) * 100}`), '']);
+    expect(ids('scopes')).toHaveLength(2_000);
   });
 
   it('stops a collection at a bad page, keeps the others, and resumes from the checkpoint', async () => {

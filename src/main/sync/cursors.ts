@@ -41,53 +41,102 @@ export function writeCheckpoint(positions: ReadonlyMap<string, Position>): strin
 type Settled = { key: string; token: string } & ({ page: FetchedPage } | { error: unknown });
 
 /**
- * Pages of several cursors in the order they arrive. `take` gives the next page of any cursor
- * (or the error one met, with the token it asked with); `advance` records a taken page's position
- * and starts that cursor's next read, so each cursor has one read on the wire while pages are stored.
+ * Pages a cursor reads ahead of the pages its walk has taken. Its reads do not wait for the walk
+ * to store what it took: over a slow network a cursor's next page is on the wire while the
+ * pages before it wait for the store, so a walk goes as fast as its slowest cursor's round trips.
+ */
+export const READ_AHEAD = 8;
+
+/** One cursor's reading: its pages, the token its next read asks with, and whether it reads on. */
+interface Reader {
+  pages: AsyncIterator<FetchedPage>;
+  token: string;
+  /** A read is on the wire. */
+  reading: boolean;
+  /** Read pages not yet taken. */
+  held: number;
+  /** It met its last page or an error: no read follows. */
+  finished: boolean;
+}
+
+/**
+ * Pages of several cursors in the order they arrive. Each cursor reads on by itself, up to
+ * READ_AHEAD pages ahead of what was taken; `take` gives the next page of any cursor (or the error
+ * one met, with the token it asked with), and `advance` records a taken page's position, which is
+ * what the checkpoint says: a page read ahead is not in it until it is taken and stored.
  */
 export class CursorSet {
   private readonly positions: Map<string, Position>;
-  private readonly reads = new Map<string, Promise<Settled>>();
+  private readonly readers = new Map<string, Reader>();
+  private readonly arrived: Settled[] = [];
+  private waiting: ((read: Settled) => void) | null = null;
+  private closed = false;
 
-  constructor(
-    positions: ReadonlyMap<string, Position>,
-    private readonly open: (key: string, token: string) => AsyncIterator<FetchedPage>,
-  ) {
+  constructor(positions: ReadonlyMap<string, Position>, open: (key: string, token: string) => AsyncIterator<FetchedPage>) {
     this.positions = new Map(positions);
-    for (const [key, position] of this.positions) if (position !== null) this.start(key, this.open(key, position), position);
+    for (const [key, position] of this.positions) {
+      if (position === null) continue;
+      const reader: Reader = { pages: open(key, position), token: position, reading: false, held: 0, finished: false };
+      this.readers.set(key, reader);
+      this.read(key, reader);
+    }
   }
 
-  private start(key: string, pages: AsyncIterator<FetchedPage>, token: string): void {
-    const read = pages.next().then(
-      (step): Settled =>
-        step.done ? { key, token, error: new Error('the page walk ended without a last page') } : { key, token, page: step.value },
-      (error: unknown): Settled => ({ key, token, error }),
+  private read(key: string, reader: Reader): void {
+    if (this.closed || reader.reading || reader.finished || reader.held >= READ_AHEAD) return;
+    reader.reading = true;
+    const token = reader.token;
+    void reader.pages.next().then(
+      (step) => {
+        if (step.done) return this.arrive(key, reader, { key, token, error: new Error('the page walk ended without a last page') });
+        reader.token = step.value.next;
+        if (step.value.next === '') reader.finished = true;
+        this.arrive(key, reader, { key, token, page: step.value });
+      },
+      (error: unknown) => this.arrive(key, reader, { key, token, error }),
     );
-    this.reads.set(key, read);
-    this.iterators.set(key, pages);
   }
 
-  private readonly iterators = new Map<string, AsyncIterator<FetchedPage>>();
-
-  /** Every cursor reached its end. */
-  get ended(): boolean {
-    return this.reads.size === 0;
+  private arrive(key: string, reader: Reader, settled: Settled): void {
+    reader.reading = false;
+    if ('error' in settled) reader.finished = true;
+    reader.held += 1;
+    const waiting = this.waiting;
+    this.waiting = null;
+    if (waiting) this.taken(settled, waiting);
+    else this.arrived.push(settled);
+    this.read(key, reader);
   }
 
-  /** The next page (or error) of whichever cursor answers first. */
+  /** A page leaves the set: its cursor may read on. */
+  private taken(settled: Settled, to: (read: Settled) => void): void {
+    const reader = this.readers.get(settled.key)!;
+    reader.held -= 1;
+    to(settled);
+    this.read(settled.key, reader);
+  }
+
+  /** The next page (or error) of whichever cursor answered first. */
   take(): Promise<Settled> {
-    return Promise.race(this.reads.values());
+    return new Promise((resolve) => {
+      const next = this.arrived.shift();
+      if (next) this.taken(next, resolve);
+      else this.waiting = resolve;
+    });
   }
 
-  /** A taken page: its cursor moves past it and, unless that was its last page, reads the next one. */
+  /** A taken page: its cursor's position moves past it. */
   advance(key: string, page: FetchedPage): void {
-    this.reads.delete(key);
     this.positions.set(key, page.next === '' ? null : page.next);
-    if (page.next !== '') this.start(key, this.iterators.get(key)!, page.next);
   }
 
   /** The checkpoint after the pages advanced so far. */
   checkpoint(): string {
     return writeCheckpoint(this.positions);
+  }
+
+  /** No read starts after this (the walk ended, or starts over with new cursors). */
+  close(): void {
+    this.closed = true;
   }
 }

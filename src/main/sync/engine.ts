@@ -339,17 +339,16 @@ async function walkCollection(
         if (!plan && isRejectedToken(read.error, read.token) && summary.restarts < MAX_RESTARTS) {
           // The tenant no longer knows this token (it may have restarted): walk again from the start.
           summary.restarts += 1;
+          cursors.close();
           cursors = restart();
           continue;
         }
         throw read.error;
       }
       if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
-      // Read the next page while this one is stored, and what this one names in walks still to come.
+      // The cursors read on while this page is stored; what it names in walks still to come is read now.
       cursors.advance(read.key, read.page);
       early.note(descriptor, read.page.objects);
-      // Let that request reach the wire before the (synchronous) store of this page holds the thread.
-      if (!cursors.ended) await new Promise<void>((resolve) => setImmediate(resolve));
       const checkpoint = cursors.checkpoint();
       let objects = read.page.objects;
       if (checkpoint === '' && parts.length > 1)
@@ -375,6 +374,8 @@ async function walkCollection(
     writer.stopWalk(runId, id, cancelled ? 'cancelled' : 'failed', summary.error);
     progress(cancelled ? 'cancelled' : 'failed', summary.error);
     return summary;
+  } finally {
+    cursors.close();
   }
 }
 
