@@ -49,6 +49,7 @@ export const READ_AHEAD = 8;
 
 /** One cursor's reading: its pages, the token its next read asks with, and whether it reads on. */
 interface Reader {
+  key: string;
   pages: AsyncIterator<FetchedPage>;
   token: string;
   /** A read is on the wire. */
@@ -76,28 +77,28 @@ export class CursorSet {
     this.positions = new Map(positions);
     for (const [key, position] of this.positions) {
       if (position === null) continue;
-      const reader: Reader = { pages: open(key, position), token: position, reading: false, held: 0, finished: false };
+      const reader: Reader = { key, pages: open(key, position), token: position, reading: false, held: 0, finished: false };
       this.readers.set(key, reader);
-      this.read(key, reader);
+      this.read(reader);
     }
   }
 
-  private read(key: string, reader: Reader): void {
+  private read(reader: Reader): void {
     if (this.closed || reader.reading || reader.finished || reader.held >= READ_AHEAD) return;
     reader.reading = true;
-    const token = reader.token;
+    const { key, token } = reader;
     void reader.pages.next().then(
       (step) => {
-        if (step.done) return this.arrive(key, reader, { key, token, error: new Error('the page walk ended without a last page') });
+        if (step.done) return this.arrive(reader, { key, token, error: new Error('the page walk ended without a last page') });
         reader.token = step.value.next;
         if (step.value.next === '') reader.finished = true;
-        this.arrive(key, reader, { key, token, page: step.value });
+        this.arrive(reader, { key, token, page: step.value });
       },
-      (error: unknown) => this.arrive(key, reader, { key, token, error }),
+      (error: unknown) => this.arrive(reader, { key, token, error }),
     );
   }
 
-  private arrive(key: string, reader: Reader, settled: Settled): void {
+  private arrive(reader: Reader, settled: Settled): void {
     reader.reading = false;
     if ('error' in settled) reader.finished = true;
     reader.held += 1;
@@ -105,7 +106,7 @@ export class CursorSet {
     this.waiting = null;
     if (waiting) this.taken(settled, waiting);
     else this.arrived.push(settled);
-    this.read(key, reader);
+    this.read(reader);
   }
 
   /** A page leaves the set: its cursor may read on. */
@@ -113,7 +114,7 @@ export class CursorSet {
     const reader = this.readers.get(settled.key)!;
     reader.held -= 1;
     to(settled);
-    this.read(settled.key, reader);
+    this.read(reader);
   }
 
   /** The next page (or error) of whichever cursor answered first. */
