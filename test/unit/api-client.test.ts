@@ -465,6 +465,36 @@ describe('5xx, network failures and uncertain mutations', () => {
 });
 
 describe('bodies', () => {
+  it('sends one request after another over one kept-alive connection', async () => {
+    const served = new Set<Socket>();
+    apiHandler = (_req, res) => {
+      served.add(res.socket!);
+      json(res, 200, { ok: true });
+    };
+    const api = client();
+    for (let i = 0; i < 20; i += 1) await get(api);
+    expect(seen).toHaveLength(20);
+    expect(served.size).toBe(1);
+  });
+
+  it('reads a body that arrives in many pieces whole and byte-exact', async () => {
+    const items = Array.from({ length: 20_000 }, (_, i) => ({ id: `c${i}`, displayName: `Kampagne ${i} – ü` }));
+    const text = JSON.stringify({ list: items, nextPageToken: '' });
+    apiHandler = async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      const bytes = Buffer.from(text);
+      for (let at = 0; at < bytes.length; at += 65_536) {
+        res.write(bytes.subarray(at, at + 65_536));
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      res.end();
+    };
+    const response = await get(client(), '/access_reviews');
+    expect(Buffer.byteLength(text)).toBeGreaterThan(10 * 65_536);
+    expect(response.text).toBe(text);
+    expect((response.body as { list: unknown[] }).list).toHaveLength(20_000);
+  });
+
   it('returns the raw text byte-exact and keeps unknown fields and enum values', async () => {
     const text =
       '{"accessReview":{"accessReview":{"id":"c1","state":"ACCESS_REVIEW_STATE_FROM_THE_FUTURE","newField":{"ü":"ß"}}},  "expanded":[]}';

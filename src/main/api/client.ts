@@ -87,7 +87,6 @@ export interface ApiClientOptions {
    */
   maxResponseBytes?: number | undefined;
   limiter?: RateLimiter | undefined;
-  fetch?: typeof fetch | undefined;
   onEvent?: ((event: ApiEvent) => void) | undefined;
   /** Clock, for tests of token expiry. */
   now?: (() => number) | undefined;
@@ -131,7 +130,6 @@ class HttpApiClient implements ApiClient {
   readonly clientId: string;
   readonly id: ParsedClientId;
   readonly tokens: TokenSource;
-  readonly #fetch: typeof fetch;
   readonly #timeoutMs: number;
   readonly #maxRetries: number;
   readonly #retryAfterCapMs: number;
@@ -145,7 +143,6 @@ class HttpApiClient implements ApiClient {
     this.id = parseClientId(options.clientId, options.serverUrl);
     this.apiRoot = this.id.apiRoot;
     this.clientId = this.id.clientId;
-    this.#fetch = options.fetch ?? globalThis.fetch;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#maxRetries = Math.max(0, options.maxRetries ?? 4);
     this.#retryAfterCapMs = options.retryAfterCapMs ?? 60_000;
@@ -158,7 +155,6 @@ class HttpApiClient implements ApiClient {
       id: this.id,
       clientSecret: options.clientSecret,
       auth: options.auth ?? 'assertion',
-      fetch: this.#fetch,
       timeoutMs: this.#timeoutMs,
       maxRetries: this.#maxRetries,
       retryAfterCapMs: this.#retryAfterCapMs,
@@ -232,7 +228,6 @@ class HttpApiClient implements ApiClient {
         headers,
         timeoutMs: this.#timeoutMs,
         signal,
-        fetch: this.#fetch,
         maxBytes: this.#maxResponseBytes,
         ...(body === undefined ? {} : { body }),
       });

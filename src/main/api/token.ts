@@ -29,7 +29,6 @@ export interface TokenSourceOptions {
   id: ParsedClientId;
   clientSecret: string;
   auth: AuthMethod;
-  fetch: typeof fetch;
   timeoutMs: number;
   maxRetries: number;
   retryAfterCapMs: number;
@@ -155,7 +154,6 @@ export class TokenSource {
           },
           body,
           timeoutMs: o.timeoutMs,
-          fetch: o.fetch,
           maxBytes: MAX_TOKEN_RESPONSE_BYTES,
         });
         status = response.status;
