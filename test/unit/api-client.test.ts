@@ -282,6 +282,16 @@ describe('token: caching and minting', () => {
     expect(seen).toHaveLength(0);
   });
 
+  it('refuses a token that could not be sent in a header, and sends nothing with it', async () => {
+    for (const token of ['ab\r\nx-injected: 1', 'ab cd', 'tök']) {
+      tokenHandler = (_req, res) => json(res, 200, { access_token: token, token_type: 'Bearer', expires_in: 60 });
+      const error = await failure(get(client()));
+      expect(error.kind).toBe('bad_response');
+      expect(error.message).toBe('The token endpoint answered with an access token that cannot be sent in a header');
+    }
+    expect(seen).toHaveLength(0);
+  });
+
   it('reports a malformed secret as a CredentialError before anything is sent', async () => {
     const api = client({ clientSecret: 'secret-token:x:v2:abc' });
     await expect(get(api)).rejects.toMatchObject({ name: 'CredentialError', code: 'secret_version_unsupported' });

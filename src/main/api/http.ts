@@ -3,7 +3,7 @@
  * transport failure that says how far the request got. Whether a failed request may have reached
  * the server decides whether a mutation is "uncertain" or simply not sent.
  */
-import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import http, { type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { sizeText } from '../../shared/sizes';
 
@@ -168,6 +168,17 @@ export function sendOnce(url: string, options: SendOptions): Promise<RawResponse
   }
   const scheme = target.protocol === 'https:' ? 'https:' : 'http:';
   const transport = scheme === 'https:' ? https : http;
+  // A body's length said outright: Node would send a DELETE's body without one.
+  const headers =
+    options.body === undefined ? options.headers : { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) };
+  let request: ClientRequest;
+  try {
+    request = transport.request(target, { method: options.method, headers, agent: AGENTS[scheme] });
+  } catch (error) {
+    // Refused before anything went out (a header value Node cannot send): the message names the header, never its value.
+    const code = errorCode(error);
+    return Promise.reject(new TransportFailure('connect', false, code, `the request could not be sent: ${(error as Error).message}`));
+  }
   return new Promise<RawResponse>((resolve, reject) => {
     let response: IncomingMessage | undefined;
     let settled = false;
@@ -211,10 +222,6 @@ export function sendOnce(url: string, options: SendOptions): Promise<RawResponse
         ),
       timeoutMs,
     );
-    // A body's length said outright: Node would send a DELETE's body without one.
-    const headers =
-      options.body === undefined ? options.headers : { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) };
-    const request = transport.request(target, { method: options.method, headers, agent: AGENTS[scheme] });
     request.on('error', (error) => {
       if (response) return fail(cutOff(error));
       const code = errorCode(error);

@@ -252,6 +252,14 @@ export class TokenSource {
         notSent: true,
       });
     }
+    // RFC 6750's b64token: anything else could not be sent in an Authorization header.
+    if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(value)) {
+      throw new ApiError('bad_response', 'The token endpoint answered with an access token that cannot be sent in a header', {
+        status,
+        path: '/auth/v1/token',
+        notSent: true,
+      });
+    }
     const type = record?.token_type;
     if (type !== undefined && (typeof type !== 'string' || type.toLowerCase() !== 'bearer')) {
       throw new ApiError('bad_response', 'The token endpoint answered with a token type other than Bearer', {
