@@ -223,6 +223,78 @@ describe('store', () => {
     });
   });
 
+  it('stores pages taken together in one transaction, each as if stored alone, or none of them', () => {
+    run('scopes', [[scope('a'), scope('b')]]);
+    const { runId } = store.sync.beginRun(['scopes']);
+    store.sync.startWalk(runId, 'scopes');
+    const { walk } = store.sync.walk(runId, 'scopes');
+    const d = collection('scopes');
+    const prepared = (raw: string) => prepareObject(d, { raw, json: JSON.parse(raw) });
+    const b = store.sync.currentHashes('scopes', ['b']).get('b')!;
+    const now = new Date().toISOString();
+    // `a` changed, and again by the time the second page listed it; `new` is on both pages.
+    const stored = store.sync.commitPages(
+      runId,
+      'scopes',
+      walk,
+      [
+        { objects: [prepared(scope('a', { description: 'v2' })), prepared(scope('new'))], next: 't1' },
+        { objects: [prepared(scope('a', { description: 'v3' })), prepared(scope('new'))], next: 't2' },
+      ],
+      now,
+    );
+    expect(stored).toEqual({ upserted: 3, deleted: 0, completed: false });
+    expect(store.sync.walk(runId, 'scopes')).toMatchObject({ checkpoint: 't2', pages: 2, fetched: 4 });
+    // One version per run: the later copy is it.
+    expect(store.history('scopes', 'a').map((h) => h.change)).toEqual(['added', 'modified']);
+    expect(store.getObject('scopes', 'a')!.json).toMatchObject({ description: 'v3' });
+    expect(store.history('scopes', 'new')).toHaveLength(1);
+
+    // A page that fails (an unchanged object whose stored version moved) takes the pages before it back too.
+    const failing = () =>
+      store.sync.commitPages(
+        runId,
+        'scopes',
+        walk,
+        [
+          { objects: [prepared(scope('c'))], next: 't3' },
+          { objects: [{ id: 'b', unchanged: { oid: b.oid, vid: b.vid + 1_000 } }], next: 't4' },
+        ],
+        now,
+      );
+    expect(failing).toThrow('stored objects changed while a page was being stored');
+    expect(store.getObject('scopes', 'c')).toBeNull();
+    expect(store.sync.walk(runId, 'scopes')).toMatchObject({ checkpoint: 't2', pages: 2, fetched: 4 });
+    // Only the last page may end the walk.
+    const endedEarly = () =>
+      store.sync.commitPages(
+        runId,
+        'scopes',
+        walk,
+        [
+          { objects: [prepared(scope('c'))], next: '' },
+          { objects: [], next: 't5' },
+        ],
+        now,
+      );
+    expect(endedEarly).toThrow('pages were stored after the last one');
+    expect(store.getObject('scopes', 'c')).toBeNull();
+
+    const last = store.sync.commitPages(
+      runId,
+      'scopes',
+      walk,
+      [
+        { objects: [{ id: 'b', unchanged: { oid: b.oid, vid: b.vid } }], next: 't3' },
+        { objects: [], next: '' },
+      ],
+      now,
+    );
+    expect(last).toEqual({ upserted: 0, deleted: 0, completed: true });
+    expect(store.sync.finishRun(runId)).toBe('completed');
+    expect(store.listObjects('scopes').rows.map((o) => o.id)).toEqual(['a', 'b', 'new']);
+  });
+
   it('a restarted walk re-sees objects; one it no longer sees leaves no version in that run', () => {
     run('scopes', [[scope('a')]]);
     const { runId } = store.sync.beginRun(['scopes']);

@@ -54,6 +54,16 @@ describe('the cursors of a walk', () => {
     expect(seen.filter((s) => s.startsWith('b'))).toEqual(['b -> b:1', 'b -> b:2', 'b failed asking b:2']);
   });
 
+  it('give the pages that arrived meanwhile, in order, up to a number, and none past an error', async () => {
+    const cursors = new CursorSet(readCheckpoint('', ['a']), (key) => pagesOf(key, 20, [], 5));
+    await settle();
+    expect(cursors.takeArrived(2).map((read) => read.page.next)).toEqual(['a:1', 'a:2']);
+    expect(cursors.takeArrived(READ_AHEAD).map((read) => read.page.next)).toEqual(['a:3', 'a:4']);
+    expect(cursors.takeArrived(READ_AHEAD)).toEqual([]);
+    const failed = await cursors.take();
+    expect('error' in failed && failed.token).toBe('a:4');
+  });
+
   it('start no read once closed', async () => {
     const reads: string[] = [];
     const cursors = new CursorSet(readCheckpoint('', ['a']), (key) => pagesOf(key, 20, reads));

@@ -267,11 +267,48 @@ describe('sync engine', () => {
     expect(events.filter((e) => e.collection === 'scopes' && e.state === 'done')).toHaveLength(1);
   });
 
+  it('stores an object listed twice in one batch as the later copy, even when that copy is the one stored before', async () => {
+    api.data.scopes = scopes(1_000);
+    expect((await syncTenant({ store, api, only: ['scopes'] })).status).toBe('completed');
+    const before = store.getObject('scopes', 's5')!.raw;
+    // Edited while the walk is on: page 2 lists s5 changed, page 3 lists it again as it was stored
+    // (in the places of s150 and s250, which are gone).
+    const edited = { ...api.data.scopes[5]!, displayName: 'Renamed' };
+    api.data.scopes = [...scopes(150), edited, ...scopes(99, 151), api.data.scopes[5]!, ...scopes(748, 252)];
+    // The first page's commit waits until the pages after it have arrived: they are stored together.
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const batches: number[] = [];
+    const writer: PageWriter = {
+      commitPages: async (...args) => {
+        await held;
+        batches.push(args[3].length);
+        return store.sync.commitPages(...args);
+      },
+      flushSearch: async () => store.sync.flushSearch(),
+      close: async () => {},
+    };
+    const sync = syncTenant({
+      store: { sync: store.sync, startPageWriter: () => Promise.resolve(writer) },
+      api,
+      only: ['scopes'],
+      pageThread: true,
+    });
+    const asked = () => api.log.filter((l) => l.startsWith('/search/xaa/scopes')).length;
+    for (let waited = 0; asked() < 1_000 / 100 + 1 + 1 && waited < 200; waited += 1) await new Promise((r) => setTimeout(r, 10));
+    letGo();
+    const summary = await sync;
+    expect(summary.status, summary.collections[0]!.error).toBe('completed');
+    expect(batches[1]).toBeGreaterThanOrEqual(2);
+    expect(store.getObject('scopes', 's5')!.raw).toBe(before);
+    expect(store.listObjects('scopes').total).toBe(997);
+  });
+
   it('reads the next page while storing the current one', async () => {
     const order: string[] = [];
-    const commit = store.sync.commitPage.bind(store.sync);
-    store.sync.commitPage = (...args) => {
-      order.push(`commit ${args[1]} ${args[4] || 'end'}`);
+    const commit = store.sync.commitPages.bind(store.sync);
+    store.sync.commitPages = (...args) => {
+      order.push(`commit ${args[1]} ${args[3].map((p) => p.next || 'end').join(' ')}`);
       return commit(...args);
     };
     const request = api.request.bind(api);
@@ -290,7 +327,7 @@ describe('sync engine', () => {
     ]);
   });
 
-  it('reads on while earlier pages wait to be stored, up to READ_AHEAD pages ahead of them', async () => {
+  it('reads on while earlier pages wait to be stored, up to READ_AHEAD pages ahead of them, and stores those together', async () => {
     api.data.scopes = scopes(2_000);
     const asked = () => api.log.filter((l) => l.startsWith('/search/xaa/scopes')).length;
     // Pages commit on a writer that holds the first page until it is let go.
@@ -298,10 +335,10 @@ describe('sync engine', () => {
     const held = new Promise<void>((resolve) => (letGo = resolve));
     const checkpoints: string[] = [];
     const writer: PageWriter = {
-      commitPage: async (...args) => {
+      commitPages: async (...args) => {
         await held;
-        checkpoints.push(args[4]);
-        return store.sync.commitPage(...args);
+        checkpoints.push(args[3].at(-1)!.next);
+        return store.sync.commitPages(...args);
       },
       flushSearch: async () => store.sync.flushSearch(),
       close: async () => {},
@@ -325,7 +362,12 @@ describe('sync engine', () => {
     const summary = await sync;
     expect(summary.status).toBe('completed');
     expect(asked()).toBe(20);
-    expect(checkpoints).toEqual([...Array.from({ length: 19 }, (_, i) => `e1:${(i + 1) * 100}`), '']);
+    // The first page alone, then the READ_AHEAD pages read while it waited, in one transaction; then on in order.
+    expect(checkpoints.slice(0, 2)).toEqual(['e1:100', `e1:${(1 + READ_AHEAD) * 100}`]);
+    expect(checkpoints.at(-1)).toBe('');
+    const positions = checkpoints.map((c) => (c === '' ? 2_000 : Number(c.slice(3))));
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    expect(store.sync.walk(runId, 'scopes')).toMatchObject({ pages: 20, fetched: 2_000 });
     expect(ids('scopes')).toHaveLength(2_000);
   });
 

@@ -35,12 +35,13 @@ port.on('message', (request: PageWriterRequest) => {
       port.postMessage({ id: request.id } satisfies PageWriterReply);
       return;
     }
-    const [runId, collection, walk, objects, next, fetchedAt] = request.args;
+    const [runId, collection, walk, pages, fetchedAt] = request.args;
     // A Buffer arrives as a plain Uint8Array: the hashes are compared and bound as Buffers.
-    const pageObjects = objects.map((o) =>
-      'hash' in o ? { ...o, hash: Buffer.from(o.hash.buffer, o.hash.byteOffset, o.hash.byteLength) } : o,
-    );
-    const result = store.sync.commitPage(runId, collection, walk, pageObjects, next, fetchedAt);
+    const asSent = pages.map(({ objects, next }) => ({
+      objects: objects.map((o) => ('hash' in o ? { ...o, hash: Buffer.from(o.hash.buffer, o.hash.byteOffset, o.hash.byteLength) } : o)),
+      next,
+    }));
+    const result = store.sync.commitPages(runId, collection, walk, asSent, fetchedAt);
     port.postMessage({ id: request.id, result } satisfies PageWriterReply);
   } catch (error) {
     port.postMessage({ id: request.id, error: threadErrorOf(error) } satisfies PageWriterReply);

@@ -9,11 +9,11 @@ import { Worker } from 'node:worker_threads';
 import { ErrorFromThread, workerEntry, type ThreadError } from '../worker-entry';
 import type { SyncWriter } from './sync-writer';
 
-type CommitArgs = Parameters<SyncWriter['commitPage']>;
-type CommitResult = ReturnType<SyncWriter['commitPage']>;
+type CommitArgs = Parameters<SyncWriter['commitPages']>;
+type CommitResult = ReturnType<SyncWriter['commitPages']>;
 
 /** What the thread is asked to do. */
-type PageWriterOp = { op: 'commitPage'; args: CommitArgs } | { op: 'flushSearch' } | { op: 'close' };
+type PageWriterOp = { op: 'commitPages'; args: CommitArgs } | { op: 'flushSearch' } | { op: 'close' };
 
 export type PageWriterRequest = PageWriterOp & { id: number };
 
@@ -67,9 +67,9 @@ export class PageWriterThread {
     });
   }
 
-  /** SyncWriter.commitPage, on the thread. */
-  commitPage(...args: CommitArgs): Promise<CommitResult> {
-    return this.call({ op: 'commitPage', args }) as Promise<CommitResult>;
+  /** SyncWriter.commitPages, on the thread. */
+  commitPages(...args: CommitArgs): Promise<CommitResult> {
+    return this.call({ op: 'commitPages', args }) as Promise<CommitResult>;
   }
 
   /** SyncWriter.flushSearch, on the thread (whose writer holds the search entries its pages queued). */

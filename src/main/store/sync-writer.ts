@@ -65,6 +65,19 @@ export interface UnchangedObject {
   unchanged: { oid: number; vid: number };
 }
 
+/** One page of a walk as it is stored: its objects, and the checkpoint to fetch next ('' = it was the last). */
+export interface PageToStore {
+  objects: readonly (PreparedObject | UnchangedObject)[];
+  next: string;
+}
+
+/** What storing pages did: objects added or changed, objects deleted (a last page), and whether the walk completed. */
+export interface CommitResult {
+  upserted: number;
+  deleted: number;
+  completed: boolean;
+}
+
 /** An object's row as stored: its current version (null: deleted) and that version's hash and run. */
 interface StoredObject {
   oid: number;
@@ -102,7 +115,7 @@ export class SyncWriter {
       restartWalk: p("UPDATE sync_run_collections SET walk = walk + 1, checkpoint = '', plan = NULL WHERE run_id = ? AND collection = ?"),
       setPlan: p('UPDATE sync_run_collections SET plan = ? WHERE run_id = ? AND collection = ?'),
       checkpoint: p(
-        `UPDATE sync_run_collections SET checkpoint = ?, pages = pages + 1, fetched = fetched + ?, upserted = upserted + ?
+        `UPDATE sync_run_collections SET checkpoint = ?, pages = pages + ?, fetched = fetched + ?, upserted = upserted + ?
          WHERE run_id = ? AND collection = ? AND walk = ?`,
       ),
       endWalk: p(
@@ -231,25 +244,42 @@ export class SyncWriter {
     objects: readonly (PreparedObject | UnchangedObject)[],
     next: string,
     fetchedAt: string,
-  ): { upserted: number; deleted: number; completed: boolean } {
+  ): CommitResult {
+    return this.commitPages(runId, collection, walk, [{ objects, next }], fetchedAt);
+  }
+
+  /**
+   * Stores pages of one walk, in the order they were taken, each as commitPage stores it (an
+   * object on two of them is stored twice: the later copy is the run's version), and the checkpoint
+   * after the last, in one transaction. Only the last may be the walk's last page.
+   */
+  commitPages(runId: number, collection: CollectionId, walk: number, pages: readonly PageToStore[], fetchedAt: string): CommitResult {
+    const last = pages.at(-1);
+    if (!last) throw new Error(`${collection}: no page to store`);
+    if (pages.slice(0, -1).some((page) => page.next === '')) throw new Error(`${collection}: pages were stored after the last one`);
     const result = this.db.transaction(
       this.notingSearch(() => {
         let upserted = 0;
-        const unchanged = objects.filter((o): o is UnchangedObject => 'unchanged' in o);
-        if (unchanged.length > 0) {
-          const oids = JSON.stringify(unchanged.map((o) => o.unchanged.oid));
-          const vids = JSON.stringify(unchanged.map((o) => o.unchanged.vid));
-          const marked = this.s.seenAll!.run(runId, walk, oids, vids).changes;
-          if (marked !== new Set(unchanged.map((o) => o.unchanged.oid)).size)
-            throw new Error(`${collection}: stored objects changed while a page was being stored`);
+        let fetched = 0;
+        for (const { objects } of pages) {
+          fetched += objects.length;
+          const unchanged = objects.filter((o): o is UnchangedObject => 'unchanged' in o);
+          if (unchanged.length > 0) {
+            const oids = JSON.stringify(unchanged.map((o) => o.unchanged.oid));
+            const vids = JSON.stringify(unchanged.map((o) => o.unchanged.vid));
+            const marked = this.s.seenAll!.run(runId, walk, oids, vids).changes;
+            if (marked !== new Set(unchanged.map((o) => o.unchanged.oid)).size)
+              throw new Error(`${collection}: stored objects changed while a page was being stored`);
+          }
+          const changed = objects.filter((o): o is PreparedObject => !('unchanged' in o));
+          // Looked up page by page: a page sees what the pages before it in this transaction stored.
+          const stored = this.storedObjects(collection, changed);
+          for (const obj of changed) if (this.upsert(runId, collection, walk, obj, fetchedAt, stored.get(obj.id))) upserted += 1;
         }
-        const changed = objects.filter((o): o is PreparedObject => !('unchanged' in o));
-        const stored = this.storedObjects(collection, changed);
-        for (const obj of changed) if (this.upsert(runId, collection, walk, obj, fetchedAt, stored.get(obj.id))) upserted += 1;
-        const moved = this.s.checkpoint!.run(next, objects.length, upserted, runId, collection, walk).changes;
+        const moved = this.s.checkpoint!.run(last.next, pages.length, fetched, upserted, runId, collection, walk).changes;
         if (moved !== 1) throw new Error(`no running walk ${walk} of ${collection} in run ${runId}`);
-        const deleted = next === '' ? this.completeWalk(runId, collection, walk) : 0;
-        return { upserted, deleted, completed: next === '' };
+        const deleted = last.next === '' ? this.completeWalk(runId, collection, walk) : 0;
+        return { upserted, deleted, completed: last.next === '' };
       }),
     );
     const undo: NonNullable<typeof this.undoSearch> = [];
@@ -262,7 +292,7 @@ export class SyncWriter {
       completed = done.completed;
       return done;
     } catch (error) {
-      // The page was rolled back, its queue rows with it: forget its search entries too.
+      // The pages were rolled back, their queue rows with them: forget their search entries too.
       for (const [oid, earlier] of undo.reverse()) {
         if (earlier) this.pendingSearch.set(oid, earlier);
         else this.pendingSearch.delete(oid);

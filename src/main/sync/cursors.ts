@@ -1,7 +1,7 @@
 /**
  * The cursors of one walk: a single page token for most collections, or one per part of a split
- * collection (independent walks of the same list), each reading one page ahead of what was
- * stored. Their positions make the walk's one checkpoint: the token itself for a single cursor,
+ * collection (independent walks of the same list), each reading up to READ_AHEAD pages ahead of
+ * what its walk has taken. Their positions make the walk's one checkpoint: the token itself for a single cursor,
  * a JSON object of part -> token (null once that part reached its end) for several.
  */
 import type { FetchedPage } from './pages';
@@ -124,6 +124,21 @@ export class CursorSet {
       if (next) this.taken(next, resolve);
       else this.waiting = resolve;
     });
+  }
+
+  /**
+   * The pages that have arrived and wait to be taken, up to `max`, in the order they arrived: none
+   * past an error (the next take gives it).
+   */
+  takeArrived(max: number): { key: string; token: string; page: FetchedPage }[] {
+    const out: { key: string; token: string; page: FetchedPage }[] = [];
+    while (out.length < max) {
+      const next = this.arrived[0];
+      if (!next || 'error' in next) break;
+      this.arrived.shift();
+      this.taken(next, () => out.push(next));
+    }
+    return out;
   }
 
   /** A taken page: its cursor's position moves past it. */

@@ -12,10 +12,10 @@ import {
   type ReceivedObject,
   type SplitPart,
 } from '../collections';
-import { CursorSet, readCheckpoint, UnreadableCheckpoint } from './cursors';
+import { CursorSet, READ_AHEAD, readCheckpoint, UnreadableCheckpoint } from './cursors';
 import { EarlyReads } from './early-reads';
 import { fetchOne, fetchRow, idPages, Limiter, listPages, mapLimit, type FetchedPage } from './pages';
-import type { PageWriter, RunStatus, SyncStore, SyncTarget, UnchangedObject, WalkRecord } from './target';
+import type { PageToStore, PageWriter, RunStatus, SyncStore, SyncTarget, UnchangedObject, WalkRecord } from './target';
 
 export type { SyncProgress };
 
@@ -73,6 +73,12 @@ type Estimate = Pick<SyncProgress, 'expectedPages' | 'expectedItems' | 'etaSecon
 type WalkEvent = Omit<SyncProgress, 'runId' | keyof Estimate> & Partial<Estimate>;
 const NO_ESTIMATE: Estimate = { expectedPages: null, expectedItems: null, etaSeconds: null };
 
+/**
+ * The most pages of a walk stored in one transaction: those its cursors read while its last
+ * commit was made (see CursorSet.takeArrived). A crash costs these and the pages read ahead.
+ */
+export const PAGES_PER_COMMIT = READ_AHEAD;
+
 /** How often a walk may start over from the first page after the tenant refused its token. */
 const MAX_RESTARTS = 2;
 
@@ -126,7 +132,7 @@ function pageWriterOf(opts: SyncOptions): PageWriter {
   // A thread that cannot start leaves the pages to this thread: slower, not wrong.
   const ready = starting.catch((): PageWriter => inline);
   return {
-    commitPage: async (...args) => (await ready).commitPage(...args),
+    commitPages: async (...args) => (await ready).commitPages(...args),
     flushSearch: async () => (await ready).flushSearch(),
     close: async () => (await ready).close(),
   };
@@ -135,7 +141,7 @@ function pageWriterOf(opts: SyncOptions): PageWriter {
 /** Pages committed on the store's own connection, in this thread. */
 function inlinePages(target: SyncTarget): PageWriter {
   return {
-    commitPage: async (...args) => target.commitPage(...args),
+    commitPages: async (...args) => target.commitPages(...args),
     flushSearch: async () => target.flushSearch(),
     close: async () => {},
   };
@@ -346,17 +352,13 @@ async function walkCollection(
         throw read.error;
       }
       if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
-      // The cursors read on while this page is stored; what it names in walks still to come is read now.
-      cursors.advance(read.key, read.page);
-      early.note(descriptor, read.page.objects);
-      const checkpoint = cursors.checkpoint();
-      let objects = read.page.objects;
-      if (checkpoint === '' && parts.length > 1)
-        objects = objects.concat(await unseenStill(writer, api, runId, descriptor, state.walk, objects, signal));
-      const prepared = pageItems(writer, descriptor, objects, lookUpStored);
-      const result = await pages.commitPage(runId, id, state.walk, prepared, checkpoint, new Date().toISOString());
-      summary.pages += 1;
-      summary.fetched += prepared.length;
+      // The pages that arrived meanwhile are stored with this one, in one transaction: a walk waits
+      // for one commit per batch, where it waited for one per page behind every other walk's.
+      const batch = [read, ...cursors.takeArrived(PAGES_PER_COMMIT - 1)];
+      const toStore = await pagesToStore(run, descriptor, state.walk, cursors, batch, parts.length > 1, lookUpStored);
+      const result = await pages.commitPages(runId, id, state.walk, toStore, new Date().toISOString());
+      summary.pages += toStore.length;
+      summary.fetched += toStore.reduce((n, p) => n + p.objects.length, 0);
       summary.upserted += result.upserted;
       summary.deleted += result.deleted;
       if (result.completed) break;
@@ -398,6 +400,35 @@ export function partsOf(descriptor: CollectionDescriptor, splitIds: readonly str
 }
 
 /**
+ * Taken pages made ready to store together, each with the checkpoint after it. The cursors read
+ * on while they are stored; what they name in walks still to come is read now. The last page of a
+ * split walk brings the objects no part returned that a read by id still finds.
+ */
+async function pagesToStore(
+  run: RunContext,
+  descriptor: CollectionDescriptor,
+  walk: number,
+  cursors: CursorSet,
+  batch: readonly { key: string; page: FetchedPage }[],
+  split: boolean,
+  lookUpStored: boolean,
+): Promise<PageToStore[]> {
+  const { store, api, early, runId, signal } = run;
+  const toStore: PageToStore[] = [];
+  const inBatch = new Set<string>();
+  for (const { key, page } of batch) {
+    cursors.advance(key, page);
+    early.note(descriptor, page.objects);
+    const checkpoint = cursors.checkpoint();
+    let objects = page.objects;
+    if (checkpoint === '' && split)
+      objects = objects.concat(await unseenStill(store.sync, api, runId, descriptor, walk, objects, inBatch, signal));
+    toStore.push({ objects: pageItems(store.sync, descriptor, objects, lookUpStored, inBatch), next: checkpoint });
+  }
+  return toStore;
+}
+
+/**
  * The cursors of a walk from a checkpoint: the ids of `plan` (a walk by id), or the `parts` of the
  * list. Throws UnreadableCheckpoint when the checkpoint is not one of them.
  */
@@ -426,7 +457,8 @@ function cursorsOf(
 /**
  * Before the last page of a split walk is stored (which deletes what the walk did not see): the
  * objects none of its parts returned, read by id. Those still there had moved from one part's
- * filter to another's while the parts were walked; they go with the last page.
+ * filter to another's while the parts were walked; they go with the last page. `inBatch`: the ids
+ * of the pages stored with it, which the store has not seen yet.
  */
 async function unseenStill(
   writer: SyncStore['sync'],
@@ -435,11 +467,12 @@ async function unseenStill(
   descriptor: CollectionDescriptor,
   walk: number,
   lastPage: readonly ReceivedObject[],
+  inBatch: ReadonlySet<string>,
   signal: AbortSignal | undefined,
 ): Promise<ReceivedObject[]> {
   const split = descriptor.split!;
   const onPage = new Set(lastPage.map((o) => descriptor.idOf(o.json)));
-  const ids = writer.unseenIds(runId, descriptor.id, walk).filter((objectId) => !onPage.has(objectId));
+  const ids = writer.unseenIds(runId, descriptor.id, walk).filter((objectId) => !onPage.has(objectId) && !inBatch.has(objectId));
   const found = await mapLimit(ids, 8, (objectId) =>
     split.member === null
       ? fetchRow(descriptor, split.fetchOne, api, objectId, signal)
@@ -450,13 +483,16 @@ async function unseenStill(
 
 /**
  * A page made ready to store: an object whose text hashes as its stored current version's is
- * only marked seen (nothing of it is extracted again); the others are prepared whole.
+ * only marked seen (nothing of it is extracted again); the others are prepared whole. `inBatch`
+ * holds the ids of the pages stored before it in the same transaction (this page's are added): one
+ * of those is prepared whole, since what the store holds of it may change before this page is stored.
  */
 function pageItems(
   writer: SyncStore['sync'],
   descriptor: CollectionDescriptor,
   objects: readonly ReceivedObject[],
   lookUpStored: boolean,
+  inBatch: Set<string>,
 ): (PreparedObject | UnchangedObject)[] {
   const ids = objects.map((o) => descriptor.idOf(o.json));
   // A page that lists an object twice is not a page to trust (which copy is current?): it fails.
@@ -467,9 +503,11 @@ function pageItems(
     seen.add(id);
   }
   const stored = lookUpStored ? writer.currentHashes(descriptor.id, ids) : new Map<string, { oid: number; vid: number; hash: Buffer }>();
+  const earlier = new Set(ids.filter((id) => inBatch.has(id)));
+  for (const id of ids) if (id) inBatch.add(id);
   return objects.map((o, i) => {
     const hash = hashOf(o.raw);
-    const current = ids[i] ? stored.get(ids[i]) : undefined;
+    const current = ids[i] && !earlier.has(ids[i]) ? stored.get(ids[i]) : undefined;
     return current?.hash.equals(hash)
       ? { id: ids[i]!, unchanged: { oid: current.oid, vid: current.vid } }
       : prepareObject(descriptor, o, hash);

@@ -13,6 +13,12 @@ export interface UnchangedObject {
   unchanged: { oid: number; vid: number };
 }
 
+/** One page of a walk as it is stored: its objects, and the checkpoint to fetch next ('' = it was the last). */
+export interface PageToStore {
+  objects: readonly (PreparedObject | UnchangedObject)[];
+  next: string;
+}
+
 /** The recorded walk of one collection in a run: what the engine reads of it. */
 export interface WalkRecord {
   collection: CollectionId;
@@ -61,7 +67,9 @@ export interface SyncTarget {
     objects: readonly (PreparedObject | UnchangedObject)[],
     next: string,
     fetchedAt: string,
-  ): { upserted: number; deleted: number; completed: boolean };
+  ): CommitResult;
+  /** Stores pages of one walk in order, each as commitPage would, and the last one's checkpoint, in one transaction. */
+  commitPages(runId: number, collection: CollectionId, walk: number, pages: readonly PageToStore[], fetchedAt: string): CommitResult;
   stopWalk(runId: number, collection: CollectionId, status: 'failed' | 'cancelled', error: string | null): void;
   finishRun(runId: number): RunStatus;
   /** Makes what was stored searchable now. */
@@ -72,9 +80,16 @@ export interface SyncTarget {
   refreshSearchTerms(): void;
 }
 
+/** What storing pages did: objects added or changed, objects deleted (a last page), and whether the walk completed. */
+export interface CommitResult {
+  upserted: number;
+  deleted: number;
+  completed: boolean;
+}
+
 /** Where the pages of a sync commit: a thread of the store's own (see startPageWriter), or the target itself. */
 export interface PageWriter {
-  commitPage(...args: Parameters<SyncTarget['commitPage']>): Promise<ReturnType<SyncTarget['commitPage']>>;
+  commitPages(...args: Parameters<SyncTarget['commitPages']>): Promise<CommitResult>;
   flushSearch(): Promise<void>;
   close(): Promise<void>;
 }
