@@ -140,6 +140,23 @@ let dir: string;
 let store: Store;
 let api: FakeApi;
 
+/** A page writer whose commits wait until `letGo` is called; `commits` holds each commit's checkpoints, page by page. */
+function heldPageWriter(): { writer: PageWriter; letGo: () => void; commits: string[][] } {
+  let letGo!: () => void;
+  const held = new Promise<void>((resolve) => (letGo = resolve));
+  const commits: string[][] = [];
+  const writer: PageWriter = {
+    commitPages: async (...args) => {
+      await held;
+      commits.push(args[3].map((page) => page.next));
+      return store.sync.commitPages(...args);
+    },
+    flushSearch: async () => store.sync.flushSearch(),
+    close: async () => {},
+  };
+  return { writer, letGo, commits };
+}
+
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'attest-engine-'));
   store = openStore(join(dir, 'store.sqlite'));
@@ -276,30 +293,21 @@ describe('sync engine', () => {
     const edited = { ...api.data.scopes[5]!, displayName: 'Renamed' };
     api.data.scopes = [...scopes(150), edited, ...scopes(99, 151), api.data.scopes[5]!, ...scopes(748, 252)];
     // The first page's commit waits until the pages after it have arrived: they are stored together.
-    let letGo!: () => void;
-    const held = new Promise<void>((resolve) => (letGo = resolve));
-    const batches: number[] = [];
-    const writer: PageWriter = {
-      commitPages: async (...args) => {
-        await held;
-        batches.push(args[3].length);
-        return store.sync.commitPages(...args);
-      },
-      flushSearch: async () => store.sync.flushSearch(),
-      close: async () => {},
-    };
+    const { writer, letGo, commits } = heldPageWriter();
+    const asked = () => api.log.filter((l) => l.startsWith('/search/xaa/scopes')).length;
+    const askedBefore = asked();
     const sync = syncTenant({
       store: { sync: store.sync, startPageWriter: () => Promise.resolve(writer) },
       api,
       only: ['scopes'],
       pageThread: true,
     });
-    const asked = () => api.log.filter((l) => l.startsWith('/search/xaa/scopes')).length;
-    for (let waited = 0; asked() < 1_000 / 100 + 1 + 1 && waited < 200; waited += 1) await new Promise((r) => setTimeout(r, 10));
+    for (let waited = 0; asked() - askedBefore < 1 + READ_AHEAD && waited < 200; waited += 1) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
     letGo();
     const summary = await sync;
     expect(summary.status, summary.collections[0]!.error).toBe('completed');
-    expect(batches[1]).toBeGreaterThanOrEqual(2);
+    expect(commits).toEqual([['e1:100'], Array.from({ length: READ_AHEAD }, (_, i) => `e1:${(i + 2) * 100}`), ['']]);
     expect(store.getObject('scopes', 's5')!.raw).toBe(before);
     expect(store.listObjects('scopes').total).toBe(997);
   });
@@ -331,18 +339,7 @@ describe('sync engine', () => {
     api.data.scopes = scopes(2_000);
     const asked = () => api.log.filter((l) => l.startsWith('/search/xaa/scopes')).length;
     // Pages commit on a writer that holds the first page until it is let go.
-    let letGo!: () => void;
-    const held = new Promise<void>((resolve) => (letGo = resolve));
-    const checkpoints: string[] = [];
-    const writer: PageWriter = {
-      commitPages: async (...args) => {
-        await held;
-        checkpoints.push(args[3].at(-1)!.next);
-        return store.sync.commitPages(...args);
-      },
-      flushSearch: async () => store.sync.flushSearch(),
-      close: async () => {},
-    };
+    const { writer, letGo, commits } = heldPageWriter();
     let runId = 0;
     const sync = syncTenant({
       store: { sync: store.sync, startPageWriter: () => Promise.resolve(writer) },
@@ -355,7 +352,7 @@ describe('sync engine', () => {
     for (let waited = 0; asked() < 1 + READ_AHEAD && waited < 200; waited += 1) await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 50));
     expect(asked()).toBe(1 + READ_AHEAD);
-    expect(checkpoints).toEqual([]);
+    expect(commits).toEqual([]);
     // Nothing read ahead is in the stored checkpoint: a walk stopped now would resume after what was stored.
     expect(store.sync.walk(runId, 'scopes')).toMatchObject({ checkpoint: '', pages: 0 });
     letGo();
@@ -363,9 +360,10 @@ describe('sync engine', () => {
     expect(summary.status).toBe('completed');
     expect(asked()).toBe(20);
     // The first page alone, then the READ_AHEAD pages read while it waited, in one transaction; then on in order.
+    const checkpoints = commits.map((pages) => pages.at(-1));
     expect(checkpoints.slice(0, 2)).toEqual(['e1:100', `e1:${(1 + READ_AHEAD) * 100}`]);
     expect(checkpoints.at(-1)).toBe('');
-    const positions = checkpoints.map((c) => (c === '' ? 2_000 : Number(c.slice(3))));
+    const positions = checkpoints.map((c) => (c === '' ? 2_000 : Number(c!.slice(3))));
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
     expect(store.sync.walk(runId, 'scopes')).toMatchObject({ pages: 20, fetched: 2_000 });
     expect(ids('scopes')).toHaveLength(2_000);
