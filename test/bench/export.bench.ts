@@ -1,7 +1,8 @@
 /**
  * Export bench: the `scopes` report of 1,000,000 stored objects (read from SQLite, hashed,
- * streamed into the workbook, Evidence sheet, temp file + rename) against a bare exceljs streaming
- * write of the same cell values; the peak RSS of the export at 1,000,000 rows against 100,000;
+ * streamed into the workbook with its cover, Evidence and Dictionary sheets, temp file + rename)
+ * against a bare exceljs streaming write of the same cell values in its two sheets of a row per
+ * object (Scopes, and Raw API values: the JSON as stored); the peak RSS of the export at 1,000,000 rows against 100,000;
  * and `verify` of the large workbook (every check and hash) against its export, with its peak RSS.
  * Each measurement runs in its own child process, so each peak RSS is clean.
  */
@@ -11,6 +12,10 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { collection } from '../../src/main/collections';
+import { RAW_SHEET } from '../../src/main/reports/catalog';
+import { enumWords } from '../../src/main/reports/columns';
+import { XlsxReader } from '../../src/main/reports/xlsx-reader';
 
 const SMALL = Number(process.env.ATTEST_BENCH_EXPORT_SMALL ?? 100_000);
 const LARGE = Number(process.env.ATTEST_BENCH_EXPORT_LARGE ?? 1_000_000);
@@ -50,57 +55,111 @@ function scope(i: number): Record<string, unknown> {
   };
 }
 
-/** The same cells the scopes report writes for that object (ID, columns, each date twice). */
-function cells(s: Record<string, unknown>): unknown[] {
-  const date = (v: unknown) => (typeof v === 'string' ? new Date(v) : null);
-  return [
-    s.id,
-    s.scopeValue,
-    s.displayName,
-    s.state,
-    s.classification,
-    s.source,
-    s.appId,
-    s.xaaResourceServerId,
-    s.appEntitlementId,
-    date(s.createdAt),
-    s.createdAt,
-    date(s.updatedAt),
-    s.updatedAt,
-    date(s.lastDiscoveredAt),
-    s.lastDiscoveredAt ?? null,
-  ];
+/** The report's label of an enum member of scopes (`state`, `classification`, `source`), as the Scopes sheet writes it. */
+const labels = new Map<string, string | null>();
+function label(member: string, value: unknown): string | null {
+  const key = `${member}\u0000${String(value)}`;
+  if (!labels.has(key))
+    labels.set(
+      key,
+      enumWords(
+        collection('scopes').columns.find((c) => c.name === member)!,
+        value,
+      ),
+    );
+  return labels.get(key)!;
 }
 
-const HEADERS = [
+/**
+ * The cells the scopes report writes for that object, sheet by sheet: the Scopes row (ids, enum
+ * labels, the app and entitlement names the store does not hold, dates in UTC) and its Raw API
+ * values row (the JSON as stored). The bench checks these headers against the export's own.
+ */
+function cells(s: Record<string, unknown>): { scopes: unknown[]; raw: unknown[] } {
+  const date = (v: unknown) => (typeof v === 'string' ? new Date(v) : null);
+  const json = JSON.stringify(s);
+  return {
+    scopes: [
+      s.id,
+      s.scopeValue,
+      s.displayName,
+      label('state', s.state),
+      label('classification', s.classification),
+      label('source', s.source),
+      s.appId,
+      null,
+      s.xaaResourceServerId,
+      s.appEntitlementId,
+      null,
+      date(s.createdAt),
+      date(s.updatedAt),
+      date(s.lastDiscoveredAt),
+      s.description,
+      null,
+    ],
+    raw: ['Cross-app scopes', s.id, null, json, json.length],
+  };
+}
+
+const SCOPES_HEADERS = [
   'ID',
   'Scope',
   'Name',
   'State',
   'Classification',
   'Source',
+  'App ID',
   'App',
   'Resource server',
+  'Entitlement ID',
   'Entitlement',
   'Created (UTC)',
-  'Created (API text)',
   'Updated (UTC)',
-  'Updated (API text)',
   'Last discovered (UTC)',
-  'Last discovered (API text)',
+  'Description',
+  'Deleted (UTC)',
 ];
+const RAW_HEADERS = ['Collection', 'ID', 'Part', 'JSON as the API sent it', 'Characters'];
+
+/** The export's data sheets that hold a row per object, with the headers the bare write gives them. */
+const DATA_SHEETS = { Scopes: SCOPES_HEADERS, [RAW_SHEET]: RAW_HEADERS };
+
+/** Fails when the export's data sheets no longer have the headers the bare write mirrors. */
+async function checkMirrored(file: string): Promise<void> {
+  const reader = await XlsxReader.open(file);
+  for (const [name, headers] of Object.entries(DATA_SHEETS)) {
+    const sheet = reader.sheets.find((s) => s.name === name);
+    if (!sheet) throw new Error(`the export has no '${name}' sheet: the bare write no longer mirrors it`);
+    for await (const row of reader.rows(sheet)) {
+      if (JSON.stringify(row.cells) !== JSON.stringify(headers))
+        throw new Error(`the export's '${name}' headers are ${JSON.stringify(row.cells)}: the bare write no longer mirrors them`);
+      break;
+    }
+  }
+}
 
 async function bareWrite(n: number, out: string): Promise<void> {
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: out, useSharedStrings: false, useStyles: true });
-  const ws = wb.addWorksheet('Scopes', { views: [{ state: 'frozen', ySplit: 1 }] });
-  ws.columns = HEADERS.map((h, i) => ({ key: `c${i}`, width: 20, style: h.endsWith('(UTC)') ? { numFmt: 'yyyy-mm-dd hh:mm:ss' } : {} }));
-  ws.addRow(HEADERS).commit();
+  const sheet = (name: string, headers: string[]) => {
+    const ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
+    ws.columns = headers.map((h, i) => ({ key: `c${i}`, width: 20, style: h.endsWith('(UTC)') ? { numFmt: 'yyyy-mm-dd hh:mm:ss' } : {} }));
+    ws.addRow(headers).commit();
+    return ws;
+  };
+  // The sheets in the export's order: each is streamed whole before the next begins.
+  const scopes = sheet('Scopes', SCOPES_HEADERS);
   for (let i = 0; i < n; i += 1) {
-    ws.addRow(cells(scope(i))).commit();
+    scopes.addRow(cells(scope(i)).scopes).commit();
     // the streaming writer needs the event loop to drain its zip stream
     if (i % 1000 === 0) await new Promise((resolve) => setImmediate(resolve));
   }
-  ws.commit();
+  scopes.commit();
+  const raw = sheet(RAW_SHEET, RAW_HEADERS);
+  for (let i = 0; i < n; i += 1) {
+    raw.addRow(cells(scope(i)).raw).commit();
+    if (i % 1000 === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+  raw.commit();
   await wb.commit();
 }
 
@@ -113,7 +172,7 @@ async function child(): Promise<void> {
     const { verifyWorkbook } = await import('../../src/main/reports');
     const result = await verifyWorkbook(out);
     if (result.status !== 'intact') throw new Error(`verify found the bench workbook ${result.status}: ${result.reason}`);
-    rows = result.sheets.find((s) => s.name === 'Scopes')?.actualRows ?? 0;
+    rows = Math.min(...Object.keys(DATA_SHEETS).map((name) => result.sheets.find((s) => s.name === name)?.actualRows ?? 0));
   } else {
     const { openStore } = await import('../../src/main/store/db');
     const { exportReport } = await import('../../src/main/reports');
@@ -125,7 +184,7 @@ async function child(): Promise<void> {
       connection: { name: 'bench', tenantHost: 'bench.example.test' },
       appVersion: 'bench',
     });
-    rows = result.sheets.find((s) => s.name === 'Scopes')?.rows ?? 0;
+    rows = Math.min(...Object.keys(DATA_SHEETS).map((name) => result.sheets.find((s) => s.name === name)?.rows ?? 0));
     store.close();
   }
   const ms = performance.now() - started;
@@ -181,11 +240,12 @@ export async function benchExport(): Promise<Record<string, number | string>> {
     const bareLarge = measure('bare', LARGE, '', out('bare-large'));
     const exportLarge = measure('export', LARGE, stores[LARGE]!, out('export-large'), true);
     const verifyLarge = measure('verify', LARGE, '', out('export-large'));
-    const exportSmall = measure('export', SMALL, stores[SMALL]!, out('export-small'));
+    const exportSmall = measure('export', SMALL, stores[SMALL]!, out('export-small'), true);
+    await checkMirrored(out('export-small'));
     const bareSmall = measure('bare', SMALL, '', out('bare-small'));
     if (exportLarge.rows !== LARGE || exportSmall.rows !== SMALL || verifyLarge.rows !== LARGE)
       throw new Error(
-        `a wrong row count: exported ${exportLarge.rows} of ${LARGE} and ${exportSmall.rows} of ${SMALL}, verified ${verifyLarge.rows} of ${LARGE}`,
+        `a wrong row count (the fewest of a data sheet): exported ${exportLarge.rows} of ${LARGE} and ${exportSmall.rows} of ${SMALL}, verified ${verifyLarge.rows} of ${LARGE}`,
       );
     return {
       rows_large: LARGE,
