@@ -70,64 +70,70 @@ function label(member: string, value: unknown): string | null {
   return labels.get(key)!;
 }
 
-/**
- * The cells the scopes report writes for that object, sheet by sheet: the Scopes row (ids, enum
- * labels, the app and entitlement names the store does not hold, dates in UTC) and its Raw API
- * values row (the JSON as stored). The bench checks these headers against the export's own.
- */
-function cells(s: Record<string, unknown>): { scopes: unknown[]; raw: unknown[] } {
-  const date = (v: unknown) => (typeof v === 'string' ? new Date(v) : null);
-  const json = JSON.stringify(s);
-  return {
-    scopes: [
-      s.id,
-      s.scopeValue,
-      s.displayName,
-      label('state', s.state),
-      label('classification', s.classification),
-      label('source', s.source),
-      s.appId,
-      null,
-      s.xaaResourceServerId,
-      s.appEntitlementId,
-      null,
-      date(s.createdAt),
-      date(s.updatedAt),
-      date(s.lastDiscoveredAt),
-      s.description,
-      null,
-    ],
-    raw: ['Cross-app scopes', s.id, null, json, json.length],
-  };
+const date = (v: unknown) => (typeof v === 'string' ? new Date(v) : null);
+
+/** The Scopes row the report writes for that object: ids, enum labels, the app and entitlement names the store does not hold, dates in UTC. */
+function scopesRow(s: Record<string, unknown>): unknown[] {
+  return [
+    s.id,
+    s.scopeValue,
+    s.displayName,
+    label('state', s.state),
+    label('classification', s.classification),
+    label('source', s.source),
+    s.appId,
+    null,
+    s.xaaResourceServerId,
+    s.appEntitlementId,
+    null,
+    date(s.createdAt),
+    date(s.updatedAt),
+    date(s.lastDiscoveredAt),
+    s.description,
+    null,
+  ];
 }
 
-const SCOPES_HEADERS = [
-  'ID',
-  'Scope',
-  'Name',
-  'State',
-  'Classification',
-  'Source',
-  'App ID',
-  'App',
-  'Resource server',
-  'Entitlement ID',
-  'Entitlement',
-  'Created (UTC)',
-  'Updated (UTC)',
-  'Last discovered (UTC)',
-  'Description',
-  'Deleted (UTC)',
-];
-const RAW_HEADERS = ['Collection', 'ID', 'Part', 'JSON as the API sent it', 'Characters'];
+/** The Raw API values row the report writes for that object: the JSON as stored. */
+function rawRow(s: Record<string, unknown>): unknown[] {
+  const json = JSON.stringify(s);
+  return ['Cross-app scopes', s.id, null, json, json.length];
+}
 
-/** The export's data sheets that hold a row per object, with the headers the bare write gives them. */
-const DATA_SHEETS = { Scopes: SCOPES_HEADERS, [RAW_SHEET]: RAW_HEADERS };
+/**
+ * The export's data sheets that hold a row per object, in its order, with the headers and cells
+ * the bare write gives them; the bench checks these headers against the export's own.
+ */
+const DATA_SHEETS: { name: string; headers: string[]; row: (s: Record<string, unknown>) => unknown[] }[] = [
+  {
+    name: 'Scopes',
+    headers: [
+      'ID',
+      'Scope',
+      'Name',
+      'State',
+      'Classification',
+      'Source',
+      'App ID',
+      'App',
+      'Resource server',
+      'Entitlement ID',
+      'Entitlement',
+      'Created (UTC)',
+      'Updated (UTC)',
+      'Last discovered (UTC)',
+      'Description',
+      'Deleted (UTC)',
+    ],
+    row: scopesRow,
+  },
+  { name: RAW_SHEET, headers: ['Collection', 'ID', 'Part', 'JSON as the API sent it', 'Characters'], row: rawRow },
+];
 
 /** Fails when the export's data sheets no longer have the headers the bare write mirrors. */
 async function checkMirrored(file: string): Promise<void> {
   const reader = await XlsxReader.open(file);
-  for (const [name, headers] of Object.entries(DATA_SHEETS)) {
+  for (const { name, headers } of DATA_SHEETS) {
     const sheet = reader.sheets.find((s) => s.name === name);
     if (!sheet) throw new Error(`the export has no '${name}' sheet: the bare write no longer mirrors it`);
     for await (const row of reader.rows(sheet)) {
@@ -140,26 +146,18 @@ async function checkMirrored(file: string): Promise<void> {
 
 async function bareWrite(n: number, out: string): Promise<void> {
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: out, useSharedStrings: false, useStyles: true });
-  const sheet = (name: string, headers: string[]) => {
+  // The sheets in the export's order: each is streamed whole before the next begins.
+  for (const { name, headers, row } of DATA_SHEETS) {
     const ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
     ws.columns = headers.map((h, i) => ({ key: `c${i}`, width: 20, style: h.endsWith('(UTC)') ? { numFmt: 'yyyy-mm-dd hh:mm:ss' } : {} }));
     ws.addRow(headers).commit();
-    return ws;
-  };
-  // The sheets in the export's order: each is streamed whole before the next begins.
-  const scopes = sheet('Scopes', SCOPES_HEADERS);
-  for (let i = 0; i < n; i += 1) {
-    scopes.addRow(cells(scope(i)).scopes).commit();
-    // the streaming writer needs the event loop to drain its zip stream
-    if (i % 1000 === 0) await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < n; i += 1) {
+      ws.addRow(row(scope(i))).commit();
+      // the streaming writer needs the event loop to drain its zip stream
+      if (i % 1000 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    ws.commit();
   }
-  scopes.commit();
-  const raw = sheet(RAW_SHEET, RAW_HEADERS);
-  for (let i = 0; i < n; i += 1) {
-    raw.addRow(cells(scope(i)).raw).commit();
-    if (i % 1000 === 0) await new Promise((resolve) => setImmediate(resolve));
-  }
-  raw.commit();
   await wb.commit();
 }
 
@@ -172,7 +170,7 @@ async function child(): Promise<void> {
     const { verifyWorkbook } = await import('../../src/main/reports');
     const result = await verifyWorkbook(out);
     if (result.status !== 'intact') throw new Error(`verify found the bench workbook ${result.status}: ${result.reason}`);
-    rows = Math.min(...Object.keys(DATA_SHEETS).map((name) => result.sheets.find((s) => s.name === name)?.actualRows ?? 0));
+    rows = Math.min(...DATA_SHEETS.map(({ name }) => result.sheets.find((s) => s.name === name)?.actualRows ?? 0));
   } else {
     const { openStore } = await import('../../src/main/store/db');
     const { exportReport } = await import('../../src/main/reports');
@@ -184,7 +182,7 @@ async function child(): Promise<void> {
       connection: { name: 'bench', tenantHost: 'bench.example.test' },
       appVersion: 'bench',
     });
-    rows = Math.min(...Object.keys(DATA_SHEETS).map((name) => result.sheets.find((s) => s.name === name)?.rows ?? 0));
+    rows = Math.min(...DATA_SHEETS.map(({ name }) => result.sheets.find((s) => s.name === name)?.rows ?? 0));
     store.close();
   }
   const ms = performance.now() - started;

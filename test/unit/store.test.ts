@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/main/store/db';
+import type { PageToStore } from '../../src/main/store/sync-writer';
 import { collection, prepareObject, type CollectionId } from '../../src/main/collections';
 
 let dir: string;
@@ -232,17 +233,12 @@ describe('store', () => {
     const prepared = (raw: string) => prepareObject(d, { raw, json: JSON.parse(raw) });
     const b = store.sync.currentHashes('scopes', ['b']).get('b')!;
     const now = new Date().toISOString();
+    const commit = (pages: PageToStore[]) => store.sync.commitPages(runId, 'scopes', walk, pages, now);
     // `a` changed, and again by the time the second page listed it; `new` is on both pages.
-    const stored = store.sync.commitPages(
-      runId,
-      'scopes',
-      walk,
-      [
-        { objects: [prepared(scope('a', { description: 'v2' })), prepared(scope('new'))], next: 't1' },
-        { objects: [prepared(scope('a', { description: 'v3' })), prepared(scope('new'))], next: 't2' },
-      ],
-      now,
-    );
+    const stored = commit([
+      { objects: [prepared(scope('a', { description: 'v2' })), prepared(scope('new'))], next: 't1' },
+      { objects: [prepared(scope('a', { description: 'v3' })), prepared(scope('new'))], next: 't2' },
+    ]);
     expect(stored).toEqual({ upserted: 3, deleted: 0, completed: false });
     expect(store.sync.walk(runId, 'scopes')).toMatchObject({ checkpoint: 't2', pages: 2, fetched: 4 });
     // One version per run: the later copy is it.
@@ -252,44 +248,26 @@ describe('store', () => {
 
     // A page that fails (an unchanged object whose stored version moved) takes the pages before it back too.
     const failing = () =>
-      store.sync.commitPages(
-        runId,
-        'scopes',
-        walk,
-        [
-          { objects: [prepared(scope('c'))], next: 't3' },
-          { objects: [{ id: 'b', unchanged: { oid: b.oid, vid: b.vid + 1_000 } }], next: 't4' },
-        ],
-        now,
-      );
+      commit([
+        { objects: [prepared(scope('c'))], next: 't3' },
+        { objects: [{ id: 'b', unchanged: { oid: b.oid, vid: b.vid + 1_000 } }], next: 't4' },
+      ]);
     expect(failing).toThrow('stored objects changed while a page was being stored');
     expect(store.getObject('scopes', 'c')).toBeNull();
     expect(store.sync.walk(runId, 'scopes')).toMatchObject({ checkpoint: 't2', pages: 2, fetched: 4 });
     // Only the last page may end the walk.
     const endedEarly = () =>
-      store.sync.commitPages(
-        runId,
-        'scopes',
-        walk,
-        [
-          { objects: [prepared(scope('c'))], next: '' },
-          { objects: [], next: 't5' },
-        ],
-        now,
-      );
+      commit([
+        { objects: [prepared(scope('c'))], next: '' },
+        { objects: [], next: 't5' },
+      ]);
     expect(endedEarly).toThrow('pages were stored after the last one');
     expect(store.getObject('scopes', 'c')).toBeNull();
 
-    const last = store.sync.commitPages(
-      runId,
-      'scopes',
-      walk,
-      [
-        { objects: [{ id: 'b', unchanged: { oid: b.oid, vid: b.vid } }], next: 't3' },
-        { objects: [], next: '' },
-      ],
-      now,
-    );
+    const last = commit([
+      { objects: [{ id: 'b', unchanged: { oid: b.oid, vid: b.vid } }], next: 't3' },
+      { objects: [], next: '' },
+    ]);
     expect(last).toEqual({ upserted: 0, deleted: 0, completed: true });
     expect(store.sync.finishRun(runId)).toBe('completed');
     expect(store.listObjects('scopes').rows.map((o) => o.id)).toEqual(['a', 'b', 'new']);

@@ -1,8 +1,8 @@
 /**
  * The cursors of one walk: a single page token for most collections, or one per part of a split
  * collection (independent walks of the same list), each reading up to READ_AHEAD pages ahead of
- * what its walk has taken. Their positions make the walk's one checkpoint: the token itself for a single cursor,
- * a JSON object of part -> token (null once that part reached its end) for several.
+ * what its walk has taken. Their positions make the walk's one checkpoint: the token itself for a
+ * single cursor, a JSON object of part -> token (null once that part reached its end) for several.
  */
 import type { FetchedPage } from './pages';
 
@@ -38,7 +38,8 @@ export function writeCheckpoint(positions: ReadonlyMap<string, Position>): strin
   return JSON.stringify(Object.fromEntries(positions));
 }
 
-type Settled = { key: string; token: string } & ({ page: FetchedPage } | { error: unknown });
+type Arrived = { key: string; token: string; page: FetchedPage };
+type Settled = Arrived | { key: string; token: string; error: unknown };
 
 /**
  * Pages a cursor reads ahead of the pages its walk has taken. Its reads do not wait for the walk
@@ -130,8 +131,8 @@ export class CursorSet {
    * The pages that have arrived and wait to be taken, up to `max`, in the order they arrived: none
    * past an error (the next take gives it).
    */
-  takeArrived(max: number): { key: string; token: string; page: FetchedPage }[] {
-    const out: { key: string; token: string; page: FetchedPage }[] = [];
+  takeArrived(max: number): Arrived[] {
+    const out: Arrived[] = [];
     while (out.length < max) {
       const next = this.arrived[0];
       if (!next || 'error' in next) break;
