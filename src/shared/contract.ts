@@ -833,6 +833,11 @@ export const CHANNELS = {
         }),
       ),
       manifest: z.record(z.string(), z.string()),
+      /** Another program saved the file after export (intact then means data intact); null: as written. */
+      resaved: z
+        .object({ application: z.string().nullable(), modifiedBy: z.string().nullable(), modified: z.string().nullable() })
+        .nullable()
+        .default(null),
     }),
     'Recomputes every hash of a workbook the user chose and says whether it is intact.',
   ),

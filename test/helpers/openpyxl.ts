@@ -37,6 +37,8 @@ export interface OpenpyxlDump {
   sheets: OpenpyxlSheet[];
   /** The overall hash over the Evidence sheet's hash table, recomputed here. */
   overall: string | null;
+  /** The document properties a reader shows, and their hash (the hash table's "[Document properties]"). */
+  properties: { shown: Record<string, string>; sha256: string };
 }
 
 export function openpyxlDump(file: string, withRows = false): OpenpyxlDump {

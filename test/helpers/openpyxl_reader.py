@@ -13,6 +13,8 @@ import datetime
 import hashlib
 import json
 import sys
+import zipfile
+import xml.etree.ElementTree as ET
 
 import openpyxl
 
@@ -20,6 +22,43 @@ EVIDENCE = "Evidence"
 HASHES_MARKER = "Hashes"
 OVERALL_ENTRY = "All sheets (overall)"
 SIGNATURE_ENTRY = "Signature (Ed25519)"
+PROPERTIES_ENTRY = "[Document properties]"
+# Properties a save rewrites or that count the document: not hashed (see src/main/reports/properties.ts).
+SAVE_STAMPS = {"lastModifiedBy", "modified", "lastPrinted", "revision", "language", "Application", "AppVersion", "TotalTime",
+               "DocSecurity", "ScaleCrop", "HeadingPairs", "TitlesOfParts", "LinksUpToDate", "SharedDoc", "HyperlinksChanged",
+               "Pages", "Words", "Characters", "CharactersWithSpaces", "Lines", "Paragraphs"}
+
+
+def shown_properties(path, wb):
+    """The document properties a reader shows: core ones as openpyxl reads them, app and custom ones from their parts."""
+    shown = {}
+    for name in ("title", "subject", "creator", "keywords", "description", "category", "contentStatus", "identifier", "version", "created"):
+        value = getattr(wb.properties, name, None)
+        if isinstance(value, datetime.datetime):
+            value = value.strftime("%Y-%m-%dT%H:%M:%SZ")
+        if value not in (None, "") and str(value).strip():
+            shown["core:" + name] = str(value).strip()
+    with zipfile.ZipFile(path) as z:
+        names = set(z.namelist())
+        if "docProps/app.xml" in names:
+            for child in ET.fromstring(z.read("docProps/app.xml")):
+                local = child.tag.split("}")[-1]
+                text = "".join(child.itertext()).strip()
+                if local not in SAVE_STAMPS and text:
+                    shown["app:" + local] = text
+        if "docProps/custom.xml" in names:
+            for child in ET.fromstring(z.read("docProps/custom.xml")):
+                text = "".join(child.itertext()).strip()
+                if text:
+                    shown["custom:" + child.get("name", "")] = text
+    return shown
+
+
+def properties_sha256(shown):
+    digest = hashlib.sha256()
+    for name in sorted(shown):
+        digest.update((json.dumps({name: shown[name]}, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8"))
+    return digest.hexdigest()
 
 
 def plain_cell(cell):
@@ -148,6 +187,9 @@ def dump(path, with_rows):
             sheet["data"] = rows
         out["sheets"].append(sheet)
     by_name = {s["name"]: s["sha256"] for s in out["sheets"]}
+    shown = shown_properties(path, wb)
+    out["properties"] = {"shown": shown, "sha256": properties_sha256(shown)}
+    by_name[PROPERTIES_ENTRY] = out["properties"]["sha256"]
     overall = hashlib.sha256()
     for name in table:
         overall.update(("%s\t%s\n" % (name, by_name.get(name, ""))).encode("utf-8"))

@@ -119,7 +119,7 @@ describe('verify refuses what Attest never writes', () => {
   it('the signed export itself: intact, signed by the key given, hashes recomputed alike by openpyxl', async () => {
     const result = await verify(base, '--key', signer.fingerprint);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.json).toMatchObject({ status: 'intact', ok: true, problems: [], form: 'attest-canonical/3' });
+    expect(result.json).toMatchObject({ status: 'intact', ok: true, problems: [], form: 'attest-canonical/4', resaved: null });
     expect(result.json.signature).toEqual({ status: 'valid', fingerprint: signer.fingerprint, expected: signer.fingerprint });
     expect(result.stderr).toContain(`Signed by the key you gave (${signer.fingerprint})`);
     const py = openpyxlDump(base);

@@ -101,7 +101,7 @@ describe('report workbook', () => {
 
     const result = await verifyWorkbook(file);
     expect(result.status).toBe('intact');
-    expect(result.form).toBe('attest-canonical/3');
+    expect(result.form).toBe('attest-canonical/4');
     expect(result.sheets.map((s) => s.name)).toEqual(['Evidence', 'Things', 'Text']);
     // the independent reader recomputes the very same hashes: every sheet (the Evidence sheet but
     // for its hash cells) and the overall hash
@@ -109,6 +109,12 @@ describe('report workbook', () => {
       expect(py.sheets.find((s) => s.name === check.name)!.sha256, check.name).toBe(check.expectedSha256);
     }
     expect(py.overall).toBe(result.expectedOverall);
+    // and the document properties, hashed as the hash table's "[Document properties]"
+    expect(py.properties.shown).toEqual({
+      'core:creator': 'Attest',
+      'core:created': expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+    });
+    expect(result.properties).toEqual({ status: 'intact', shown: py.properties.shown });
   });
 
   it('fails verification when openpyxl changes one cell, naming that sheet only', async () => {

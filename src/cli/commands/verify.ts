@@ -9,6 +9,8 @@ import {
   READ_LIMITS,
   verifyWorkbook,
   type VerifyResult,
+  CANONICAL_FORM,
+  propertiesLine,
 } from '../../main/reports';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
@@ -47,6 +49,17 @@ async function keyFingerprint(value: string): Promise<string> {
   return fingerprint;
 }
 
+/** Who re-saved an intact workbook, as the file says. */
+function resavedLine(stamp: NonNullable<VerifyResult['resaved']>): string {
+  const by = [stamp.modifiedBy && `last modified by ${stamp.modifiedBy}`, stamp.modified && `at ${stamp.modified}`]
+    .filter(Boolean)
+    .join(' ');
+  return (
+    `re-saved by another program after export (the file names ${stamp.application ?? 'no program'}${by ? `; ${by}` : ''}): ` +
+    'every cell, sheet and document property a reader shows is as exported'
+  );
+}
+
 /** What verify found, in the lines it prints on stderr. */
 function report(result: VerifyResult): string[] {
   const what = [result.manifest.Report, result.manifest.Tenant, result.manifest['Generated at (ISO)']].filter(Boolean).join(', ');
@@ -55,8 +68,11 @@ function report(result: VerifyResult): string[] {
     const rows = result.sheets
       .filter((s) => s.name !== 'Evidence' && s.name !== 'Evidence (manifest)')
       .map((s) => `${s.name} (${s.actualRows ?? 0} rows)`);
-    lines.push(`${result.ok ? 'intact' : 'NOT VERIFIED'}: ${result.file}${what ? ` [${what}]` : ''}`);
-    lines.push(`  every hash matches: ${rows.join(', ') || 'no data sheet'}`, `  overall SHA-256 ${result.actualOverall}`);
+    const verdict = result.resaved ? 'data intact' : 'intact';
+    lines.push(`${result.ok ? verdict : 'NOT VERIFIED'}: ${result.file}${what ? ` [${what}]` : ''}`);
+    if (result.resaved) lines.push(`  ${resavedLine(result.resaved)}`);
+    const properties = result.form === CANONICAL_FORM ? ', the document properties' : '';
+    lines.push(`  every hash matches: ${rows.join(', ') || 'no data sheet'}${properties}`, `  overall SHA-256 ${result.actualOverall}`);
   } else {
     lines.push(`ALTERED: ${result.file}${what ? ` [${what}]` : ''}`);
     if (result.reason) lines.push(`  ${result.reason}`);
@@ -71,6 +87,7 @@ function report(result: VerifyResult): string[] {
           `  sheet '${name}': content changed (expected ${s.expectedSha256?.slice(0, 16)}…, found ${s.actualSha256?.slice(0, 16)}…)`,
         );
     }
+    if (result.properties.status === 'altered' && result.form) lines.push(`  the document properties changed: ${propertiesLine(result)}`);
     const changed = changedSheets(result);
     if (changed.length) lines.push(`  changed: ${changed.join(', ')}`);
   }

@@ -24,10 +24,14 @@ import { createHash, type Hash } from 'node:crypto';
  * "" as null; the Evidence sheet's manifest rows (above its hash table) hashed instead of the
  * whole sheet. verify still reads it (see verify.ts).
  */
-export const CANONICAL_FORM = 'attest-canonical/3';
+export const CANONICAL_FORM = 'attest-canonical/4';
+export const CANONICAL_FORM_3 = 'attest-canonical/3';
 export const CANONICAL_FORM_2 = 'attest-canonical/2';
 export const CANONICAL_FORM_1 = 'attest-canonical/1';
-export type CanonicalForm = typeof CANONICAL_FORM | typeof CANONICAL_FORM_2 | typeof CANONICAL_FORM_1;
+export type CanonicalForm = typeof CANONICAL_FORM | typeof CANONICAL_FORM_3 | typeof CANONICAL_FORM_2 | typeof CANONICAL_FORM_1;
+
+/** Forms whose workbooks carry a page setup verify holds them to (/3 and /4). */
+export const isPrintable = (form: CanonicalForm): boolean => form === CANONICAL_FORM || form === CANONICAL_FORM_3;
 
 /** Forms that hash a first line, number formats and error cells (all but /1). */
 const modern = (form: CanonicalForm): boolean => form !== CANONICAL_FORM_1;
@@ -45,9 +49,21 @@ export const CANONICAL_FORM_2_TEXT =
  * workbook, which verify holds to these rules: every sheet's footer is the one the Evidence sheet's
  * "Page footer" row gives (with the sheet's name), no header; print titles only as row 1 of a sheet.
  */
-export const CANONICAL_FORM_TEXT =
+export const CANONICAL_FORM_3_TEXT =
   `${CANONICAL_FORM_2_TEXT} Page setup: each sheet's footer is "&L<sheet name>&C<Page footer of the Evidence sheet>&RPage &P of &N" ` +
   '(an "&" of a name or text written "&&"), no page header; print titles, where present, are row 1 of their sheet.';
+
+/**
+ * attest-canonical/4 hashes cells and pages as /3 does and adds the document properties a reader
+ * shows (title, author, company, comments...: see properties.ts) as the hash table's entry
+ * "[Document properties]"; a format code is hashed without the backslash before a character a
+ * format shows as itself anyway, as every spreadsheet program reads it.
+ */
+export const CANONICAL_FORM_TEXT =
+  `${CANONICAL_FORM_3_TEXT} A format code is hashed without a backslash before any of - + / ( ) : ! ^ & ' ~ { } < > = $ and space. ` +
+  'Document properties: the entry "[Document properties]" = SHA-256 hex of the line {"<part>:<name>":"<value>"} + "\\n" for each ' +
+  'property a reader shows (docProps core, app and custom; not the application, last modified by or when, which a save rewrites), ' +
+  'non-empty, in name order; "created" to the second.';
 
 export const CANONICAL_FORM_1_TEXT =
   'Each non-empty row as compact JSON [rowNumber, cell1..cellN] + "\\n" (N = last non-empty column); ' +
@@ -70,11 +86,12 @@ const HAS_XML_INVALID = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\uFFFE\uFFFF\uD800-\uDFF
 
 /**
  * The text a string cell will hold: XML-invalid characters become U+FFFD, line ends become "\n"
- * (XML readers normalise CR), and text beyond Excel's cell limit is cut with a visible marker.
- * Writers store exactly this, so what is hashed is what a reader finds.
+ * (XML readers normalise CR), white space at either end is dropped (LibreOffice drops it on
+ * reading, Excel and openpyxl keep it: no one sees it), and text beyond Excel's cell limit is
+ * cut with a visible marker. Writers store exactly this, so what is hashed is what a reader finds.
  */
 export function cellText(value: string): string {
-  let text = value;
+  let text = value.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
   if (HAS_XML_INVALID.test(text)) text = text.replace(XML_INVALID, '\uFFFD');
   if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
   if (text.length > MAX_CELL_TEXT) {
@@ -102,7 +119,10 @@ export function excelDate(value: Date | null | undefined): Date | null {
 /** The value a writer puts into a cell, after the same normalisation the canonical form assumes. */
 export function storedValue(value: CellValue): CellValue {
   if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value === '' ? null : cellText(value);
+  if (typeof value === 'string') {
+    const text = cellText(value);
+    return text === '' ? null : text;
+  }
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (value instanceof Date) return excelDate(value);
   return value;

@@ -245,12 +245,16 @@ interface RawPart {
   text: string;
 }
 
-/** Splits a text into parts of at most RAW_PART characters, never inside a surrogate pair. */
+/**
+ * Splits a text into parts of at most RAW_PART characters, never inside a surrogate pair nor
+ * beside a space or line end (a cell's text is written without its outer white space: see cellText).
+ */
 export function rawParts(text: string): string[] {
   const parts: string[] = [];
   for (let at = 0; at < text.length;) {
     let end = Math.min(text.length, at + RAW_PART);
-    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1] ?? '')) end -= 1;
+    while (end < text.length && end > at + 1 && (/[\uD800-\uDBFF]/.test(text[end - 1]!) || /[ \t\r\n]/.test(text[end - 1]! + text[end]!)))
+      end -= 1;
     parts.push(text.slice(at, end));
     at = end;
   }

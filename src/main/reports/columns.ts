@@ -183,7 +183,7 @@ export function descriptorColumns(d: CollectionDescriptor, names: Names, skip: s
   return d.columns
     .filter((c) => !skip.includes(c.name))
     .flatMap((c: ColumnDef): ReportColumn<StoredObject>[] => {
-      const source = c.value ? `${c.path} (derived)` : c.path;
+      const source = c.value ? (c.path ? `${c.path} (derived)` : '(derived)') : c.path;
       const raw = (o: StoredObject): unknown => o.columns[c.name];
       if (c.type === 'date') return dateColumns<StoredObject>(c.label, raw, c.path);
       if (c.type === 'enum') return [col<StoredObject>(c.label, 'enum', (o) => enumWords(c, raw(o)), { source })];

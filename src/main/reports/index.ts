@@ -33,7 +33,15 @@ export {
 export type { ReportConnection, CollectionEvidence } from './evidence';
 export { ExportCancelled, ExportWriteError, type ExportProgress, type SheetResult } from './workbook';
 export { InvalidInputError } from './errors';
-export { verifyWorkbook, changedSheets, NOTICE_UNSIGNED, type VerifyResult, type SheetCheck, type SignatureCheck } from './verify';
+export {
+  verifyWorkbook,
+  changedSheets,
+  propertiesLine,
+  NOTICE_UNSIGNED,
+  type VerifyResult,
+  type SheetCheck,
+  type SignatureCheck,
+} from './verify';
 export { CANONICAL_FORM, CANONICAL_FORM_TEXT } from './canonical';
 export {
   SIGNING_KEY_ACCOUNT,
@@ -44,6 +52,7 @@ export {
   type EvidenceSigner,
 } from './signing';
 export { READ_LIMITS } from './zip';
+export { PROPERTIES_ENTRY } from './properties';
 
 export interface ExportOptions extends ReportSources {
   kind: ReportKind;

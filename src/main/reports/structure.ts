@@ -20,6 +20,8 @@ export const CONTENT_TYPES = {
   worksheet: `${CT}.spreadsheetml.worksheet+xml`,
   styles: `${CT}.spreadsheetml.styles+xml`,
   theme: `${CT}.theme+xml`,
+  sharedStrings: `${CT}.spreadsheetml.sharedStrings+xml`,
+  custom: `${CT}.custom-properties+xml`,
 } as const;
 
 const REL_TYPES = {
@@ -29,7 +31,16 @@ const REL_TYPES = {
   styles: `${RELS}/officeDocument/2006/relationships/styles`,
   theme: `${RELS}/officeDocument/2006/relationships/theme`,
   worksheet: `${RELS}/officeDocument/2006/relationships/worksheet`,
+  sharedStrings: `${RELS}/officeDocument/2006/relationships/sharedStrings`,
+  custom: `${RELS}/officeDocument/2006/relationships/custom-properties`,
 } as const;
+
+/**
+ * Parts other programs write on a re-save that change nothing shown by themselves: a shared
+ * strings table (its strings are read as cells), a custom properties part (its properties are
+ * hashed with the others), and no theme (verify then takes Office's default colours).
+ */
+const OPTIONAL_PARTS = new Set(['xl/sharedStrings.xml', 'docProps/custom.xml', 'xl/theme/theme1.xml']);
 
 /** The parts of a workbook with these worksheet parts, each with its content type. */
 export function expectedParts(sheetParts: readonly string[]): Map<string, string> {
@@ -42,6 +53,8 @@ export function expectedParts(sheetParts: readonly string[]): Map<string, string
     ['xl/_rels/workbook.xml.rels', CONTENT_TYPES.relationships],
     ['xl/styles.xml', CONTENT_TYPES.styles],
     ['xl/theme/theme1.xml', CONTENT_TYPES.theme],
+    ['xl/sharedStrings.xml', CONTENT_TYPES.sharedStrings],
+    ['docProps/custom.xml', CONTENT_TYPES.custom],
     ...sheetParts.map((part): [string, string] => [part, CONTENT_TYPES.worksheet]),
   ]);
 }
@@ -53,10 +66,12 @@ function expectedRelationships(sheetParts: readonly string[]): { root: Map<strin
       [REL_TYPES.officeDocument, ['xl/workbook.xml']],
       [REL_TYPES.core, ['docProps/core.xml']],
       [REL_TYPES.extended, ['docProps/app.xml']],
+      [REL_TYPES.custom, ['docProps/custom.xml']],
     ]),
     workbook: new Map([
       [REL_TYPES.styles, ['xl/styles.xml']],
       [REL_TYPES.theme, ['xl/theme/theme1.xml']],
+      [REL_TYPES.sharedStrings, ['xl/sharedStrings.xml']],
       [REL_TYPES.worksheet, [...sheetParts]],
     ]),
   };
@@ -91,7 +106,8 @@ export function structureProblems(pkg: PackageInfo, sheets: readonly XlsxSheet[]
     else if (type && pkg.contentType(part) !== type)
       problems.push(`the part ${part} has the content type ${pkg.contentType(part) ?? 'none'}`);
   }
-  for (const part of expected.keys()) if (!present.has(part)) problems.push(`missing part ${part}`);
+  for (const part of expected.keys()) if (!present.has(part) && !OPTIONAL_PARTS.has(part)) problems.push(`missing part ${part}`);
+  problems.push(...pkg.packageProblems);
 
   const allowed = expectedRelationships(sheetParts);
   const check = (from: string, rels: PackageInfo['rootRels'], rules: Map<string, string[]>): void => {
@@ -110,8 +126,12 @@ export function structureProblems(pkg: PackageInfo, sheets: readonly XlsxSheet[]
   return problems;
 }
 
-/** A sheet name as a formula writes it: quoted, its quotes doubled. */
-const quoted = (name: string): string => `'${name.replace(/'/g, "''")}'`;
+/** The sheet and range of a reference such as `'Sheet ''1'''!$1:$1` or `Sheet1!$1:$1` (null: not one). */
+function sheetRange(text: string): { sheet: string; range: string } | null {
+  const m = /^(?:'((?:[^']|'')+)'|([^'!]+))!(.+)$/.exec(text.trim());
+  if (!m) return null;
+  return { sheet: m[1] !== undefined ? m[1].replace(/''/g, "'") : m[2]!, range: m[3]! };
+}
 
 /**
  * Defined names: before attest-canonical/3 Attest wrote none; since, only the print titles of a
@@ -124,11 +144,14 @@ export function definedNameProblems(names: readonly DefinedName[], sheets: reado
   const seen = new Set<number>();
   for (const n of names) {
     const sheet = n.localSheetId !== null && Number.isInteger(n.localSheetId) ? sheets[n.localSheetId] : undefined;
+    const ref = sheetRange(n.text);
+    // A spreadsheet program's hidden name for the range of a sheet's own filter buttons shows nothing.
+    if (n.name === '_xlnm._FilterDatabase' && n.hidden && sheet && ref?.sheet === sheet.name) continue;
     if (n.name !== '_xlnm.Print_Titles') {
       problems.push(`the workbook has the defined name '${n.name.slice(0, 80)}' (Attest writes only print titles)`);
     } else if (!sheet || seen.has(n.localSheetId!)) {
       problems.push('the workbook has print titles that belong to no sheet, or twice to one');
-    } else if (n.text.trim() !== `${quoted(sheet.name)}!$1:$1`) {
+    } else if (ref?.sheet !== sheet.name || ref.range !== '$1:$1') {
       problems.push(`the print titles of '${sheet.name}' are ${n.text.slice(0, 80)} (Attest repeats row 1 only)`);
     }
     if (n.localSheetId !== null) seen.add(n.localSheetId);

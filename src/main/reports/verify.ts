@@ -3,6 +3,8 @@ import {
   CANONICAL_FORM_1,
   CANONICAL_FORM_1_TEXT,
   CANONICAL_FORM_2,
+  CANONICAL_FORM_3,
+  isPrintable,
   SheetHasher,
   overallHash,
   type CanonicalForm,
@@ -16,6 +18,7 @@ import {
   EVIDENCE_FORMAT,
   EVIDENCE_FORMAT_1,
   EVIDENCE_FORMAT_2,
+  EVIDENCE_FORMAT_3,
   EVIDENCE_SHEET,
   HASHES_MARKER,
   MANIFEST_ENTRY,
@@ -25,7 +28,8 @@ import {
   SIGNED_BY,
   SIGNING_PUBLIC_KEY,
 } from './workbook';
-import { UnreadableWorkbook, XlsxReader, type XlsxRow, type XlsxSheet } from './xlsx-reader';
+import { AmbiguousWorkbook, UnreadableWorkbook, XlsxReader, type XlsxRow, type XlsxSheet } from './xlsx-reader';
+import { PROPERTIES_ENTRY, propertiesSha256, type DocumentProperties } from './properties';
 import { READ_LIMITS } from './zip';
 
 /**
@@ -78,6 +82,23 @@ export interface VerifyResult {
   actualOverall?: string;
   /** A few fields of the manifest, for display (report, tenant, generated at…). */
   manifest: Record<string, string>;
+  /**
+   * Another program saved the file after export (its stamp in the document properties): then
+   * "intact" means data intact, every shown cell, sheet and property as exported. Null: as written.
+   */
+  resaved: ResaveStamp | null;
+  /**
+   * The document properties a reader shows, as the file holds them now ("core:title": …), and
+   * whether they are those exported (hashed since attest-canonical/4; before, held to what Attest wrote).
+   */
+  properties: { status: 'intact' | 'altered'; shown: Record<string, string> };
+}
+
+export interface ResaveStamp {
+  /** The program the file names (docProps/app.xml), e.g. "LibreOffice/7.4.7.2…"; programs that copy Excel's name say "Microsoft Excel". */
+  application: string | null;
+  modifiedBy: string | null;
+  modified: string | null;
 }
 
 export interface VerifyOptions {
@@ -127,6 +148,7 @@ interface EvidenceTable {
 /** The canonical form of each Format an Evidence sheet can carry. */
 const FORMS: Record<string, CanonicalForm> = {
   [EVIDENCE_FORMAT]: CANONICAL_FORM,
+  [EVIDENCE_FORMAT_3]: CANONICAL_FORM_3,
   [EVIDENCE_FORMAT_2]: CANONICAL_FORM_2,
   [EVIDENCE_FORMAT_1]: CANONICAL_FORM_1,
 };
@@ -151,7 +173,7 @@ function parseEvidence(rows: XlsxRow[]): EvidenceTable {
   if (!form)
     throw new Refusal(
       'not-attest',
-      `the Evidence sheet does not carry Format ${EVIDENCE_FORMAT} (or the earlier ${EVIDENCE_FORMAT_2}, ${EVIDENCE_FORMAT_1})`,
+      `the Evidence sheet does not carry Format ${EVIDENCE_FORMAT} (or the earlier ${EVIDENCE_FORMAT_3}, ${EVIDENCE_FORMAT_2}, ${EVIDENCE_FORMAT_1})`,
     );
   const table: EvidenceTable = {
     form,
@@ -291,6 +313,7 @@ export async function verifyWorkbook(file: string, options: VerifyOptions = {}):
   } catch (error) {
     if (error instanceof InputFileError) return refused(file, 'not-attest', error.message, key);
     if (error instanceof UnreadableWorkbook) return refused(file, 'not-attest', error.message, key);
+    if (error instanceof AmbiguousWorkbook) return refused(file, 'altered', `the file can be read two ways: ${error.message}`, key);
     if (error instanceof Refusal) return refused(file, error.status, error.message, key);
     throw error;
   }
@@ -320,7 +343,7 @@ async function verifyOpened(
   const selfEntry = legacy ? MANIFEST_ENTRY : EVIDENCE_SHEET;
   if (!table.entries.some((e) => e.name === selfEntry)) throw new Refusal('altered', 'the hash table of the Evidence sheet is incomplete');
   const listed = [EVIDENCE_SHEET, ...table.entries.map((e) => e.name).filter((n) => n !== selfEntry)];
-  const printable = table.form === CANONICAL_FORM;
+  const printable = isPrintable(table.form);
   const footer = printable ? (table.manifest[PAGE_FOOTER] ?? null) : null;
   problems.unshift(
     ...structureProblems(reader.package, reader.sheets, listed),
@@ -331,7 +354,19 @@ async function verifyOpened(
 
   const checks: SheetCheck[] = [];
   const actual: { name: string; sha256: string }[] = [];
+  const properties = reader.properties!;
+  problems.push(...properties.unknown.map((what) => `the document properties hold ${what}, which verify does not read`));
+  const legacyFindings = table.form !== CANONICAL_FORM ? legacyProperties(properties) : [];
+  problems.push(...legacyFindings);
+  let propertiesIntact = legacyFindings.length === 0;
+  if (table.form === CANONICAL_FORM && !table.entries.some((e) => e.name === PROPERTIES_ENTRY)) propertiesIntact = false;
   for (const entry of table.entries) {
+    if (entry.name === PROPERTIES_ENTRY && table.form === CANONICAL_FORM) {
+      const sha256 = propertiesSha256(properties.shown);
+      actual.push({ name: entry.name, sha256 });
+      propertiesIntact = sha256 === entry.sha256;
+      continue;
+    }
     const sheet = reader.sheets.find((s) => s.name === entry.name);
     if (entry.name !== selfEntry && !sheet) {
       checks.push({ name: entry.name, status: 'missing', expectedSha256: entry.sha256, expectedRows: entry.rows });
@@ -367,6 +402,7 @@ async function verifyOpened(
   const signature = checkSignature(table, actualOverall, key, problems);
   const hashesOk =
     checks.every((c) => c.status === 'intact') &&
+    propertiesIntact &&
     overallHash(table.entries) === table.expectedOverall &&
     actualOverall === table.expectedOverall;
   const intact = hashesOk && problems.length === 0 && signature.status !== 'invalid';
@@ -384,13 +420,43 @@ async function verifyOpened(
     expectedOverall: table.expectedOverall,
     actualOverall,
     manifest: table.manifest,
+    resaved: resaveStamp(properties),
+    properties: { status: propertiesIntact ? 'intact' : 'altered', shown: properties.shown },
   };
-  if (!intact) result.reason = reasonOf(checks, problems, hashesOk, signature);
+  if (!intact) result.reason = reasonOf(checks, problems, hashesOk, signature, propertiesIntact);
   return result;
 }
 
-function reasonOf(checks: SheetCheck[], problems: string[], hashesOk: boolean, signature: SignatureCheck): string {
+/** Attest's writer stamps the file as exceljs does (Microsoft Excel 16.0300), modified when created. */
+function resaveStamp(properties: DocumentProperties): ResaveStamp | null {
+  const { application, appVersion, modifiedBy, modified } = properties.saved;
+  const created = properties.shown['core:created'] ?? null;
+  const asWritten =
+    application === 'Microsoft Excel' &&
+    appVersion === '16.0300' &&
+    (modifiedBy === 'Attest' || modifiedBy === 'ExcelJS') &&
+    modified !== null &&
+    created !== null &&
+    new Date(modified).getTime() === new Date(created).getTime();
+  return asWritten ? null : { application, modifiedBy, modified };
+}
+
+/** Before attest-canonical/4 the properties were not hashed: they must be those Attest wrote (its name as author, a date). */
+function legacyProperties(properties: DocumentProperties): string[] {
+  return Object.entries(properties.shown)
+    .filter(([name, value]) => !(name === 'core:created' || (name === 'core:creator' && value === 'Attest')))
+    .map(([name, value]) => `the document property ${name} reads ${JSON.stringify(value.slice(0, 80))}, which Attest did not write`);
+}
+
+function reasonOf(
+  checks: SheetCheck[],
+  problems: string[],
+  hashesOk: boolean,
+  signature: SignatureCheck,
+  propertiesIntact: boolean,
+): string {
   if (!checks.every((c) => c.status === 'intact')) return 'sheets changed since export';
+  if (!propertiesIntact) return 'the document properties changed since export';
   if (!hashesOk) return 'the hash table of the Evidence sheet was edited';
   if (problems.length) return `the workbook holds what Attest never writes (${problems.length} finding${problems.length > 1 ? 's' : ''})`;
   return signature.status === 'invalid' ? 'the signature does not match the workbook' : 'altered';
@@ -410,7 +476,23 @@ function refused(file: string, status: 'altered' | 'not-attest', reason: string,
     ok: false,
     notice: noticeOf(signature),
     manifest: {},
+    resaved: null,
+    properties: { status: 'altered', shown: {} },
   };
+}
+
+/**
+ * The document properties of an altered workbook in words: those Attest does not write (it
+ * writes only the author and the date created), else all of them.
+ */
+export function propertiesLine(result: Pick<VerifyResult, 'properties'>): string {
+  const all = Object.entries(result.properties.shown);
+  const added = all.filter(([name]) => name !== 'core:creator' && name !== 'core:created');
+  const shown = (added.length ? added : all).map(
+    ([name, value]) => `${name.slice(name.indexOf(':') + 1)} ${JSON.stringify(value.slice(0, 120))}`,
+  );
+  const list = shown.join(', ') || 'nothing';
+  return added.length ? `they now hold ${list} (Attest writes only the author and the date created)` : `they now read ${list}`;
 }
 
 /** Names of the sheets a verify result found changed, missing or added. */

@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { CANONICAL_FORM, CANONICAL_FORM_TEXT, SheetHasher, overallHash, storedValue, type CellValue } from './canonical';
+import { PROPERTIES_ENTRY, propertiesSha256 } from './properties';
 import { signedMessage, type EvidenceSigner } from './signing';
 
 /**
@@ -91,9 +92,11 @@ export interface WorkbookResult {
 export const EVIDENCE_SHEET = 'Evidence';
 /**
  * Value of the Evidence sheet's "Format" row, by which verify recognises an Attest workbook and
- * its canonical form: attest-evidence/3 is attest-canonical/3 (printable), /2 and /1 the earlier forms.
+ * its canonical form: attest-evidence/4 is attest-canonical/4 (printable, its document properties
+ * hashed), /3, /2 and /1 the earlier forms.
  */
-export const EVIDENCE_FORMAT = 'attest-evidence/3';
+export const EVIDENCE_FORMAT = 'attest-evidence/4';
+export const EVIDENCE_FORMAT_3 = 'attest-evidence/3';
 export const EVIDENCE_FORMAT_2 = 'attest-evidence/2';
 export const EVIDENCE_FORMAT_1 = 'attest-evidence/1';
 /** Manifest row of the Evidence sheet giving the centre of every sheet's footer (attest-evidence/3). */
@@ -318,13 +321,16 @@ export function evidenceSheet(
   manifest: readonly (readonly CellValue[])[],
   sheets: readonly SheetResult[],
   signer?: EvidenceSigner,
+  properties: Record<string, string> = {},
 ): { rows: (EvidenceLine | null)[]; evidenceSha256: string; overallSha256: string } {
   const rows: (EvidenceLine | null)[] = manifest.map((values, i) => ({ values: values.map(storedValue), bold: i === 0 }));
   rows.push(null);
   rows.push({ values: [HASHES_MARKER, `SHA-256 of each sheet's canonical content (${CANONICAL_FORM})`], bold: true });
   rows.push({ values: ['Sheet', 'SHA-256', 'Rows'], bold: true });
   const own: EvidenceLine = { values: [EVIDENCE_SHEET, null, null], hashCell: true };
+  const propertiesEntry = { name: PROPERTIES_ENTRY, sha256: propertiesSha256(properties) };
   rows.push(own, ...sheets.map((s) => ({ values: [s.name, s.sha256, s.rows], hashCell: true })));
+  rows.push({ values: [PROPERTIES_ENTRY, propertiesEntry.sha256, null], hashCell: true });
   const overall: EvidenceLine = { values: [OVERALL_ENTRY, null], hashCell: true };
   const signature: EvidenceLine | null = signer ? { values: [SIGNATURE_ENTRY, null], hashCell: true } : null;
   rows.push(overall);
@@ -340,10 +346,18 @@ export function evidenceSheet(
   });
   const evidenceSha256 = hasher.digest();
   own.values[1] = evidenceSha256;
-  const overallSha256 = overallHash([{ name: EVIDENCE_SHEET, sha256: evidenceSha256 }, ...sheets]);
+  const overallSha256 = overallHash([{ name: EVIDENCE_SHEET, sha256: evidenceSha256 }, ...sheets, propertiesEntry]);
   overall.values[1] = overallSha256;
   if (signature && signer) signature.values[1] = signer.sign(signedMessage(CANONICAL_FORM, overallSha256)).toString('base64');
   return { rows, evidenceSha256, overallSha256 };
+}
+
+/** The shown document properties of a workbook this module writes (see properties.ts). */
+export function writtenProperties(creator: string | undefined, created: Date | undefined): Record<string, string> {
+  const shown: Record<string, string> = {};
+  if (creator) shown['core:creator'] = creator;
+  if (created) shown['core:created'] = `${created.toISOString().slice(0, 19)}Z`;
+  return shown;
 }
 
 export class ReportWorkbook {
@@ -390,8 +404,11 @@ export class ReportWorkbook {
     tempsInUse.add(temp);
     const file = options.output ? options.output(handle) : handle.createWriteStream();
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: file, useSharedStrings: false, useStyles: true });
+    // The document properties the workbook is written with, hashed as the hash table's "[Document properties]".
     workbook.creator = options.creator ?? 'Attest';
-    workbook.created = new Date();
+    workbook.lastModifiedBy = 'Attest';
+    workbook.created = new Date(Math.floor(Date.now() / 1000) * 1000);
+    workbook.modified = workbook.created;
     return new ReportWorkbook(target, temp, file, workbook, options);
   }
 
@@ -538,7 +555,8 @@ export class ReportWorkbook {
       this.sheets.sort((a, b) => rank(a.name) - rank(b.name));
       const sheet = this.workbook.addWorksheet(EVIDENCE_SHEET, printSetup(EVIDENCE_SHEET, this.options.footer, false)) as SheetWriter;
       sheet.columns = [34, 68, 22, 22, 12, 40, 12, 40, 14, 14, 14].map((width, i) => ({ key: `c${i}`, width }));
-      const evidence = evidenceSheet(manifest, this.sheets, signer);
+      const { creator, created } = this.workbook;
+      const evidence = evidenceSheet(manifest, this.sheets, signer, writtenProperties(creator, created));
       for (const line of evidence.rows) {
         const row = sheet.addRow(line?.values ?? []);
         row.eachCell((cell: ExcelJS.Cell) => {

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { SaxesParser } from 'saxes';
+import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { READ_LIMITS, UnreadableWorkbook } from './zip';
 
 /**
@@ -9,8 +9,86 @@ import { READ_LIMITS, UnreadableWorkbook } from './zip';
  * characters, so the parser never buffers more than that.
  */
 
-/** Local name of a qualified XML name ("x:row" -> "row"). */
-export const localName = (name: string): string => name.slice(name.indexOf(':') + 1);
+/**
+ * Parts are read with namespaces resolved, as Excel, LibreOffice and openpyxl read them: an
+ * element or attribute is known by its namespace and local name, never by its prefix, so a
+ * `<foo:row xmlns:foo="urn:other">` is not a row and `id` is not `r:id`.
+ */
+export type XmlParser = SaxesParser<{ xmlns: true }>;
+export type XmlTag = SaxesTagNS;
+
+export const NS = {
+  main: 'http://schemas.openxmlformats.org/spreadsheetml/2006/main',
+  rel: 'http://schemas.openxmlformats.org/officeDocument/2006/relationships',
+  packageRel: 'http://schemas.openxmlformats.org/package/2006/relationships',
+  contentTypes: 'http://schemas.openxmlformats.org/package/2006/content-types',
+  mc: 'http://schemas.openxmlformats.org/markup-compatibility/2006',
+  drawing: 'http://schemas.openxmlformats.org/drawingml/2006/main',
+  core: 'http://schemas.openxmlformats.org/package/2006/metadata/core-properties',
+  dc: 'http://purl.org/dc/elements/1.1/',
+  dcterms: 'http://purl.org/dc/terms/',
+  extended: 'http://schemas.openxmlformats.org/officeDocument/2006/extended-properties',
+  custom: 'http://schemas.openxmlformats.org/officeDocument/2006/custom-properties',
+} as const;
+
+/** The file can be read two ways (two readers would show different things): verify refuses it rather than pick one. */
+export class AmbiguousWorkbook extends Error {
+  override name = 'AmbiguousWorkbook';
+}
+
+const XMLNS = 'http://www.w3.org/2000/xmlns/';
+
+/** Namespaces whose attributes change nothing shown (Excel's revision ids, text descent, markup compatibility). */
+const NEUTRAL_ATTRIBUTE_NAMESPACES = new Set([
+  'http://schemas.microsoft.com/office/spreadsheetml/2009/9/ac',
+  'http://schemas.microsoft.com/office/spreadsheetml/2014/revision',
+  'http://schemas.microsoft.com/office/spreadsheetml/2015/revision2',
+  'http://schemas.microsoft.com/office/spreadsheetml/2016/revision3',
+  'http://www.w3.org/XML/1998/namespace',
+  NS.mc,
+]);
+
+/** An element's attributes by namespace: those of no namespace by local name, `r:` ones apart. */
+export interface Attributes {
+  /** An attribute of no namespace. */
+  get(local: string): string | undefined;
+  /** An attribute of the relationships namespace (`r:id`). */
+  rel(local: string): string | undefined;
+  /** Names of attributes of no namespace, and of namespaces no reader of ours knows (refused by the caller where it matters). */
+  plain: string[];
+  foreign: string[];
+}
+
+/**
+ * The attributes of a tag. Two attributes of one local name (`id` and `r:id`, or `r` in two
+ * namespaces) are an ambiguity: readers that match by prefix, by local name or by namespace
+ * would each take another, so the part is refused.
+ */
+export function attributesOf(tag: XmlTag, part: string): Attributes {
+  const plain = new Map<string, string>();
+  const rel = new Map<string, string>();
+  const seen = new Map<string, string>();
+  const foreign: string[] = [];
+  for (const attribute of Object.values(tag.attributes)) {
+    if (attribute.uri === XMLNS || attribute.name === 'xmlns' || attribute.prefix === 'xmlns') continue;
+    const twin = seen.get(attribute.local);
+    if (twin !== undefined)
+      throw new AmbiguousWorkbook(
+        `the part ${part} has <${tag.local}> with two attributes named '${attribute.local}' (${twin} and ${attribute.name}): ` +
+          'spreadsheet programs take different ones',
+      );
+    seen.set(attribute.local, attribute.name);
+    if (attribute.uri === '') plain.set(attribute.local, attribute.value);
+    else if (attribute.uri === NS.rel) rel.set(attribute.local, attribute.value);
+    else if (!NEUTRAL_ATTRIBUTE_NAMESPACES.has(attribute.uri)) foreign.push(attribute.name);
+  }
+  return {
+    get: (local) => plain.get(local),
+    rel: (local) => rel.get(local),
+    plain: [...plain.keys()],
+    foreign,
+  };
+}
 
 class XmlGuard {
   private run = 0;
@@ -65,12 +143,12 @@ function xmlProblem(part: string, message: string): string {
 export async function* parseXml<T>(
   stream: Readable,
   part: string,
-  setup: (parser: SaxesParser) => void,
+  setup: (parser: XmlParser) => void,
   drain: () => Iterable<T>,
 ): AsyncGenerator<T> {
   stream.setEncoding('utf8');
   const guard = new XmlGuard(part);
-  const parser = new SaxesParser();
+  const parser = new SaxesParser({ xmlns: true });
   parser.on('error', (error) => {
     throw new UnreadableWorkbook(xmlProblem(part, error.message));
   });
@@ -89,6 +167,6 @@ export async function* parseXml<T>(
 }
 
 /** Parses a whole part for its handlers' side effects. */
-export async function consumeXml(stream: Readable, part: string, setup: (parser: SaxesParser) => void): Promise<void> {
+export async function consumeXml(stream: Readable, part: string, setup: (parser: XmlParser) => void): Promise<void> {
   for await (const _ of parseXml(stream, part, setup, () => [])) void _;
 }

@@ -49,6 +49,7 @@ export function reportHandlers(
           actualRows: sheet.actualRows ?? null,
         })),
         manifest: result.manifest,
+        resaved: result.resaved,
       };
     },
     showInFolder: async ({ path }) => ({ shown: await session.showInFolder(path) }),
