@@ -12,9 +12,10 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /**
  * The exit code for an error that ended a command: a bad command line or invalid input (a malformed
- * credential given on the command line included) -> usage; refused or unreadable stored credentials,
- * or no way to reach the secret -> auth; the tenant unreachable, a
- * timeout, or a change whose fate is unknown after a network failure -> network; else other.
+ * credential given on the command line included, an output file that is there already) -> usage;
+ * refused or unreadable stored credentials, or no way to reach the secret -> auth; the tenant
+ * unreachable, a timeout, or a change whose fate is unknown after a network failure -> network;
+ * else other.
  * Errors are recognised by their `name` and `kind`/`code`, so any layer's typed errors map
  * without this file importing them all.
  */
@@ -25,6 +26,7 @@ export function exitCodeFor(error: unknown): ExitCode {
     case 'UsageError':
     case 'InvalidInputError':
     case 'InputFileError':
+    case 'OutputFileExistsError':
     case 'InvalidArgumentError':
     case 'StoreQueryError':
       return EXIT.usage;

@@ -4,6 +4,11 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 export interface CliIO {
   out(text: string): void;
   err(text: string): void;
+  /**
+   * Writes to stderr as given: the live lines a terminal redraws in place, whose cursor moves are
+   * ours (their caller escapes any other text in them). Without it a command draws no live lines.
+   */
+  redraw?(text: string): void;
   /** Reads all of standard input (used for secrets, which never come as arguments). */
   readStdin(): Promise<string>;
   env: NodeJS.ProcessEnv;
@@ -17,6 +22,7 @@ export interface CliIO {
 export const processIO: CliIO = {
   out: (text) => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
   err: (text) => void process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+  redraw: (text) => void process.stderr.write(text),
   readStdin: async () => {
     if (process.stdin.isTTY) return '';
     const chunks: Buffer[] = [];

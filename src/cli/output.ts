@@ -2,8 +2,9 @@
  * How the CLI prints results: `-o table|json|csv` (and `--json`, the same as `-o json`). Text from
  * the tenant never reaches a terminal raw: in tables and text lines, control characters (C0, DEL,
  * C1, so every escape sequence: colours, OSC 52 clipboard writes, clear-screen) and the bidi
- * overrides that reorder what a line seems to say are shown escaped (`\x1b`, `\n`, `\u202e`). JSON
- * output stays exact. CSV cells are escaped too, except tabs and line breaks (quoted, as CSV
+ * controls that reorder what a line seems to say are shown escaped (`\x1b`, `\n`, `\u202e`; see
+ * terminal-text.ts). JSON output is the same value (the CLI's entry point writes C1 and bidi
+ * controls in it as `\u` escapes). CSV cells are escaped too, except tabs and line breaks (quoted, as CSV
  * allows), and a text cell that a spreadsheet would run as a formula (starting with = + - @, a tab
  * or a carriage return) gets a leading `'`.
  */
@@ -11,6 +12,9 @@ import cliTruncate from 'cli-truncate';
 import { stringify } from 'csv-stringify/sync';
 import stringWidth from 'string-width';
 import { UsageError, type CliIO } from './io';
+import { escapeControls, escapeCsvText } from './terminal-text';
+
+export { escapeControls, escapeJsonText } from './terminal-text';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -37,34 +41,6 @@ export function askedFormat(values: { output?: string | undefined; json?: boolea
 /** The format asked for: `-o F`, or `--json`; a table by default. */
 export function outputFormat(values: { output?: string | undefined; json?: boolean | undefined }): OutputFormat {
   return askedFormat(values) ?? 'table';
-}
-
-// Matching control characters is the point here.
-/* eslint-disable no-control-regex */
-// C0 controls, DEL and C1 controls; the bidi embeddings, overrides and isolates; line and paragraph separators.
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
-const CSV_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
-/* eslint-enable no-control-regex */
-const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-function visible(ch: string): string {
-  const named = NAMED[ch];
-  if (named) return named;
-  const code = ch.charCodeAt(0);
-  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-}
-
-/** Text with every control character shown escaped (ESC as `\x1b`, a line break as `\n`): safe to print on a terminal. */
-export function escapeControls(text: string): string {
-  return text.replace(CONTROLS, visible);
-}
-
-/**
- * JSON text for a terminal: the C1 controls, bidi controls and separators that JSON allows raw in
- * strings written as `\uXXXX` escapes, the same JSON value (C0 controls cannot be raw in JSON).
- */
-export function escapeJsonText(json: string): string {
-  return json.replace(CONTROLS, (ch) => (ch < ' ' ? visible(ch) : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
 export type Cell = string | number | boolean | null | undefined;
@@ -187,7 +163,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 /** One CSV cell: escaped (tabs and line breaks kept), and a text cell that a spreadsheet would run as a formula prefixed with `'`. */
 export function csvCell(cell: Cell): string {
   if (typeof cell === 'number' || typeof cell === 'boolean') return String(cell);
-  const text = cellText(cell).replaceAll(MARK_OPEN, '').replaceAll(MARK_CLOSE, '').replace(CSV_CONTROLS, visible);
+  const text = escapeCsvText(cellText(cell).replaceAll(MARK_OPEN, '').replaceAll(MARK_CLOSE, ''));
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 

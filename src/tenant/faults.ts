@@ -14,6 +14,9 @@
  *                       handled: nothing is applied, and sending it again later may well succeed
  *   emptyPages=P        share P of list/search pages come back empty with a live nextPageToken (same place)
  *   repeatRow=P         share P of list/search pages list their first row twice
+ *   cycleTokens=N       list/search page tokens go round in a cycle of N: the page fetched with a
+ *                       walk's N-th token hands back its first token (N=1: that token names itself;
+ *                       N=2: A, B, A, B…), so a client that follows them never reaches the end
  *   tokenExpireEarly=P  share P of access tokens stop working after their first API request, well
  *                       before `expires_in` (the client must re-mint once and retry once)
  *
@@ -38,6 +41,7 @@ export interface FaultSpec {
   aborted?: number;
   emptyPages?: number;
   repeatRow?: number;
+  cycleTokens?: number;
   tokenExpireEarly?: number;
 }
 
@@ -55,7 +59,7 @@ const PROBABILITIES: readonly ProbabilityKind[] = [
   'tokenExpireEarly',
 ];
 const MILLISECONDS = ['latency', 'jitter'] as const;
-const KNOWN = [...PROBABILITIES, ...MILLISECONDS, 'retryAfter', 'rps'];
+const KNOWN = [...PROBABILITIES, ...MILLISECONDS, 'retryAfter', 'rps', 'cycleTokens'];
 
 /** Parses and checks a fault spec string (or object); throws an Error naming the bad part. */
 export function parseFaultSpec(input: string | FaultSpec): FaultSpec {
@@ -87,6 +91,8 @@ export function parseFaultSpec(input: string | FaultSpec): FaultSpec {
     if (raw === '' || !Number.isFinite(value)) throw new Error(`fault ${name} needs a number, not '${raw}'`);
     if ((PROBABILITIES as readonly string[]).includes(name)) {
       if (value < 0 || value > 1) throw new Error(`fault ${name} is a probability in [0, 1], not ${raw}`);
+    } else if (name === 'cycleTokens') {
+      if (!Number.isInteger(value) || value < 1) throw new Error(`fault cycleTokens is a cycle length of 1 or more, not ${raw}`);
     } else if (value < 0 || (name === 'rps' && value === 0)) {
       throw new Error(`fault ${name} must be positive, not ${raw}`);
     }
@@ -134,6 +140,11 @@ export class Faults {
     const p = this.spec[kind] ?? 0;
     if (p <= 0) return false;
     return this.stream(kind).float() < p;
+  }
+
+  /** The length of the cycle page tokens go round in (see cycleTokens), or undefined. */
+  tokenCycle(): number | undefined {
+    return this.spec.cycleTokens;
   }
 
   /** Milliseconds to wait before answering. */

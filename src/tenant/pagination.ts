@@ -36,6 +36,9 @@ interface TokenPayload {
   o: string;
   s: number;
   k?: SortValue;
+  /** With the cycleTokens fault: the page number this token fetches, and the cursor of the walk's first token. */
+  n?: number;
+  c?: Cursor;
 }
 
 export interface PageRequest<T extends object> {
@@ -58,6 +61,8 @@ export interface PageRequest<T extends object> {
   emptyPage?: boolean;
   /** Fault injection: list the page's first row twice (as a broken backend might). */
   repeatRow?: boolean;
+  /** Fault injection: the page fetched with a walk's N-th token hands back its first token. */
+  cycleTokens?: number | undefined;
 }
 
 export interface PageResult<T> {
@@ -200,8 +205,9 @@ export function paginate<T extends object>(tokens: PageTokens, request: PageRequ
   const orderName = request.order?.name ?? '';
   const digest = filterDigest(request.filter);
   let cursor: Cursor = { seq: 0 };
+  let payload: TokenPayload | undefined;
   if (request.pageToken) {
-    const payload = tokens.verify(request.pageToken, request.tokenField);
+    payload = tokens.verify(request.pageToken, request.tokenField);
     if (payload.l !== request.listing)
       throw badField(request.tokenField, 'the page token belongs to another listing; start the walk again without a page token');
     if (payload.f !== digest || payload.o !== orderName) {
@@ -212,8 +218,8 @@ export function paginate<T extends object>(tokens: PageTokens, request: PageRequ
     }
     cursor = payload.k === undefined ? { seq: payload.s } : { seq: payload.s, key: payload.k };
   }
-  const sign = (c: Cursor) =>
-    tokens.sign({ l: request.listing, f: digest, o: orderName, s: c.seq, ...(c.key === undefined ? {} : { k: c.key }) });
+  const sign = (c: Cursor, cycle: { n: number; c: Cursor } | object = {}) =>
+    tokens.sign({ l: request.listing, f: digest, o: orderName, s: c.seq, ...(c.key === undefined ? {} : { k: c.key }), ...cycle });
 
   const walk = request.order
     ? walkSorted(request.collection, request.order, cursor, request.only)
@@ -235,5 +241,23 @@ export function paginate<T extends object>(tokens: PageTokens, request: PageRequ
     return { items: [], nextPageToken: sign(cursor) };
   }
   if (request.repeatRow && items.length > 0) items.push(items[0]!);
-  return { items, nextPageToken: more && last ? sign(last) : '' };
+  if (!more || !last) return { items, nextPageToken: '' };
+  if (request.cycleTokens) return { items, nextPageToken: cyclingToken(request.cycleTokens, payload, last, sign) };
+  return { items, nextPageToken: sign(last) };
+}
+
+/**
+ * The next token under the cycleTokens fault: each token carries the page it fetches and the
+ * cursor of the walk's first token, so the page fetched with the N-th token can hand back the
+ * first one (the same text it was: a cycle of N tokens).
+ */
+function cyclingToken(
+  length: number,
+  payload: TokenPayload | undefined,
+  next: Cursor,
+  sign: (c: Cursor, cycle: { n: number; c: Cursor }) => string,
+): string {
+  const page = payload?.n ?? 1;
+  const first = payload?.c ?? next;
+  return page === length + 1 ? sign(first, { n: 2, c: first }) : sign(next, { n: page + 1, c: first });
 }

@@ -1,5 +1,5 @@
 /** `attest export` and `attest verify` in process: exit codes and messages as the README states them. */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -186,5 +186,45 @@ describe('attest export / verify exit codes', () => {
     expect(keyed.stderr).toContain(`Not signed, so not by the key you gave (${key.fingerprint})`);
     const badKey = await attest('verify', unsigned, '--key', 'nonsense');
     expect(badKey.code).toBe(2);
+  });
+});
+
+describe('a file already at --out', () => {
+  it('export refuses it (exit 2, naming the file and --force, nothing written); --force overwrites it', async () => {
+    const out = join(dir, 'there-already.xlsx');
+    writeFileSync(out, 'not a workbook yet');
+    const refused = await attest('export', 'scopes', '--out', out);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(`attest export: ${out} exists already: nothing was written (give --force to overwrite it)\n`);
+    expect(readFileSync(out, 'utf8')).toBe('not a workbook yet');
+    expect(readdirSync(dir).filter((f) => f.startsWith('there-already') || f.includes('.tmp'))).toEqual(['there-already.xlsx']);
+    const json = await attest('export', 'scopes', '--out', out, '--json');
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: { code: 'usage', message: `${out} exists already: nothing was written (give --force to overwrite it)` },
+    });
+
+    const forced = await attest('export', 'scopes', '--out', out, '--force');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect((await attest('verify', out)).code).toBe(0);
+  });
+
+  it('key --out and demo --out refuse it the same way; --force overwrites it', async () => {
+    const pem = join(dir, 'there-already.pem');
+    writeFileSync(pem, 'old');
+    const refused = io();
+    await expect(keyCommand({ secrets }).run(['--out', pem], refused)).rejects.toMatchObject({ name: 'OutputFileExistsError' });
+    expect(readFileSync(pem, 'utf8')).toBe('old');
+    const forced = io();
+    expect(await keyCommand({ secrets }).run(['--out', pem, '--force'], forced)).toBe(0);
+    expect(readFileSync(pem, 'utf8')).toContain('BEGIN PUBLIC KEY');
+
+    const workbook = join(dir, 'there-already-demo.xlsx');
+    writeFileSync(workbook, 'mine');
+    const demo = await attest('demo', '--out', workbook, '--data-dir', join(dir, 'demo-data'));
+    expect(demo.code).toBe(2);
+    expect(demo.stderr).toContain(`${workbook} exists already: nothing was written (give --force to overwrite it)`);
+    expect(readFileSync(workbook, 'utf8')).toBe('mine');
+    expect(existsSync(join(dir, 'demo-data'))).toBe(false);
   });
 });

@@ -88,6 +88,7 @@ describe('attest tenant', () => {
       'retryAfter=N|date',
       'dropAfterApply=P',
       'emptyPages=P',
+      'cycleTokens=N',
       'tokenExpireEarly=P',
       'search/apps',
       'search/entitlements',

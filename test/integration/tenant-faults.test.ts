@@ -38,7 +38,19 @@ describe('fault spec', () => {
     });
     expect(parseFaultSpec(' retryAfter = 3 , ')).toEqual({ retryAfter: 3 });
     expect(parseFaultSpec('')).toEqual({});
-    for (const bad of ['teleport=1', 'error5xx=1.5', 'error5xx=-0.1', 'latency=soon', 'latency', 'retryAfter=tomorrow', 'rps=0', 'html=']) {
+    expect(parseFaultSpec('cycleTokens=2')).toEqual({ cycleTokens: 2 });
+    for (const bad of [
+      'teleport=1',
+      'error5xx=1.5',
+      'error5xx=-0.1',
+      'latency=soon',
+      'latency',
+      'retryAfter=tomorrow',
+      'rps=0',
+      'html=',
+      'cycleTokens=0',
+      'cycleTokens=1.5',
+    ]) {
       expect(() => parseFaultSpec(bad), bad).toThrow();
     }
     expect(() => tenant().faults.set('teleport=1')).toThrow(/unknown fault/);
@@ -238,6 +250,37 @@ describe('fault kinds', () => {
     // Deterministic: the same spec again gives the same empty pages.
     t.faults.set('emptyPages=0.5');
     expect((await walk()).empties).toBe(first.empties);
+  });
+
+  it('cycleTokens=N makes the page fetched with the N-th token hand back the first token: a cycle of N', async () => {
+    const t = tenant();
+    /** The tokens a walk of the scopes is handed, in order, for `pages` pages (a cycle never ends by itself). */
+    const tokens = async (pages: number) => {
+      const seen: string[] = [];
+      let pageToken = '';
+      for (let page = 0; page < pages; page += 1) {
+        const r = await t.call<{ list: unknown[]; nextPageToken: string }>('POST', '/api/v1/search/xaa/scopes', {
+          pageSize: 10,
+          pageToken,
+        });
+        expect(r.status).toBe(200);
+        expect(r.body.list).toHaveLength(10);
+        pageToken = r.body.nextPageToken;
+        seen.push(pageToken);
+      }
+      return seen;
+    };
+    t.faults.set('cycleTokens=1');
+    const [a, ...rest] = await tokens(4);
+    expect(rest).toEqual([a, a, a]);
+    t.faults.set('cycleTokens=2');
+    const two = await tokens(6);
+    expect(two[0]).not.toBe(two[1]);
+    expect(two).toEqual([two[0], two[1], two[0], two[1], two[0], two[1]]);
+    t.faults.set('cycleTokens=3');
+    const three = await tokens(7);
+    expect(new Set(three.slice(0, 3)).size).toBe(3);
+    expect(three.slice(3)).toEqual([...three.slice(0, 3), three[0]]);
   });
 
   it('tokenExpireEarly makes a token die after its first API request, long before expires_in', async () => {

@@ -17,6 +17,7 @@ import {
   renderTable,
   tableWidth,
 } from '../../src/cli/output';
+import { stdoutText, terminalText } from '../../src/cli/terminal-text';
 
 const OSC52 = '\u001b]52;c;ZXZpbA==\u0007';
 const CLEAR = '\u001b[2J\u001b[H';
@@ -24,6 +25,9 @@ const CLEAR = '\u001b[2J\u001b[H';
 const CONTROL_CODES = [
   ...Array.from({ length: 0x20 }, (_, i) => i),
   ...Array.from({ length: 0x21 }, (_, i) => 0x7f + i),
+  0x061c,
+  0x200e,
+  0x200f,
   0x202a,
   0x202b,
   0x202c,
@@ -72,6 +76,22 @@ describe('escaping tenant text for a terminal', () => {
     const escaped = escapeControls(all);
     expect(hasControl(escaped)).toBe(false);
     expect(escaped.split('\\').length - 1).toBe(CONTROL_CODES.length);
+  });
+
+  it('a message of ours keeps its line breaks and escapes every other control, the bidi marks too', () => {
+    expect(terminalText(`attest sync: No connection named 'a${OSC52}\u202eb\u200f\u061c'\n\nUsage: …\r`)).toBe(
+      "attest sync: No connection named 'a\\x1b]52;c;ZXZpbA==\\x07\\u202eb\\u200f\\u061c'\n\nUsage: …\\r",
+    );
+    const all = CONTROL_CODES.map((c) => String.fromCodePoint(c)).join('');
+    expect(hasControl(terminalText(all).replace('\n', ''))).toBe(false);
+  });
+
+  it('stdout keeps JSON the same value and a table its own bold, writing C1 and bidi controls as \\u escapes', () => {
+    const value = { name: `pay\u0085roll\u202e\u200e`, other: OSC52 };
+    const json = stdoutText(JSON.stringify(value, null, 2));
+    expect(hasControl(json.replaceAll('\n', ''))).toBe(false);
+    expect(JSON.parse(json)).toEqual(value);
+    expect(stdoutText('\u001b[1madmin\u001b[22m\tx\u2029')).toBe('\u001b[1madmin\u001b[22m\tx\\u2029');
   });
 
   it('JSON for a terminal keeps the same value, with the controls JSON allows raw written as \\u escapes', () => {

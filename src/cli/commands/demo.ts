@@ -5,13 +5,14 @@ import { runSync } from '../../main/app/tasks/sync';
 import { openWorkspace, type Workspace } from '../../main/app/workspace';
 import { defaultDataDir } from '../../main/data-dir';
 import { keychainAvailable, memorySecretStore, osKeychain, type SecretStore } from '../../main/keychain';
+import { refuseExisting } from '../../main/output-file';
 import { verifyWorkbook } from '../../main/reports';
 import { startTenant } from '../../tenant/server';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 import { appVersion, printExportSummary } from './export';
 
-const usage = `Usage: attest demo [--out FILE.xlsx] [--data-dir DIR] [--scale demo|large|N] [--seed N] [--json]
+const usage = `Usage: attest demo [--out FILE.xlsx [--force]] [--data-dir DIR] [--scale demo|large|N] [--seed N] [--json]
 
 The headless main job on the built-in demo tenant: starts the reference tenant in this process on
 a random loopback port, connects with its fresh credentials (held in the OS keychain for the run,
@@ -19,6 +20,9 @@ or in memory where there is no keychain), syncs every collection into the store 
 connection of the data folder (the one the app's "Open demo tenant" uses), exports the evidence
 workbook (default ./attest-demo-evidence.xlsx), verifies it, prints where the workbook went and
 how to open the app on the same data, and stops the tenant.
+  --out FILE.xlsx     write the workbook there instead: a file already there is refused (exit 2)
+                      unless --force (the default workbook is the demo's own, written again each run)
+  --force             overwrite a file already at --out
   --data-dir DIR      where connections are recorded (default: the OS app-data folder; ATTEST_DATA_DIR)`;
 
 const command: CommandModule = {
@@ -26,14 +30,16 @@ const command: CommandModule = {
   usage,
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, {
-      out: { type: 'string', short: 'o', default: 'attest-demo-evidence.xlsx' },
+      out: { type: 'string', short: 'o' },
+      force: { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
       scale: { type: 'string', default: 'demo' },
       seed: { type: 'string', default: '1' },
       json: { type: 'boolean', default: false },
     });
-    const out = resolve(values.out);
+    const out = resolve(values.out ?? 'attest-demo-evidence.xlsx');
     if (!/\.xlsx$/i.test(out)) throw new UsageError('--out must name an .xlsx file');
+    if (values.out !== undefined && !values.force) refuseExisting(out);
     const scale = values.scale === 'demo' || values.scale === 'large' ? values.scale : Number(values.scale);
     if (typeof scale === 'number' && !(Number.isFinite(scale) && scale > 0))
       throw new UsageError(`--scale is demo, large or a number, not '${values.scale}'`);

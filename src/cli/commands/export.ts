@@ -4,11 +4,12 @@ import { runExport } from '../../main/app/tasks/export';
 import { openWorkspace, StoreMissingError, type Workspace } from '../../main/app/workspace';
 import { defaultDataDir } from '../../main/data-dir';
 import { osKeychain, type SecretStore } from '../../main/keychain';
+import { refuseExisting } from '../../main/output-file';
 import { ExportCancelled, isReportKind, REPORT_KINDS, REPORTS, signingKey, type ExportResult } from '../../main/reports';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
 
-const usage = `Usage: attest export REPORT --out FILE.xlsx [--as-of RUN] [--filter KEY=VALUE ...] [--sort COLUMN[:desc]]
+const usage = `Usage: attest export REPORT --out FILE.xlsx [--force] [--as-of RUN] [--filter KEY=VALUE ...] [--sort COLUMN[:desc]]
                      [--text WORDS] [--from RUN --to RUN] [--sign] [--prepared-by NAME] [--connection NAME]
                      [--data-dir DIR] [--json]
 
@@ -21,6 +22,8 @@ completeness and row counts (sheet and store), and a SHA-256 of each sheet's can
 Reports:
 ${REPORT_KINDS.map((k) => `  ${k.padEnd(14)} ${REPORTS[k].title}`).join('\n')}
 
+  --out FILE.xlsx      where to write it; a file already there is refused (exit 2, nothing written)
+  --force              overwrite a file already at --out
   --as-of RUN          the snapshot of a completed sync run (see \`attest runs\`)
   --filter KEY=VALUE   a column of the collection (state, classification, enabled, app, id, ...);
                        repeat a key for any of several values; COLLECTION.KEY=VALUE aims at one
@@ -39,7 +42,8 @@ ${REPORT_KINDS.map((k) => `  ${k.padEnd(14)} ${REPORTS[k].title}`).join('\n')}
                        the hashes show the cells are unchanged since export, not who exported them.
 
 Exit 0: written. Exit 1: not written (the cause and the path are named; nothing is left behind).
-Exit 2: a bad command line or report parameters (a filter, a run). Exit 3: --sign without a keychain.`;
+Exit 2: a bad command line or report parameters (a filter, a run), a file already at --out without
+--force. Exit 3: --sign without a keychain.`;
 
 export { appVersion };
 
@@ -89,6 +93,7 @@ export function exportCommand(deps: ExportDeps = {}): CommandModule {
         argv,
         {
           out: { type: 'string', short: 'o' },
+          force: { type: 'boolean', default: false },
           'as-of': { type: 'string' },
           filter: { type: 'string', multiple: true },
           sort: { type: 'string' },
@@ -109,6 +114,7 @@ export function exportCommand(deps: ExportDeps = {}): CommandModule {
       if (!values.out) throw new UsageError('give --out FILE.xlsx');
       if (!/\.xlsx$/i.test(values.out)) throw new UsageError('--out must name an .xlsx file');
       const out = resolve(values.out);
+      if (!values.force) refuseExisting(out);
       const dataDir = resolve(values['data-dir'] ?? io.env.ATTEST_DATA_DIR ?? defaultDataDir(io.env));
       // The key first: without a keychain nothing is opened or written.
       const signer = values.sign ? await signingKey((deps.secrets ?? (() => osKeychain()))()) : undefined;

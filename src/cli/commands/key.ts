@@ -1,11 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { osKeychain, type SecretStore } from '../../main/keychain';
+import { refuseExisting } from '../../main/output-file';
 import { publicKeyPem, SIGNING_KEY_ACCOUNT, signingKey } from '../../main/reports';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 
-const usage = `Usage: attest key [--out FILE.pem] [--json]
+const usage = `Usage: attest key [--out FILE.pem [--force]] [--json]
 
 Prints the public key and the fingerprint of this machine's evidence signing key: an Ed25519 key
 whose private half stays in the OS keychain (service "attest", account "${SIGNING_KEY_ACCOUNT}"),
@@ -13,7 +14,9 @@ created on first use. \`attest export --sign\` signs workbooks with it and write
 their Evidence sheet. Give the fingerprint (or the public key file) to whoever checks your
 workbooks: \`attest verify --key SHA256:… FILE.xlsx\` then tells your workbooks from re-hashed ones.
 
-  --out FILE.pem   also write the public key (PEM) to FILE.pem
+  --out FILE.pem   also write the public key (PEM) to FILE.pem; a file already there is refused
+                   (exit 2, nothing written)
+  --force          overwrite a file already at --out
   --json           print {fingerprint, publicKey, publicKeyPem} on stdout`;
 
 export interface KeyDeps {
@@ -25,13 +28,19 @@ export function keyCommand(deps: KeyDeps = {}): CommandModule {
     summary: "print this machine's evidence signing key (fingerprint and public key)",
     usage,
     async run(argv, io) {
-      const { values, positionals } = parseCommandArgs(argv, { out: { type: 'string' }, json: { type: 'boolean', default: false } }, true);
+      const { values, positionals } = parseCommandArgs(
+        argv,
+        { out: { type: 'string' }, force: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+        true,
+      );
       if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]!.slice(0, 80)}'`);
+      const out = values.out === undefined ? undefined : resolve(values.out);
+      if (out && !values.force) refuseExisting(out);
       const signer = await signingKey((deps.secrets ?? (() => osKeychain()))());
       const pem = publicKeyPem(signer.publicKey);
-      if (values.out) {
-        await writeFile(resolve(values.out), pem, { flag: 'w' });
-        io.err(`wrote the public key to ${resolve(values.out)}`);
+      if (out) {
+        await writeFile(out, pem, { flag: 'w' });
+        io.err(`wrote the public key to ${out}`);
       }
       if (values.json) io.out(JSON.stringify({ fingerprint: signer.fingerprint, publicKey: signer.publicKey, publicKeyPem: pem }, null, 2));
       else io.out(`${signer.fingerprint}\n${pem.trimEnd()}`);

@@ -3,6 +3,7 @@ import type { CollectionId } from '../../main/collections';
 import type { SyncProgress, SyncSummary } from '../../main/sync/engine';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
+import { escapeControls } from '../terminal-text';
 import { collectionArg, openWorkspaceFor, positiveInt } from './store-option';
 
 const usage = `Usage: attest sync [--connection NAME] [--only LIST] [--concurrency N] [--data-dir DIR] [--json]
@@ -20,7 +21,7 @@ only when a collection was walked to its end.
 Progress goes to standard error (one line per collection on a terminal).
 Exit codes: 0 every collection complete, 3 authentication, 4 network, 1 otherwise.`;
 
-/** One status line per collection, redrawn in place on a terminal (at most ten times a second). */
+/** One status line per collection, redrawn in place on a terminal (at most ten times a second); the tenant's words in it escaped. */
 class ProgressLines {
   private readonly rows = new Map<string, SyncProgress>();
   private drawn = 0;
@@ -42,7 +43,9 @@ class ProgressLines {
       const rate = e.ratePerSecond ? `${Math.round(e.ratePerSecond).toLocaleString('en-US')}/s` : '';
       const mark = e.state === 'done' ? '✔' : e.state === 'failed' ? '✖' : e.state === 'cancelled' ? '■' : e.state === 'queued' ? '·' : '›';
       const counts = `${String(e.pages).padStart(6)} pages ${e.items.toLocaleString('en-US').padStart(9)} objects`;
-      return `${mark} ${e.collection!.padEnd(14)} ${e.state.padEnd(9)} ${counts}  ${rate.padStart(8)}${e.error ? `  ${e.error}` : ''}`;
+      return escapeControls(
+        `${mark} ${e.collection!.padEnd(14)} ${e.state.padEnd(9)} ${counts}  ${rate.padStart(8)}${e.error ? `  ${e.error}` : ''}`,
+      );
     });
     const up = this.drawn > 0 ? `\u001b[${this.drawn}A` : '';
     this.write(`${up}${lines.map((l) => `\u001b[2K${l}`).join('\n')}\n`);
@@ -110,7 +113,7 @@ const command: CommandModule = {
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
-    const lines = io.isTTY && !values.json ? new ProgressLines((t) => process.stderr.write(t)) : null;
+    const lines = io.isTTY && io.redraw && !values.json ? new ProgressLines(io.redraw) : null;
     try {
       const summary = await runSync(workspace, {
         only,
@@ -119,8 +122,12 @@ const command: CommandModule = {
         onProgress: (e) => lines?.update(e),
       });
       lines?.draw();
-      if (values.json) io.out(JSON.stringify(summary, null, 2));
-      else await printSummary(io, summary);
+      if (values.json) {
+        io.out(JSON.stringify(summary, null, 2));
+        // The table is not printed: the reasons go to stderr, for people and for the JSON's error.
+        const failed = summary.collections.flatMap((c) => (c.error ? [c.error] : []));
+        if (failed.length > 0) io.err(failed.join('\n'));
+      } else await printSummary(io, summary);
       return exitCodeOf(summary);
     } finally {
       process.off('SIGINT', onSignal);

@@ -46,8 +46,11 @@ Options:
                                              ABORTED before they are handled
                          emptyPages=P        share P of pages are empty with a live token
                          repeatRow=P         share P of pages list their first row twice
+                         cycleTokens=N       page tokens go round in a cycle of N: the page
+                                             fetched with a walk's N-th token hands back
+                                             its first (1: a token names itself; 2: A, B, A…)
                          tokenExpireEarly=P  share P of access tokens die after one API call
-                       P is a probability from 0 to 1. Deterministic under --seed.
+                       P is a probability from 0 to 1, N a whole number. Deterministic under --seed.
                        Example: --faults latency=20,jitter=30,error5xx=0.1,retryAfter=date
   --allow-non-loopback listen on a non-loopback host (never needed for tests or the demo)
 

@@ -443,7 +443,7 @@ function cursorsOf(
   const open = (key: string, token: string): AsyncIterator<FetchedPage> =>
     (plan
       ? idPages(descriptor, api, plan, token, signal, readEarly)
-      : listPages(descriptor, api, token, signal, parts.find((p) => p.key === key)!.fetchPage))[Symbol.asyncIterator]();
+      : listPages(descriptor, api, token, signal, parts.find((p) => p.key === key)!.fetchPage, key))[Symbol.asyncIterator]();
   return (checkpoint) =>
     new CursorSet(
       readCheckpoint(

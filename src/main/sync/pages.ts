@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ApiClient, ApiResponse } from '../api/client';
 import { ApiError, isApiError } from '../api/errors';
 import { paginate } from '../api/paginate';
@@ -185,8 +186,57 @@ export async function fetchRow(
 export const DETAIL_CONCURRENCY = 8;
 
 /**
- * The pages of a listed collection (or of one part of it: `fetchPage`) from checkpoint `startToken` on (the API client's paginator:
- * every page until an empty `nextPageToken`, empty pages included). For a collection whose rows
+ * The page tokens one chain of a walk has used (a list, or one part of a split list), from where
+ * this read of it started: a token the tenant hands back again would make the walk go round
+ * forever. Each is kept as a short hash with the page it fetched, so a long walk costs little.
+ */
+class TokenChain {
+  private readonly used = new Map<string, number>();
+  private page = 0;
+
+  constructor(
+    private readonly part: string,
+    private readonly resumed: boolean,
+  ) {}
+
+  /** A page fetched with `token` arrived: it is page `page` of this read. */
+  fetched(token: string): void {
+    this.page += 1;
+    if (token !== '') this.used.set(digest(token), this.page);
+  }
+
+  /**
+   * Throws when `next` was used before. An empty page that hands back the very token it was
+   * fetched with asks again at the same place: the paginator bounds those retries.
+   */
+  check(token: string, next: string, empty: boolean): void {
+    if (next === '' || (empty && next === token)) return;
+    const first = this.used.get(digest(next));
+    if (first === undefined) return;
+    const where = this.part ? `part ${this.part}: ` : '';
+    const counted = this.resumed ? ' (pages counted from where this sync resumed the walk)' : '';
+    throw new ApiError(
+      'bad_response',
+      `${where}the tenant gave page token ${tokenInWords(next)} again after page ${this.page}; it was first used for page ${first}` +
+        `${counted}. Following it would never end, so the walk stopped`,
+    );
+  }
+}
+
+function digest(token: string): string {
+  return createHash('sha256').update(token).digest('base64').slice(0, 22);
+}
+
+/** A page token as an error names it: its start and end, anything but printable ASCII as a \uXXXX escape. */
+function tokenInWords(token: string): string {
+  const printable = (text: string) => text.replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `'${token.length > 24 ? `${printable(token.slice(0, 10))}…${printable(token.slice(-10))}` : printable(token)}'`;
+}
+
+/**
+ * The pages of a listed collection (or of its part `part`) from checkpoint `startToken` on (the
+ * API client's paginator: every page until an empty `nextPageToken`, empty pages included), until
+ * a token comes back that this read used before (see TokenChain). For a collection whose rows
  * are summaries, each row's object is read by id as part of its page, so reading ahead one page
  * also reads its objects ahead.
  */
@@ -196,14 +246,18 @@ export async function* listPages(
   startToken: string,
   signal?: AbortSignal,
   fetchPage = descriptor.fetchPage,
+  part = '',
 ): AsyncGenerator<FetchedPage> {
   if (!fetchPage) throw new Error(`${descriptor.id} has no list`);
   const steps = paginate<unknown, { nextPageToken?: string | null }>(
     (req, s) => fetchPage(api, req, s) as Promise<ApiResponse<{ nextPageToken?: string | null }>>,
     { pageSize: descriptor.pageSize, startToken, signal },
   );
+  const chain = new TokenChain(part, startToken !== '');
   for await (const step of steps) {
     const rows = pageObjects(descriptor, step.response);
+    chain.fetched(step.pageToken);
+    chain.check(step.pageToken, step.nextPageToken, rows.length === 0);
     const detail = descriptor.detail;
     if (!detail) {
       yield { objects: rows, next: step.nextPageToken };

@@ -95,6 +95,7 @@ export function listPage<T extends object>(ctx: RequestContext, options: ListOpt
     only: options.only,
     emptyPage: ctx.faults.roll('emptyPages'),
     repeatRow: ctx.faults.roll('repeatRow'),
+    cycleTokens: ctx.faults.tokenCycle(),
   });
 }
 
