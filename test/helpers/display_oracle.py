@@ -64,10 +64,12 @@ MIN_CONTRAST = 1.5
 BLACK = (0, 0, 0)
 WHITE = (255, 255, 255)
 
-CORE_PROPERTIES = (
-    "title subject creator keywords description category contentStatus identifier language version lastModifiedBy"
-).split()
-APP_PROPERTIES = "Application Company Manager HyperlinkBase Template".split()
+# The properties a reader shows as the document's. Those every save rewrites (the program, last
+# modified by and when, the language) are not among them: verify names them as who re-saved the file.
+CORE_PROPERTIES = "title subject creator keywords description category contentStatus identifier version".split()
+APP_PROPERTIES = "Company Manager HyperlinkBase Template".split()
+# A formula of a constant boolean shows that boolean (LibreOffice writes every boolean cell so).
+BOOLEAN_FORMULAS = {"=TRUE()": True, "=TRUE": True, "=FALSE()": False, "=FALSE": False}
 THEME_SLOTS = "lt1 dk1 lt2 dk2 accent1 accent2 accent3 accent4 accent5 accent6 hlink folHlink".split()
 
 
@@ -335,6 +337,8 @@ def format_hides(code, value):
 
 def shown_value(cell):
     value = cell.value
+    if cell.data_type == "f" and str(value).upper() in BOOLEAN_FORMULAS:
+        return BOOLEAN_FORMULAS[str(value).upper()]
     if cell.data_type == "f":
         return {"formula": str(value)}
     if cell.data_type == "e":

@@ -156,6 +156,13 @@ interface Case {
   attack: boolean;
   /** Also read by LibreOffice (every sheet to CSV, as shown). */
   libreoffice?: boolean;
+  /**
+   * A file that can be read two ways, which verify refuses whatever the readers here show (the
+   * rule holds for readers not tried here: another version of Excel, another library); the reason.
+   */
+  ambiguous?: string;
+  /** What else verify must say of the file. */
+  check?: (result: VerifyResult) => void;
 }
 
 const CASES: Case[] = [
@@ -203,6 +210,7 @@ const CASES: Case[] = [
   },
   {
     name: 'row r: rows 2 and 3 swap their r, their cells keep theirs',
+    ambiguous: 'cells name other rows than the one they stand in: which row holds them is up to the reader',
     attack: false,
     edit: (parts) =>
       editScopes(parts, (xml) =>
@@ -267,6 +275,7 @@ const CASES: Case[] = [
   },
   {
     name: "relationships: Scopes' rId twice, the second to Raw API values' part",
+    ambiguous: 'one relationship id names two parts: which sheet shows is up to the reader',
     attack: false,
     edit: (parts) => {
       const own = sheetRid(parts, 'Scopes');
@@ -297,10 +306,12 @@ const CASES: Case[] = [
     }),
   ),
   {
+    // A save stamp, not a statement of the document's: verify does not hash it, it names it as who re-saved the file.
     name: 'core property lastModifiedBy "CFO"',
-    attack: true,
+    attack: false,
     edit: (parts) =>
-      replaceIn(parts, 'docProps/core.xml', '<cp:lastModifiedBy>ExcelJS</cp:lastModifiedBy>', '<cp:lastModifiedBy>CFO</cp:lastModifiedBy>'),
+      replaceIn(parts, 'docProps/core.xml', '<cp:lastModifiedBy>Attest</cp:lastModifiedBy>', '<cp:lastModifiedBy>CFO</cp:lastModifiedBy>'),
+    check: (result) => expect(result.resaved?.modifiedBy).toBe('CFO'),
   },
   {
     name: `app property Company "${FORGED}"`,
@@ -441,6 +452,7 @@ const CASES: Case[] = [
   },
   {
     name: 'numFmt 164 defined twice, ;;; first',
+    ambiguous: 'one number format id has two codes: which one shows is up to the reader',
     attack: false,
     edit: (parts) =>
       replaceIn(parts, 'xl/styles.xml', '<numFmt numFmtId="164"', '<numFmt numFmtId="164" formatCode=";;;"/><numFmt numFmtId="164"'),
@@ -769,12 +781,13 @@ describe('verify says intact exactly when the readers show the export', () => {
         ];
         const result = await verifyWorkbook(crafted.file);
         const message = `${kase.name} (${variant}): the readers show ${shown.length ? `a change: ${shown.join(' | ')}` : 'the export'}; ${verdict(result)}`;
-        if (shown.length === 0) {
+        if (shown.length === 0 && !kase.ambiguous) {
           expect(result.status, message).toBe('intact');
           if (variant === 'signed') expect(result.signature.status, message).toBe('valid');
         } else {
-          expect(result.status, message).not.toBe('intact');
+          expect(result.status, `${message}${kase.ambiguous ? ` (ambiguous: ${kase.ambiguous})` : ''}`).not.toBe('intact');
         }
+        kase.check?.(result);
       });
     }
   }

@@ -525,6 +525,7 @@ interface ColumnRange {
   min: number;
   max: number;
   width: number | null;
+  style: number;
 }
 
 /** The SAX handlers of one worksheet: cells to values, rows to a queue, problems told as found. */
@@ -533,10 +534,12 @@ class SheetGrid {
   private row: XlsxRow | null = null;
   private rowHeight: number | null = null;
   private rowCustomHeight = false;
+  /** The style a row gives the cells it holds that have none of their own (customFormat), as LibreOffice reads it. */
+  private rowStyle: number | null = null;
   private rowHasValue = false;
   private lastRow = 0;
   private nextCol = 0;
-  private cell: { col: number; type: string; style: number; values: number; inline: number } | null = null;
+  private cell: { col: number; type: string; style: number; values: number; inline: number; inherited: number | null } | null = null;
   private value = '';
   private formula: string | null = null;
   private inValue = false;
@@ -660,7 +663,8 @@ class SheetGrid {
     if (isTrue(a.get('hidden'))) this.problem('hidden column', `'${this.name}' has hidden columns`);
     const width = a.get('width') === undefined ? null : Number(a.get('width'));
     if (width !== null && !(width > 0)) this.problem('narrow column', `'${this.name}' has columns of zero width`);
-    if (Number.isInteger(min) && Number.isInteger(max) && min >= 1 && max >= min) this.columns.push({ min, max, width });
+    if (Number.isInteger(min) && Number.isInteger(max) && min >= 1 && max >= min)
+      this.columns.push({ min, max, width, style: Number(a.get('style') ?? 0) });
     else
       this.problem(
         'column range',
@@ -680,6 +684,7 @@ class SheetGrid {
     this.rowHasValue = false;
     this.rowHeight = a.get('ht') === undefined ? null : Number(a.get('ht'));
     this.rowCustomHeight = isTrue(a.get('customHeight'));
+    this.rowStyle = isTrue(a.get('customFormat')) ? Number(a.get('s') ?? 0) : null;
     if (isTrue(a.get('hidden'))) this.problem(`hidden row`, `'${this.name}' has hidden rows (row ${r})`);
     if (this.rowHeight !== null && !(this.rowHeight > 0)) this.problem(`low row`, `'${this.name}' has rows of zero height (row ${r})`);
   }
@@ -709,7 +714,9 @@ class SheetGrid {
     const type = a.get('t') ?? 'n';
     if (!['n', 's', 'str', 'inlineStr', 'b', 'e', 'd'].includes(type))
       this.problem(`type ${type}`, `${this.ref(col)} has the cell type '${type.slice(0, 20)}', which no reader agrees on`);
-    this.cell = { col, type, style, values: 0, inline: 0 };
+    // A cell without a style of its own: Excel and openpyxl show it in the default style, LibreOffice in its row's or column's.
+    const inherited = a.get('s') === undefined ? (this.rowStyle ?? this.columnStyle(col)) : null;
+    this.cell = { col, type, style, values: 0, inline: 0, inherited: inherited && inherited > 0 ? inherited : null };
     this.value = '';
     this.formula = null;
     this.runHidden = null;
@@ -767,6 +774,10 @@ class SheetGrid {
       this.problem(`short row`, `'${this.name}' row ${row.number} is ${height} points high: what it holds cannot be seen`);
   }
 
+  private columnStyle(col: number): number {
+    return this.columns.find((c) => col + 1 >= c.min && col + 1 <= c.max)?.style ?? 0;
+  }
+
   private columnWidth(col: number): number {
     const range = this.columns.find((c) => col + 1 >= c.min && col + 1 <= c.max);
     return range?.width ?? this.defaultColumnWidth;
@@ -795,6 +806,24 @@ class SheetGrid {
     this.rowHasValue = true;
     const hidden = this.invisibility(cell, v, format);
     if (hidden) this.problem(`hidden cell ${hidden}`, `${this.ref(cell.col)} cannot be seen: ${hidden}`);
+    if (cell.inherited !== null) this.inheritedStyle(cell as typeof cell & { inherited: number }, v, format);
+  }
+
+  /** A cell shown in another style by some programs: refused where that style shows it otherwise, or not at all. */
+  private inheritedStyle(
+    cell: { col: number; style: number; type: string; inherited: number },
+    v: unknown,
+    format: string | undefined,
+  ): void {
+    const other = this.styles.formats[cell.inherited];
+    if (other !== format)
+      this.problem(
+        `inherited format ${cell.inherited}`,
+        `${this.ref(cell.col)} has no style of its own: programs show it in the default style or in its row's or column's, ` +
+          `whose number format ${JSON.stringify(other ?? 'General')} differs`,
+      );
+    const hidden = this.invisibility({ ...cell, style: cell.inherited }, v, other);
+    if (hidden) this.problem(`hidden cell ${hidden}`, `${this.ref(cell.col)} cannot be seen in its row's or column's style: ${hidden}`);
   }
 
   /** Formulas are refused, but for TRUE() and FALSE() over the same boolean (how LibreOffice writes a boolean cell). */
