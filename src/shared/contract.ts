@@ -838,6 +838,20 @@ export const CHANNELS = {
         .object({ application: z.string().nullable(), modifiedBy: z.string().nullable(), modified: z.string().nullable() })
         .nullable()
         .default(null),
+      /** Each change located to its cell or row, old and new values as canonical JSON (null: empty). */
+      changes: z
+        .array(
+          z.object({
+            sheet: z.string(),
+            where: z.string(),
+            kind: z.enum(['changed', 'added', 'removed']),
+            old: z.string().nullable(),
+            new: z.string().nullable(),
+          }),
+        )
+        .default([]),
+      /** How the changes were located, or why their cells could not be. */
+      located: z.string().nullable().default(null),
     }),
     'Recomputes every hash of a workbook the user chose and says whether it is intact.',
   ),

@@ -7,25 +7,33 @@ import {
   fingerprintFromKeyText,
   normaliseFingerprint,
   READ_LIMITS,
-  verifyWorkbook,
   type VerifyResult,
   CANONICAL_FORM,
   propertiesLine,
 } from '../../main/reports';
+import { verifyWithStore } from '../../main/app/tasks/verify';
+import { defaultDataDir } from '../../main/data-dir';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 
-const usage = `Usage: attest verify FILE.xlsx [--key FINGERPRINT|FILE] [--json]
+const usage = `Usage: attest verify FILE.xlsx [--key FINGERPRINT|FILE] [--data-dir DIR] [--json]
 
 Recomputes the SHA-256 of every sheet of an Attest workbook from its cells (the Evidence sheet's
-own content too) and compares them with the hashes its Evidence sheet recorded at export; refuses
-what Attest never writes (formulas, hidden sheets, rows or columns, two sheets of one name, extra
-parts or relationships); and checks the signature of a workbook exported with --sign.
+own content too) and of its document properties, and compares them with the hashes its Evidence
+sheet recorded at export; refuses what Attest never writes (formulas, hidden sheets, rows or
+columns, two sheets of one name, extra parts or relationships), what no one can see (a white font,
+a row too low to read, a format that shows nothing...), and what spreadsheet programs could read
+two ways; and checks the signature of a workbook exported with --sign. A workbook another program
+re-saved with nothing shown changed is "data intact". Where a sheet changed and the store that
+exported it is here (the connection the workbook names), each changed cell is named with its old
+and new value.
 
-  --key KEY   the exporter's signing key: its fingerprint (SHA256:..., as \`attest key\` prints it)
-              or a file holding its public key (PEM) or fingerprint; the workbook must be signed
-              by that key
-  --json      the whole result on stdout
+  --key KEY       the exporter's signing key: its fingerprint (SHA256:..., as \`attest key\` prints
+                  it) or a file holding its public key (PEM) or fingerprint; the workbook must be
+                  signed by that key
+  --data-dir DIR  where connections are recorded, to find the store that exported the workbook
+                  (default: the OS app-data folder; ATTEST_DATA_DIR)
+  --json          the whole result on stdout
 
 Exit 0: intact (and signed by KEY when given). Exit 1: altered, foreign content, a signature that
 does not match, or not signed by KEY (each is named). Exit 2: not an Attest workbook, unreadable or
@@ -60,6 +68,17 @@ function resavedLine(stamp: NonNullable<VerifyResult['resaved']>): string {
   );
 }
 
+const shownValue = (json: string | null): string => (json === null ? '(empty)' : json);
+
+/** One located change in words: `Scopes!E15: "Regulated" → "Read"`, or a row added or removed. */
+function changeLine(change: VerifyResult['changes'][number]): string {
+  if (change.kind === 'changed' && change.where.startsWith('row'))
+    return `'${change.sheet}' ${change.where}: moved to ${change.new ?? '?'} (the cells unchanged)`;
+  if (change.kind === 'changed') return `'${change.sheet}'!${change.where}: ${shownValue(change.old)} → ${shownValue(change.new)}`;
+  if (change.kind === 'added') return `'${change.sheet}' ${change.where}: added (${change.new ?? ''})`;
+  return `'${change.sheet}' ${change.where}: removed (it held ${change.old ?? ''})`;
+}
+
 /** What verify found, in the lines it prints on stderr. */
 function report(result: VerifyResult): string[] {
   const what = [result.manifest.Report, result.manifest.Tenant, result.manifest['Generated at (ISO)']].filter(Boolean).join(', ');
@@ -82,11 +101,13 @@ function report(result: VerifyResult): string[] {
       const name = s.name === 'Evidence (manifest)' ? 'Evidence (manifest rows)' : s.name;
       if (s.status === 'missing') lines.push(`  sheet '${name}': missing`);
       else if (s.status === 'unexpected') lines.push(`  sheet '${name}': added after export (not covered by the evidence)`);
-      else
+      else if (!result.changes.some((c) => c.sheet === s.name))
         lines.push(
           `  sheet '${name}': content changed (expected ${s.expectedSha256?.slice(0, 16)}…, found ${s.actualSha256?.slice(0, 16)}…)`,
         );
     }
+    lines.push(...result.changes.map((c) => `  ${changeLine(c)}`));
+    if (result.located) lines.push(`  ${result.located}`);
     if (result.properties.status === 'altered' && result.form) lines.push(`  the document properties changed: ${propertiesLine(result)}`);
     const changed = changedSheets(result);
     if (changed.length) lines.push(`  changed: ${changed.join(', ')}`);
@@ -100,7 +121,11 @@ const command: CommandModule = {
   summary: 'check that an exported workbook was not edited since export (and who signed it)',
   usage,
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(argv, { key: { type: 'string' }, json: { type: 'boolean', default: false } }, true);
+    const { values, positionals } = parseCommandArgs(
+      argv,
+      { key: { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false } },
+      true,
+    );
     if (positionals.length !== 1) throw new UsageError('give exactly one FILE.xlsx');
     const key = values.key === undefined ? null : await keyFingerprint(values.key);
     const file = resolve(positionals[0]!);
@@ -110,7 +135,7 @@ const command: CommandModule = {
     }
     // A folder, a device, a FIFO or a file over the limit: exit 2 before anything is read.
     checkInputFile(file, 'the workbook', READ_LIMITS.fileBytes);
-    const result = await verifyWorkbook(file, { key });
+    const result = await verifyWithStore(file, values['data-dir'] ?? defaultDataDir(io.env), { key });
     if (values.json) io.out(JSON.stringify(result, null, 2));
     if (result.status === 'not-attest') {
       io.err(`attest verify: ${file} is not an Attest workbook or cannot be read: ${result.reason ?? 'no Evidence sheet'}`);

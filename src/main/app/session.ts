@@ -14,7 +14,8 @@ import { startDemoTenant, type DemoTenant, type DemoTenantLaunch } from '../demo
 import { CoreError, firstLineOf } from '../errors';
 import type { EventBus } from '../events';
 import { heldThenKeychain, KeychainError, memorySecretStore, osKeychain, secretStoreAnswers, type SecretStore } from '../keychain';
-import { signingKey, verifyWorkbook, type ExportResult, type VerifyResult } from '../reports';
+import { signingKey, type ExportResult, type VerifyResult } from '../reports';
+import { verifyWithStore } from './tasks/verify';
 import { AutoRunner, sendNotice, syncNotice, type Notifier } from './auto-run';
 import {
   checkCredentials,
@@ -542,7 +543,7 @@ export class Session {
 
   /** `key`: the fingerprint of the key the workbook must be signed with. */
   verifyWorkbook(path: string, key?: string | null): Promise<VerifyResult> {
-    return verifyWorkbook(this.mustBeGranted(path), { key });
+    return verifyWithStore(this.mustBeGranted(path), this.dataDir, { key });
   }
 
   async showInFolder(path: string): Promise<boolean> {

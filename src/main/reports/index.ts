@@ -41,6 +41,8 @@ export {
   type VerifyResult,
   type SheetCheck,
   type SignatureCheck,
+  type OriginalWorkbook,
+  type VerifyOptions,
 } from './verify';
 export { CANONICAL_FORM, CANONICAL_FORM_TEXT } from './canonical';
 export {
@@ -78,6 +80,8 @@ export interface ExportOptions extends ReportSources {
   /** Signs the workbook (see signing.ts); without it the workbook says it is not signed. */
   signer?: EvidenceSigner;
   now?: () => Date;
+  /** The parameters already parsed (a workbook's recorded Parameters, exported again): filters, text and sort are then unused. */
+  params?: ReportParams;
 }
 
 export interface ExportResult {
@@ -95,6 +99,36 @@ export interface ExportResult {
   ms: number;
 }
 
+/**
+ * The report and parameters an Evidence sheet records in its "Parameters" row (see evidence.ts),
+ * read back so the same report can be exported again; null when the row is not one Attest wrote.
+ */
+export function recordedParameters(text: string | undefined): { kind: ReportKind; params: ReportParams } | null {
+  let recorded: unknown;
+  try {
+    recorded = JSON.parse(text ?? '');
+  } catch {
+    return null;
+  }
+  if (!recorded || typeof recorded !== 'object') return null;
+  const r = recorded as { report?: unknown; asOfRun?: unknown; filters?: unknown; text?: unknown; sort?: unknown; diff?: unknown };
+  if (typeof r.report !== 'string' || !isReportKind(r.report)) return null;
+  const object = (v: unknown): Record<string, never> | undefined => (v && typeof v === 'object' ? (v as Record<string, never>) : undefined);
+  const diff = object(r.diff) as { from?: unknown; to?: unknown } | undefined;
+  const run = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+  return {
+    kind: r.report,
+    params: {
+      asOfRun: run(r.asOfRun),
+      filters: object(r.filters) ?? {},
+      text: object(r.text),
+      sort: object(r.sort),
+      fromRun: run(diff?.from),
+      toRun: run(diff?.to),
+    },
+  };
+}
+
 /** The name of the view the parameters came from: 1 to 200 characters without control characters, else an error. */
 function viewName(view: string | undefined): string | undefined {
   const name = view?.trim();
@@ -108,7 +142,7 @@ function viewName(view: string | undefined): string | undefined {
 export async function exportReport(options: ExportOptions): Promise<ExportResult> {
   const started = performance.now();
   if (!isReportKind(options.kind)) throw new InvalidInputError(`unknown report '${String(options.kind)}'`);
-  const params: ReportParams = {
+  const params: ReportParams = options.params ?? {
     asOfRun: options.asOfRun,
     filters: parseFilters(options.filters ?? [], collectionsOf(options.kind)),
     text: parseText(options.text, collectionsOf(options.kind)),

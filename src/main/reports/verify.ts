@@ -30,6 +30,7 @@ import {
 } from './workbook';
 import { AmbiguousWorkbook, UnreadableWorkbook, XlsxReader, type XlsxRow, type XlsxSheet } from './xlsx-reader';
 import { PROPERTIES_ENTRY, propertiesSha256, type DocumentProperties } from './properties';
+import { locateChanges, type CellChange } from './locate';
 import { READ_LIMITS } from './zip';
 
 /**
@@ -87,6 +88,10 @@ export interface VerifyResult {
    * "intact" means data intact, every shown cell, sheet and property as exported. Null: as written.
    */
   resaved: ResaveStamp | null;
+  /** Each change located to its cell or row, with the value as exported where the exporting store was at hand. */
+  changes: CellChange[];
+  /** How the changes were located ("cells located against the store of the connection acme"), or why they could not be. */
+  located: string | null;
   /**
    * The document properties a reader shows, as the file holds them now ("core:title": …), and
    * whether they are those exported (hashed since attest-canonical/4; before, held to what Attest wrote).
@@ -105,6 +110,20 @@ export interface VerifyOptions {
   /** The fingerprint of the key the workbook must be signed with. */
   key?: string | null;
   onProgress?: (sheet: string, rows: number) => void;
+  /**
+   * Where the store that exported the workbook is at hand: the same report exported again from it
+   * (by the manifest's connection and recorded parameters), so a changed cell is told with its old
+   * value. Null: no such store. Called only when a sheet changed.
+   */
+  original?: (manifest: Record<string, string>) => Promise<OriginalWorkbook | null>;
+}
+
+/** A workbook exported again for comparison, removed by `dispose`. */
+export interface OriginalWorkbook {
+  file: string;
+  /** What it was exported from, in words ("the store of the connection acme"). */
+  source: string;
+  dispose(): Promise<void>;
 }
 
 const NOTICE_UNSIGNED_HASHES =
@@ -309,7 +328,7 @@ export async function verifyWorkbook(file: string, options: VerifyOptions = {}):
   if (options.key && !key) throw new InvalidInputError(`'${options.key.slice(0, 80)}' is not a key fingerprint (SHA256:<64 hex digits>)`);
   try {
     checkInputFile(file, 'the workbook', READ_LIMITS.fileBytes);
-    return await verifyOpened(await XlsxReader.open(file), file, key, options.onProgress);
+    return await verifyOpened(await XlsxReader.open(file), file, key, options);
   } catch (error) {
     if (error instanceof InputFileError) return refused(file, 'not-attest', error.message, key);
     if (error instanceof UnreadableWorkbook) return refused(file, 'not-attest', error.message, key);
@@ -330,12 +349,8 @@ async function readEvidenceRows(reader: XlsxReader, problems: string[]): Promise
   return { sheet, rows };
 }
 
-async function verifyOpened(
-  reader: XlsxReader,
-  file: string,
-  key: string | null,
-  onProgress?: VerifyOptions['onProgress'],
-): Promise<VerifyResult> {
+async function verifyOpened(reader: XlsxReader, file: string, key: string | null, options: VerifyOptions): Promise<VerifyResult> {
+  const { onProgress } = options;
   const problems: string[] = [];
   const evidence = await readEvidenceRows(reader, problems);
   const table = parseEvidence(evidence.rows);
@@ -422,9 +437,37 @@ async function verifyOpened(
     manifest: table.manifest,
     resaved: resaveStamp(properties),
     properties: { status: propertiesIntact ? 'intact' : 'altered', shown: properties.shown },
+    changes: [],
+    located: null,
   };
   if (!intact) result.reason = reasonOf(checks, problems, hashesOk, signature, propertiesIntact);
+  await locate(reader, result, table, options.original);
   return result;
+}
+
+/** Tells each changed cell of the altered data sheets, against the workbook exported again from the store that exported it. */
+async function locate(reader: XlsxReader, result: VerifyResult, table: EvidenceTable, original: VerifyOptions['original']): Promise<void> {
+  const altered = result.sheets.filter((s) => s.status === 'altered' && s.name !== EVIDENCE_SHEET && s.name !== MANIFEST_ENTRY);
+  if (altered.length === 0 || table.form === CANONICAL_FORM_1) return;
+  const again = original ? await original(table.manifest) : null;
+  if (!again) {
+    result.located =
+      `cells not located: the store that exported the workbook (the connection ${table.manifest.Connection ?? '?'}) is not at hand here; ` +
+      'the changed sheets are named';
+    return;
+  }
+  try {
+    const expected = new Map(altered.map((s) => [s.name, s.expectedSha256 ?? '']));
+    const found = await locateChanges(reader, await XlsxReader.open(again.file), [...expected.keys()], expected, table.form);
+    result.changes = found.changes;
+    result.located =
+      `cells located against ${again.source}` +
+      (found.unlocated.length
+        ? `; not in ${found.unlocated.map((n) => `'${n}'`).join(', ')}, which the store no longer holds as exported`
+        : '');
+  } finally {
+    await again.dispose();
+  }
 }
 
 /** Attest's writer stamps the file as exceljs does (Microsoft Excel 16.0300), modified when created. */
@@ -478,6 +521,8 @@ function refused(file: string, status: 'altered' | 'not-attest', reason: string,
     manifest: {},
     resaved: null,
     properties: { status: 'altered', shown: {} },
+    changes: [],
+    located: null,
   };
 }
 

@@ -50,6 +50,8 @@ export function reportHandlers(
         })),
         manifest: result.manifest,
         resaved: result.resaved,
+        changes: result.changes,
+        located: result.located,
       };
     },
     showInFolder: async ({ path }) => ({ shown: await session.showInFolder(path) }),

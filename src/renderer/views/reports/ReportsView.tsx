@@ -25,9 +25,11 @@ function VerifyResult({ result }: { result: Verified }) {
       ? 'Not an Attest workbook'
       : result.status === 'altered'
         ? 'Altered'
-        : result.ok
-          ? 'Intact: every hash matches'
-          : 'Hashes match, but not signed by the key given';
+        : !result.ok
+          ? 'Hashes match, but not signed by the key given'
+          : result.resaved
+            ? 'Data intact: re-saved by another program, nothing shown changed'
+            : 'Intact: every hash matches';
   return (
     <div className="stack" data-testid="verify-result" style={{ gap: 8 }}>
       <div className="row">
@@ -40,6 +42,37 @@ function VerifyResult({ result }: { result: Verified }) {
         <span className="mono small grow">{result.file}</span>
       </div>
       {result.reason && <div className="field-error">{result.reason}</div>}
+      {result.resaved && (
+        <div className="small" data-testid="verify-resaved">
+          Re-saved after export: the file names {result.resaved.application ?? 'no program'}
+          {result.resaved.modifiedBy ? `, last modified by ${result.resaved.modifiedBy}` : ''}
+          {result.resaved.modified ? ` at ${dateTime(result.resaved.modified)}` : ''}.
+        </div>
+      )}
+      {result.changes.length > 0 && (
+        <table className="small" data-testid="verify-changes" style={{ borderCollapse: 'collapse' }}>
+          <thead>
+            <tr>
+              <th scope="col">Where</th>
+              <th scope="col">As exported</th>
+              <th scope="col">Now</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.changes.map((change) => (
+              <tr key={`${change.sheet} ${change.where}`} style={{ borderTop: '1px solid var(--border)' }}>
+                <td style={{ padding: '4px 12px 4px 0' }}>
+                  {change.sheet} {change.where}
+                  {change.kind === 'changed' ? '' : ` (${change.kind})`}
+                </td>
+                <td className="mono">{change.old ?? '(empty)'}</td>
+                <td className="mono">{change.new ?? '(empty)'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {result.located && result.status === 'altered' && <div className="small muted">{result.located}</div>}
       {result.problems.length > 0 && (
         <ul className="field-error small" data-testid="verify-problems" style={{ margin: 0 }}>
           {result.problems.map((problem) => (
