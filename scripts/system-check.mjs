@@ -1,13 +1,15 @@
-// What `npm test` needs from the system besides Node: a Secret Service for the keychain tests (or
+// What `npm test` needs from the system besides Node: the keychain module (keytar, which npm builds
+// only where libsecret-1-dev, g++ and make are present), a Secret Service for the keychain tests (or
 // D-Bus and gnome-keyring to start a throwaway one), Python's openpyxl (the independent reader of
 // the report tests), LibreOffice and poppler (a workbook printed to PDF and read back) and Chromium
 // (the end-to-end tests). Names the Debian package of each missing piece.
 // Run alone, `node scripts/system-check.mjs` prints that line (or nothing) and exits 1 when something is missing.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const SYSTEM_PYTHON = '/usr/bin/python3';
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 function onPath(command) {
   return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
@@ -52,6 +54,11 @@ export function missingSystemPackages({ unit, e2e, keyring }, env = process.env)
     ...(keyring ? keyringPieces : []),
     ...(unit
       ? [
+          {
+            package: 'libsecret-1-dev g++ make',
+            why: 'to build the keychain module, keytar: run `npm install` again once they are there',
+            present: () => spawnSync(process.execPath, ['-e', "require('keytar')"], { cwd: root, stdio: 'ignore' }).status === 0,
+          },
           {
             package: 'python3-openpyxl',
             why: `openpyxl for ${SYSTEM_PYTHON}`,

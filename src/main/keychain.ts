@@ -30,16 +30,43 @@ interface Keytar {
 
 let loaded: Keytar | undefined;
 
+/**
+ * What to do where the keychain module is missing. keytar is an optional dependency: npm builds it
+ * from source, and leaves it out where the build cannot run (no compiler or no libsecret headers).
+ */
+export const KEYCHAIN_MODULE_MISSING =
+  process.platform === 'linux'
+    ? 'The OS keychain module (keytar) is not installed: npm builds it where libsecret-1-dev, g++ and make are present. ' +
+      'Add them with `sudo apt-get install libsecret-1-dev g++ make`, then run `npm install` again'
+    : 'The OS keychain module (keytar) is not installed: npm builds it where a C++ compiler is present. Add one, then run `npm install` again';
+
 function keytar(): Keytar {
   if (!loaded) {
     try {
       // keytar is a CommonJS native addon: load it the CommonJS way, only when first needed.
       loaded = createRequire(import.meta.url)('keytar') as Keytar;
     } catch (error) {
+      if (isMissingModule(error, 'keytar')) throw new KeychainError(KEYCHAIN_MODULE_MISSING);
       throw new KeychainError(`The OS keychain module could not be loaded (${reason(error)})`);
     }
   }
   return loaded;
+}
+
+/** True where the keychain module is not installed (npm could not build it): see KEYCHAIN_MODULE_MISSING. */
+export function keychainModuleMissing(): boolean {
+  try {
+    keytar();
+    return false;
+  } catch (error) {
+    return error instanceof KeychainError && error.message === KEYCHAIN_MODULE_MISSING;
+  }
+}
+
+/** True when `error` says `name` itself is not installed (not one of its own imports). */
+function isMissingModule(error: unknown, name: string): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === 'MODULE_NOT_FOUND' && typeof message === 'string' && message.startsWith(`Cannot find module '${name}'`);
 }
 
 function reason(error: unknown): string {

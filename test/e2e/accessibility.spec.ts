@@ -2,7 +2,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { join } from 'node:path';
-import { closePagesThenStop, expect, spawnJsonLine, test } from './fixtures';
+import { closePagesThenStop, expect, spawnJsonLine, syncToEnd, test } from './fixtures';
 import { seedFixtureStore } from './seed-store';
 
 // Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
@@ -66,14 +66,6 @@ function report(findings: Finding[]): void {
 }
 
 const nav = (page: Page, name: RegExp | string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name }).click();
-
-async function sync(page: Page): Promise<void> {
-  const button = page.getByRole('button', { name: 'Sync', exact: true });
-  await expect(button).toBeEnabled();
-  await button.click();
-  await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
-  await expect(button).toBeEnabled({ timeout: 60_000 });
-}
 
 test('axe on a stored workspace: overview, every list, a detail and its history, search, quick search, reports, settings', async ({
   page,
@@ -139,11 +131,11 @@ test('axe with a tenant: first run, the sync panel, Changes, the outbox queued, 
   await page.getByLabel('Client secret').fill(tenant.clientSecret);
   await page.getByRole('button', { name: 'Save and open' }).click();
   await expect(page.locator('[data-screen="overview"]')).toBeVisible();
-  await sync(page);
+  await syncToEnd(page);
   // A second run with a change, so Changes has something to show.
   const [scopeId] = [...tenant.data.scopes.keys()];
   tenant.data.touch('scopes', scopeId!, { displayName: 'Renamed between two syncs' });
-  await sync(page);
+  await syncToEnd(page);
   await expect(page.getByTestId('sync-announcement')).toContainText('Sync finished');
 
   await page.getByTestId('data-as-of').click();

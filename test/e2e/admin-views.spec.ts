@@ -3,7 +3,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import type { Task } from '../../src/shared/api-types';
-import { connectAndSync, expect, screenshotDir, test } from './fixtures';
+import { connectAndSync, expect, screenshotDir, syncToEnd, test } from './fixtures';
 
 // Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
 let tenant: ReferenceTenant;
@@ -147,8 +147,8 @@ test("an entitlement's page shows its MCP toolset live from the tenant, then fro
     await page.getByLabel('Client secret').fill(own.clientSecret);
     await page.getByRole('button', { name: 'Save and open' }).click();
     await expect(page.locator('[data-screen="overview"]')).toBeVisible();
-    await page.getByRole('button', { name: 'Sync', exact: true }).click();
-    await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
+    // The search below finds the entitlement once the sync has ended (its objects are indexed by then).
+    await syncToEnd(page);
 
     const toolset = [...own.data.toolsets.values()][0]!;
     const entitlement = own.data.entitlements.get(toolset.appEntitlementId!)!;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { MANAGED_ENTITLEMENT_KINDS } from '../../src/tenant/dataset';
 import { osKeychain } from '../../src/main/keychain';
-import { closePagesThenStop, expect, screenshotDir, spawnJsonLine, startRelay, test } from './fixtures';
+import { closePagesThenStop, expect, screenshotDir, spawnJsonLine, startRelay, syncToEnd, test } from './fixtures';
 
 // Runs under scripts/with-keyring.sh: the connection's secret goes to the real OS keychain.
 let tenant: ReferenceTenant;
@@ -33,8 +33,7 @@ test('send when online: enabled in Settings, the queued changes send on their ow
     await page.getByLabel('Name').fill('auto');
     await page.getByRole('button', { name: 'Save and open' }).click();
     await expect(page.locator('[data-screen="overview"]')).toBeVisible();
-    await page.getByRole('button', { name: 'Sync', exact: true }).click();
-    await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
+    await syncToEnd(page);
 
     // Settings: off by default; a bad interval is named and cannot be saved; then both are turned on.
     await page

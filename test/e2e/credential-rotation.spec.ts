@@ -2,7 +2,7 @@ import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { MANAGED_ENTITLEMENT_KINDS } from '../../src/tenant/dataset';
 import { osKeychain } from '../../src/main/keychain';
 import { join } from 'node:path';
-import { expect, screenshotDir, test } from './fixtures';
+import { expect, screenshotDir, syncToEnd, test } from './fixtures';
 
 // Runs under scripts/with-keyring.sh: the connection's secret goes to the real OS keychain.
 const SEED = 31;
@@ -34,8 +34,7 @@ test('the tenant rotates its credential: the header says credentials refused, th
   await page.getByRole('button', { name: 'Save and open' }).click();
   await expect(page.locator('[data-screen="overview"]')).toBeVisible();
   await expect(page.getByTestId('online-indicator')).toHaveAttribute('data-status', 'online');
-  await page.getByRole('button', { name: 'Sync', exact: true }).click();
-  await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
+  await syncToEnd(page);
   const oldClientId = tenant.clientId;
   const memberships = [...tenant.data.memberships.values()]
     .filter((m) => MANAGED_ENTITLEMENT_KINDS.includes(tenant.data.entitlements.get(m.appEntitlementId)!.kind))

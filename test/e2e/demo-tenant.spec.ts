@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { COLLECTION_IDS } from '../../src/shared/contract';
-import { expect, screenshotDir, test, watchSyncPanel } from './fixtures';
+import { expect, screenshotDir, syncsFinished, test, watchSyncPanel } from './fixtures';
 
 const cli = join(new URL('../..', import.meta.url).pathname, 'bin', 'attest.mjs');
 
@@ -17,7 +17,8 @@ test('open the demo tenant from the first-run screen: it syncs at once, with its
   await expect(page.getByTestId('online-indicator')).toHaveAttribute('data-online', 'true');
 
   // No other click: the sync runs with its progress shown, the panel closes when it ends, the counts are there.
-  await expect(page.getByTestId('count-scopes')).toContainText(/Scopes[1-9]/, { timeout: 60_000 });
+  await syncsFinished(page, 1);
+  await expect(page.getByTestId('count-scopes')).toContainText(/Scopes[1-9]/);
   await expect(page.getByTestId('data-as-of')).toContainText('Data as of');
   const panel = page.getByTestId('sync-panel');
   await expect(panel).toBeHidden();

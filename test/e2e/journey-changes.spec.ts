@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { openpyxlDump } from '../helpers/openpyxl';
-import { expect, screenshotDir, test } from './fixtures';
+import { connectAndSync, expect, screenshotDir, syncToEnd, test } from './fixtures';
 
 // Runs under scripts/with-keyring.sh: saving the connection stores its secret in the real OS keychain.
 let tenant: ReferenceTenant;
@@ -14,23 +14,6 @@ test.afterAll(async () => {
   await tenant?.close();
 });
 
-async function connectAndSync(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.getByLabel('Client ID').fill(tenant.clientId);
-  await page.getByLabel('Client secret').fill(tenant.clientSecret);
-  await page.getByRole('button', { name: 'Save and open' }).click();
-  await expect(page.locator('[data-screen="overview"]')).toBeVisible();
-  await sync(page);
-}
-
-async function sync(page: Page): Promise<void> {
-  const button = page.getByRole('button', { name: 'Sync', exact: true });
-  await expect(button).toBeEnabled();
-  await button.click();
-  await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
-  await expect(button).toBeEnabled({ timeout: 60_000 });
-}
-
 const nav = (page: Page, name: RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name }).click();
 
 test('sync, the tenant changes, sync again: Changes shows each changed value before and after, opens the object, exports the diff', async ({
@@ -39,7 +22,7 @@ test('sync, the tenant changes, sync again: Changes shows each changed value bef
 }) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await connectAndSync(page, host.url);
+  await connectAndSync(page, host.url, tenant);
 
   // One completed run: nothing to compare yet, said without naming any command-line option.
   await nav(page, /^Changes/);
@@ -50,7 +33,7 @@ test('sync, the tenant changes, sync again: Changes shows each changed value bef
   const [scopeId, before] = [...tenant.data.scopes.entries()].find(([, s]) => s.classification !== 'XAA_SCOPE_CLASSIFICATION_DANGEROUS')!;
   const oldName = before.displayName;
   tenant.data.touch('scopes', scopeId, { displayName: 'Renamed between two syncs', classification: 'XAA_SCOPE_CLASSIFICATION_DANGEROUS' });
-  await sync(page);
+  await syncToEnd(page);
 
   // Changes compares the last two runs by default.
   await expect(page.getByTestId('changes-summary')).toContainText('1 modified');

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { COLLECTION_IDS } from '../../src/shared/contract';
-import { expect, screenshotDir, startRelay, test, watchSyncPanel } from './fixtures';
+import { expect, screenshotDir, startRelay, syncToEnd, test, watchSyncPanel } from './fixtures';
 
 // Runs under scripts/with-keyring.sh: saving a connection stores its secret in the real OS keychain
 // (a missing keychain fails this test, it never skips).
@@ -42,9 +42,9 @@ test('connect with pasted credentials, sync with visible progress, search and op
   expect(await page.content()).not.toContain(tenant.clientSecret);
 
   // Sync: per-collection progress while it runs, the panel closes when it ends, then "data as of".
-  await page.getByRole('button', { name: 'Sync', exact: true }).click();
+  await syncToEnd(page);
   const panel = page.getByTestId('sync-panel');
-  await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
+  await expect(page.getByTestId('data-as-of')).toContainText('Data as of');
   await expect(panel).toBeHidden();
   expect(await syncPanel()).toEqual({ seen: true, done: COLLECTION_IDS.length });
   // Opened again, it keeps the last sync's progress per collection.
@@ -99,8 +99,7 @@ test('work offline with the tenant unreachable, then sync again when it is back'
     await page.getByLabel('Name').fill('via-relay');
     await page.getByRole('button', { name: 'Save and open' }).click();
     await expect(page.locator('[data-screen="overview"]')).toBeVisible();
-    await page.getByRole('button', { name: 'Sync', exact: true }).click();
-    await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
+    await syncToEnd(page);
 
     // The tenant goes away: the app says so and keeps serving the local copy.
     await relay.down();
@@ -129,8 +128,8 @@ test('work offline with the tenant unreachable, then sync again when it is back'
     await relay.up();
     await page.getByTestId('offline-banner').getByRole('button', { name: 'Retry' }).click();
     await expect(page.getByTestId('online-indicator')).toHaveAttribute('data-online', 'true', { timeout: 30_000 });
-    await page.getByRole('button', { name: 'Sync', exact: true }).click();
-    await expect(page.getByRole('heading', { name: 'Renamed while the app was offline' })).toBeVisible({ timeout: 60_000 });
+    await syncToEnd(page);
+    await expect(page.getByRole('heading', { name: 'Renamed while the app was offline' })).toBeVisible();
     await page.getByRole('tab', { name: 'History' }).click();
     await expect(page.getByTestId('history')).toContainText('modified');
   } finally {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
-import { expect, screenshotDir, test } from './fixtures';
+import { expect, screenshotDir, syncToEnd, test } from './fixtures';
 
 // Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
 let tenant: ReferenceTenant;
@@ -51,9 +51,7 @@ test('at 1024×700 every screen fits the window with the Sync button whole; colu
   await page.getByLabel('Client secret').fill(tenant.clientSecret);
   await page.getByRole('button', { name: 'Save and open' }).click();
   await expect(page.locator('[data-screen="overview"]')).toBeVisible();
-  await page.getByRole('button', { name: 'Sync', exact: true }).click();
-  await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
-  await expect(page.getByRole('button', { name: 'Sync', exact: true })).toBeEnabled({ timeout: 60_000 });
+  await syncToEnd(page);
   await page.keyboard.press('Escape');
 
   // The sidebar keeps its icons only; each entry keeps its name (and its tooltip).

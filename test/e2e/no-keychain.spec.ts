@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
-import { closePagesThenStop, allowConsoleError, expect, spawnJsonLine, test } from './fixtures';
+import { closePagesThenStop, allowConsoleError, expect, spawnJsonLine, syncToEnd, test } from './fixtures';
 
 // The browser host started with no session bus: the Secret Service cannot be reached, as on a
 // machine without a keychain. The app says so, holds the secret in memory for this run only, and
@@ -41,9 +41,7 @@ test('without a keychain: connect with a pasted secret held for this run only, s
     await connect.click();
     await expect(page.locator('[data-screen="overview"]')).toBeVisible();
     await expect(page.getByTestId('online-indicator')).toHaveAttribute('data-online', 'true');
-    await page.getByRole('button', { name: 'Sync', exact: true }).click();
-    await expect(page.getByTestId('data-as-of')).toContainText('Data as of', { timeout: 60_000 });
-    await expect(page.getByRole('button', { name: 'Sync', exact: true })).toBeEnabled({ timeout: 60_000 });
+    await syncToEnd(page);
     expect(await page.content()).not.toContain(tenant.clientSecret);
     const scopes = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Scopes/ });
     await scopes.click();
@@ -73,8 +71,7 @@ test('without a keychain: connect with a pasted secret held for this run only, s
     await prompt.getByRole('button', { name: 'Connect for this run' }).click();
     await expect(page.getByTestId('online-indicator')).toHaveAttribute('data-online', 'true');
     await expect(page.getByTestId('secret-prompt')).toBeHidden();
-    await page.getByRole('button', { name: 'Sync', exact: true }).click();
-    await expect(page.getByRole('button', { name: 'Sync', exact: true })).toBeEnabled({ timeout: 60_000 });
+    await syncToEnd(page);
   } finally {
     await closePagesThenStop(page.context(), host);
   }

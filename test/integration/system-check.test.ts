@@ -38,4 +38,14 @@ describe('the system check of npm test', () => {
     expect(err).toContain('poppler-utils (pdfinfo and pdftotext, to read that PDF)');
     expect(err).toMatch(/install them with: sudo apt-get install dbus gnome-keyring libreoffice-calc-nogui poppler-utils chromium$/);
   });
+
+  it('names the packages that build the keychain module where npm could not build it', () => {
+    const withoutKeytar = fileURLToPath(new URL('../helpers/without-keytar.mjs', import.meta.url));
+    const { code, err } = check({ ...process.env, NODE_OPTIONS: `--import ${withoutKeytar}` });
+    expect(code).toBe(1);
+    expect(err).toBe(
+      'npm test: missing system packages: libsecret-1-dev g++ make (to build the keychain module, keytar: run `npm install` again once they are there); ' +
+        'install them with: sudo apt-get install libsecret-1-dev g++ make',
+    );
+  });
 });

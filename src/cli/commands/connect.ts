@@ -26,7 +26,8 @@ secret goes to the keychain, the old entry is deleted, and the local data and th
   --data-dir DIR     default: ATTEST_DATA_DIR, else the OS app-data folder
   --json             print the connection as JSON on stdout
 
-Where no keychain exists (a headless server), the connection is recorded and the secret is not
+Where no keychain exists (a headless server, or the keychain module was not built: it needs
+libsecret-1-dev, g++ and make at \`npm install\`), the connection is recorded and the secret is not
 stored: set ${SECRET_ENV} for each run instead. Stdin empty: ${SECRET_ENV} is read.`;
 
 export interface ConnectDeps {

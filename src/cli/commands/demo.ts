@@ -4,7 +4,14 @@ import { runExport } from '../../main/app/tasks/export';
 import { runSync } from '../../main/app/tasks/sync';
 import { openWorkspace, type Workspace } from '../../main/app/workspace';
 import { defaultDataDir } from '../../main/data-dir';
-import { keychainAvailable, memorySecretStore, osKeychain, type SecretStore } from '../../main/keychain';
+import {
+  KEYCHAIN_MODULE_MISSING,
+  keychainAvailable,
+  keychainModuleMissing,
+  memorySecretStore,
+  osKeychain,
+  type SecretStore,
+} from '../../main/keychain';
 import { refuseExisting } from '../../main/output-file';
 import { verifyWorkbook } from '../../main/reports';
 import { startTenant } from '../../tenant/server';
@@ -60,6 +67,9 @@ const command: CommandModule = {
       if (await keychainAvailable(3000)) {
         secrets = osKeychain();
         where = 'the OS keychain (removed again at the end)';
+      } else if (keychainModuleMissing()) {
+        secrets = memorySecretStore();
+        where = `memory only. ${KEYCHAIN_MODULE_MISSING}.`;
       } else {
         secrets = memorySecretStore();
         where = 'memory only: no OS keychain on this machine';

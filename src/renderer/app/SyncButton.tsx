@@ -10,6 +10,7 @@ export function SyncButton() {
   const progress = useApp((s) => s.progress);
   const status = useApp((s) => s.status);
   const syncError = useApp((s) => s.syncError);
+  const syncsFinished = useApp((s) => s.syncsFinished);
   const online = useApp((s) => s.connection.online);
   const startSync = useApp((s) => s.startSync);
   const cancelSync = useApp((s) => s.cancelSync);
@@ -51,6 +52,7 @@ export function SyncButton() {
         onClick={() => setOpen((v) => !v)}
         aria-expanded={open}
         data-testid="data-as-of"
+        data-syncs-finished={syncsFinished}
         title="Sync status per collection"
       >
         {syncing ? 'Syncing…' : never ? 'Never synced' : `Data as of ${ago(oldest)}`}

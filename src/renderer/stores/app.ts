@@ -62,6 +62,11 @@ export interface AppState {
   syncRunId: number | null;
   progress: Partial<Record<CollectionId, CollectionProgress>>;
   syncError: string | null;
+  /**
+   * Syncs this window saw end, however they ended: by then their objects are stored and searchable.
+   * Shown on the "data as of" button, so a test waits on it rather than on time.
+   */
+  syncsFinished: number;
   /** Bumped whenever stored data may have changed (a sync finished, a workspace opened): views refetch. */
   dataVersion: number;
   paletteOpen: boolean;
@@ -123,6 +128,7 @@ export const useApp = create<AppState>()((set, get) => ({
   syncRunId: null,
   progress: {},
   syncError: null,
+  syncsFinished: 0,
   dataVersion: 0,
   paletteOpen: false,
   aboutOpen: false,
@@ -307,6 +313,7 @@ export function listenToCore(): () => void {
       setState((s) => ({
         syncing: false,
         syncError: event.state === 'failed' ? (event.error ?? 'The sync failed.') : null,
+        syncsFinished: s.syncsFinished + 1,
         dataVersion: s.dataVersion + 1,
       }));
       void getState().refreshStatus();
