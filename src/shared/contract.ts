@@ -844,8 +844,9 @@ export const CHANNELS = {
           z.object({
             sheet: z.string(),
             where: z.string(),
-            kind: z.enum(['changed', 'added', 'removed']),
-            old: z.string().nullable(),
+            kind: z.enum(['changed', 'added', 'removed', 'moved']),
+            /** Absent: the value as exported is not at hand (the change was located by the workbook's digests). */
+            old: z.string().nullable().optional(),
             new: z.string().nullable(),
           }),
         )

@@ -53,6 +53,7 @@ describe('attest demo', () => {
       'Diff',
       RAW,
       'Dictionary',
+      'Locator',
     ]);
     expect(py.sheets.find((s) => s.name === 'Scopes')!.rows).toBeGreaterThan(0);
     // Readable: no cell of a data sheet holds a known enum value's raw name (its label is there instead).
@@ -77,14 +78,15 @@ describe('attest demo', () => {
     expect(JSON.stringify(connections)).toContain('"demo"');
   });
 
-  it('verify exits 1 naming the sheet after one cell is changed with openpyxl', () => {
+  it('verify exits 1 naming the cell changed with openpyxl, with its old value from the store that exported it', () => {
     const edited = join(dir, 'edited.xlsx');
     expect(attest(['demo', '--out', edited]).code).toBe(0);
+    const old = openpyxlDump(edited, true).sheets.find((s) => s.name === 'Scopes')!.data![1]![3];
     openpyxlSetCell(edited, 'Scopes', 'C2', 'edited by hand');
     const verify = attest(['verify', edited, '--json']);
     expect(verify.code).toBe(1);
-    expect(verify.err).toContain("sheet 'Scopes': content changed");
-    expect(verify.err).not.toContain("sheet 'Campaigns'");
+    expect(verify.err).toContain(`'Scopes'!C2: ${JSON.stringify(old)} → "edited by hand"`);
+    expect(verify.err).not.toContain("'Campaigns'");
     const json = JSON.parse(verify.out) as { status: string; sheets: { name: string; status: string }[] };
     expect(json.status).toBe('altered');
     expect(json.sheets.filter((s) => s.status !== 'intact').map((s) => s.name)).toEqual(['Scopes']);

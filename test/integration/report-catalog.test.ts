@@ -309,7 +309,7 @@ const letter = (i: number): string => (i < 26 ? '' : String.fromCharCode(64 + Ma
 describe('report catalog', () => {
   it.each(REPORT_KINDS.map((k) => [k]))('%s: read back by exceljs and openpyxl, counts equal to the store, verify passes', async (kind) => {
     const file = await exportKind(kind);
-    const names = ['Cover', 'Evidence', ...expectedSheets[kind], 'Dictionary'];
+    const names = ['Cover', 'Evidence', ...expectedSheets[kind], 'Dictionary', 'Locator'];
 
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(file);
@@ -392,7 +392,7 @@ describe('report catalog', () => {
 
     const result = await verifyWorkbook(file);
     expect(result.status).toBe('intact');
-    expect(result.sheets.map((s) => s.name)).toEqual(['Evidence', 'Cover', ...expectedSheets[kind], 'Dictionary']);
+    expect(result.sheets.map((s) => s.name)).toEqual(['Evidence', 'Cover', ...expectedSheets[kind], 'Dictionary', 'Locator']);
     expect(result.manifest.Report).toBe(kind);
     expect(result.manifest['App version']).toBe('9.9.9');
   });

@@ -91,7 +91,15 @@ describe('attest export / verify exit codes', () => {
       const exported = await attest('export', kind, '--out', out);
       expect(exported.code, exported.stderr).toBe(0);
       expect(exported.stderr).toContain(sheet);
-      expect(openpyxlDump(out).sheets.map((s) => s.name)).toEqual(['Cover', 'Evidence', sheet, ...child, 'Raw API values', 'Dictionary']);
+      expect(openpyxlDump(out).sheets.map((s) => s.name)).toEqual([
+        'Cover',
+        'Evidence',
+        sheet,
+        ...child,
+        'Raw API values',
+        'Dictionary',
+        'Locator',
+      ]);
       expect((await attest('verify', out)).code).toBe(0);
     }
     const help = await attest('export', '--help');

@@ -279,6 +279,7 @@ async function forge(name: string, manifest: (rows: unknown[][]) => unknown[][],
       evidence = rows.slice(0, end).map((r) => [...r.cells]);
       continue;
     }
+    if (sheet.name === 'Locator') continue; // the writer makes its own, as Attest's does
     const width = Math.max(...rows.map((r) => r.cells.length));
     const columns: ColumnSpec[] = Array.from({ length: width }, (_, i) => ({
       header: String(rows[0]!.cells[i] ?? ''),

@@ -3,7 +3,8 @@
  * demo tenant (synced from the reference tenant on loopback, exported from a real store), re-saved
  * by openpyxl with no cell changed, is "data intact" naming the program; edited, each changed cell
  * is named with its old value (from the store that exported it, exported again) and its new one,
- * and rows added or removed are named. Without that store the changed sheet is still named.
+ * and rows added or removed are named. Without that store (a recipient's machine) the workbook's own
+ * Locator sheet names the changed rows, and the changed cell where one row changed, with its value now.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -67,7 +68,7 @@ describe('verify locates what changed', () => {
       { sheet: 'Scopes', where: 'E5', kind: 'changed', old: JSON.stringify(old), new: JSON.stringify('Forged') },
     ]);
     expect(result.stderr).toContain(`'Scopes'!E5: ${JSON.stringify(old)} → "Forged"`);
-    expect(result.stderr).toContain('cells located against the store of the connection demo');
+    expect(result.stderr).toContain('cells located against the store of the connection demo, with their values as exported');
   });
 
   it('a row removed and a cell emptied: the row named with what it held, the cell with its old value', async () => {
@@ -92,13 +93,32 @@ describe('verify locates what changed', () => {
     ]);
   });
 
-  it('without the store that exported it: the changed sheet is named, and why its cells are not', async () => {
+  it("without the store that exported it: the workbook's Locator sheet names the changed cell, with its value now", async () => {
     const file = join(dir, 'elsewhere.xlsx');
     copyFileSync(join(dir, 'one-cell.xlsx'), file);
     const result = await verify(file, '--data-dir', join(dir, 'no-such-data'));
     expect(result.code).toBe(1);
+    expect(result.json.changes).toEqual([{ sheet: 'Scopes', where: 'E5', kind: 'changed', new: JSON.stringify('Forged') }]);
+    expect(result.json.located).toContain("located by the workbook's Locator sheet");
+    expect(result.json.located).toContain('the store that exported it (the connection demo) is not at hand here');
+    expect(result.stderr).toContain(`'Scopes'!E5: changed, now "Forged"`);
+  });
+
+  it('without the store, a row removed and two cells in two rows emptied: the rows named, the removal placed', async () => {
+    const file = withOpenpyxl('rows-elsewhere.xlsx', "ws = wb['Scopes']\nws['B3'] = None\nws['C5'] = None\nws.delete_rows(7)");
+    const result = await verify(file, '--data-dir', join(dir, 'no-such-data'));
+    expect(result.json.changes.map(({ where, kind }) => `${kind} ${where}`)).toEqual([
+      'changed row 3',
+      'changed row 5',
+      'removed a row before row 7',
+    ]);
+  });
+
+  it('the Locator sheet itself edited: the changes are not located by it, and the sheet is named', async () => {
+    const file = withOpenpyxl('locator.xlsx', "wb['Scopes']['E5'] = 'Forged'\nwb['Locator']['A2'] = 'Elsewhere'");
+    const result = await verify(file, '--data-dir', join(dir, 'no-such-data'));
+    expect(result.json.sheets.filter((s) => s.status !== 'intact').map((s) => s.name)).toEqual(['Scopes', 'Locator']);
     expect(result.json.changes).toEqual([]);
-    expect(result.json.located).toContain('the store that exported the workbook (the connection demo) is not at hand here');
-    expect(result.stderr).toMatch(/sheet 'Scopes': content changed/);
+    expect(result.json.located).toContain("not located in 'Scopes', 'Locator'");
   });
 });

@@ -77,7 +77,7 @@ describe('report workbook', () => {
     await build(file, sampleRows(1000));
 
     const py = openpyxlDump(file, true);
-    expect(py.sheets.map((s) => s.name)).toEqual(['Evidence', 'Things', 'Text']);
+    expect(py.sheets.map((s) => s.name)).toEqual(['Evidence', 'Things', 'Text', 'Locator']);
     const things = py.sheets[1]!;
     expect(things.header).toEqual(columns.map((c) => c.header));
     expect(things.rows).toBe(1000);
@@ -102,7 +102,7 @@ describe('report workbook', () => {
     const result = await verifyWorkbook(file);
     expect(result.status).toBe('intact');
     expect(result.form).toBe('attest-canonical/4');
-    expect(result.sheets.map((s) => s.name)).toEqual(['Evidence', 'Things', 'Text']);
+    expect(result.sheets.map((s) => s.name)).toEqual(['Evidence', 'Things', 'Text', 'Locator']);
     // the independent reader recomputes the very same hashes: every sheet (the Evidence sheet but
     // for its hash cells) and the overall hash
     for (const check of result.sheets) {

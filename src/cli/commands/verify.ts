@@ -72,11 +72,12 @@ const shownValue = (json: string | null): string => (json === null ? '(empty)' :
 
 /** One located change in words: `Scopes!E15: "Regulated" → "Read"`, or a row added or removed. */
 function changeLine(change: VerifyResult['changes'][number]): string {
-  if (change.kind === 'changed' && change.where.startsWith('row'))
-    return `'${change.sheet}' ${change.where}: moved to ${change.new ?? '?'} (the cells unchanged)`;
-  if (change.kind === 'changed') return `'${change.sheet}'!${change.where}: ${shownValue(change.old)} → ${shownValue(change.new)}`;
-  if (change.kind === 'added') return `'${change.sheet}' ${change.where}: added (${change.new ?? ''})`;
-  return `'${change.sheet}' ${change.where}: removed (it held ${change.old ?? ''})`;
+  if (change.kind === 'moved') return `'${change.sheet}' ${change.where}: moved to ${change.new ?? '?'} (the cells unchanged)`;
+  const at = change.where.startsWith('row') || change.where.startsWith('a row') ? ` ${change.where}` : `!${change.where}`;
+  if (change.kind === 'changed' && change.old === undefined) return `'${change.sheet}'${at}: changed, now ${shownValue(change.new)}`;
+  if (change.kind === 'changed') return `'${change.sheet}'${at}: ${shownValue(change.old ?? null)} → ${shownValue(change.new)}`;
+  if (change.kind === 'added') return `'${change.sheet}'${at}: added (${change.new ?? ''})`;
+  return `'${change.sheet}'${at}: removed${change.old ? ` (it held ${change.old})` : ''}`;
 }
 
 /** What verify found, in the lines it prints on stderr. */

@@ -1,4 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
+import type { SheetDigests } from './digests';
 
 /**
  * The canonical content of a sheet: what `attest verify` (or any independent reader) recomputes
@@ -157,12 +158,16 @@ export function canonicalCell(value: unknown, form: CanonicalForm = CANONICAL_FO
   return formatted && plain !== null ? { v: plain, fmt: format } : plain;
 }
 
-/** Canonical text of one row ("" when the row holds nothing), including its trailing newline. */
+/**
+ * Canonical text of one row ("" when the row holds nothing), including its trailing newline;
+ * `onCell` is given each non-empty cell's canonical JSON by column.
+ */
 export function canonicalRow(
   rowNumber: number,
   cells: readonly unknown[],
   form: CanonicalForm = CANONICAL_FORM,
   formats: readonly (string | undefined)[] = [],
+  onCell?: (col: number, json: string) => void,
 ): string {
   let text = `[${rowNumber}`;
   let pending = ''; // nulls seen since the last value: written only if a value follows
@@ -173,7 +178,9 @@ export function canonicalRow(
       pending += ',null';
       continue;
     }
-    text += `${pending},${JSON.stringify(cell)}`;
+    const json = JSON.stringify(cell);
+    onCell?.(i, json);
+    text += `${pending},${json}`;
     pending = '';
     any = true;
   }
@@ -191,18 +198,24 @@ export class SheetHasher {
   private pending = '';
   rows = 0;
 
-  /** A hasher for the sheet `sheet` (its name and state open the attest-canonical/2 text). */
+  /**
+   * A hasher for the sheet `sheet` (its name and state open the attest-canonical/2 text); with
+   * `digests`, each row also feeds the row and column digests that locate a change (digests.ts).
+   */
   constructor(
     sheet: { name: string; state?: string },
     readonly form: CanonicalForm = CANONICAL_FORM,
+    readonly digests?: SheetDigests,
   ) {
     if (modern(form)) this.pending = sheetLine(sheet.name, sheet.state);
   }
 
   /** Adds one row by its 1-based row number; empty rows are skipped, as readers skip them. */
   add(rowNumber: number, cells: readonly unknown[], formats?: readonly (string | undefined)[]): void {
-    const text = canonicalRow(rowNumber, cells, this.form, formats);
+    const digests = this.digests;
+    const text = canonicalRow(rowNumber, cells, this.form, formats, digests && ((col, json) => digests.cell(rowNumber, col, json)));
     if (!text) return;
+    digests?.row(text.slice(String(rowNumber).length + 1));
     this.rows += 1;
     this.pending += text;
     if (this.pending.length > 65_536) {

@@ -1,5 +1,6 @@
 import { diffArrays } from 'diff';
 import { canonicalCell, canonicalRow, SheetHasher, type CanonicalForm } from './canonical';
+import { DIGEST_BYTES, SheetDigests, type SheetLocator } from './digests';
 import { columnName, type XlsxReader, type XlsxRow, type XlsxSheet } from './xlsx-reader';
 
 /**
@@ -13,9 +14,10 @@ export interface CellChange {
   sheet: string;
   /** Where: a cell ("C5"), or a row ("row 7"). */
   where: string;
-  kind: 'changed' | 'added' | 'removed';
-  /** The value as exported, and as the file holds it now (canonical JSON; null: empty). */
-  old: string | null;
+  /** moved: rows equal in content at other row numbers than the rows added or removed before them explain. */
+  kind: 'changed' | 'added' | 'removed' | 'moved';
+  /** The value as exported (undefined: not at hand, located by digests only), and as the file holds it now (canonical JSON; null: empty). */
+  old?: string | null;
   new: string | null;
 }
 
@@ -111,7 +113,7 @@ function moved(sheet: string, before: XlsxRow[], after: XlsxRow[], shift: number
     if (start < 0) return;
     const span = (rows: XlsxRow[]): string =>
       end - start > 1 ? `rows ${rows[start]!.number}-${rows[end - 1]!.number}` : `row ${rows[start]!.number}`;
-    changes.push({ sheet, where: span(before), kind: 'changed', old: span(before), new: span(after) });
+    changes.push({ sheet, where: span(before), kind: 'moved', old: span(before), new: span(after) });
     start = -1;
   };
   for (let k = 0; k < before.length; k += 1) {
@@ -162,4 +164,83 @@ export async function locateChanges(
   }
   located.changes.splice(MAX_CHANGES);
   return located;
+}
+
+/** A buffer of digests as strings, one per row. */
+const digestList = (bytes: Buffer): string[] => {
+  const out: string[] = [];
+  for (let at = 0; at + DIGEST_BYTES <= bytes.length; at += DIGEST_BYTES) out.push(bytes.toString('base64url', at, at + DIGEST_BYTES));
+  return out;
+};
+
+/**
+ * Locates the changes of one altered sheet by the digests its Locator row gives (no original at
+ * hand): rows added and removed by aligning row digests, changed rows where they pair up, and,
+ * where only one row or only one column changed, the changed cells with their values now.
+ */
+export async function locateByDigests(reader: XlsxReader, name: string, locator: SheetLocator, form: CanonicalForm): Promise<CellChange[]> {
+  const sheet = reader.sheets.find((s) => s.name === name);
+  if (!sheet) return [];
+  const digests = new SheetDigests();
+  const hasher = new SheetHasher(sheet, form, digests);
+  const rows: XlsxRow[] = [];
+  for await (const row of reader.rows(sheet)) {
+    const before = digests.count;
+    hasher.add(row.number, row.cells, row.formats);
+    if (digests.count > before) rows.push(row);
+  }
+  const parts = diffArrays(digestList(locator.rows), digestList(digests.rows()));
+  const changes: CellChange[] = [];
+  const changedRows: XlsxRow[] = [];
+  let shifted = false;
+  let j = 0;
+  for (let p = 0; p < parts.length; p += 1) {
+    const part = parts[p]!;
+    const next = parts[p + 1];
+    const count = part.count!;
+    if (!part.added && !part.removed) {
+      j += count;
+      continue;
+    }
+    const pairs = part.removed && next?.added ? Math.min(count, next.count!) : 0;
+    changedRows.push(...rows.slice(j, j + pairs));
+    const removed = part.removed ? count - pairs : 0;
+    const added = part.removed ? (next?.added ? next.count! - pairs : 0) : count;
+    const at = rows[j + pairs]?.number;
+    for (let k = 0; k < removed; k += 1)
+      changes.push({ sheet: name, where: at ? `a row before row ${at}` : 'a row at the end', kind: 'removed', new: null });
+    for (let k = 0; k < added; k += 1) changes.push(rowChange(name, rows[j + pairs + k]!, 'added', form));
+    shifted ||= removed > 0 || added > 0;
+    j += pairs + added;
+    if (part.removed && next?.added) p += 1;
+  }
+  return [
+    ...cellsOfChangedRows(name, changedRows, shifted ? null : changedColumns(locator.columns, digests.columnDigests()), form),
+    ...changes,
+  ];
+}
+
+/** Columns whose digest changed (indexes). */
+function changedColumns(expected: readonly string[], actual: readonly string[]): number[] {
+  const out: number[] = [];
+  for (let col = 0; col < Math.max(expected.length, actual.length); col += 1)
+    if ((expected[col] ?? '') !== (actual[col] ?? '')) out.push(col);
+  return out;
+}
+
+/**
+ * The changed rows' cells, where the column digests tell them (rows in place, and one row or one
+ * column changed: the changed cells are where those rows and columns cross); else the rows.
+ */
+function cellsOfChangedRows(sheet: string, rows: readonly XlsxRow[], columns: number[] | null, form: CanonicalForm): CellChange[] {
+  if (columns && columns.length > 0 && (rows.length === 1 || columns.length === 1))
+    return rows.flatMap((row) =>
+      columns.map((col): CellChange => ({
+        sheet,
+        where: `${columnName(col)}${row.number}`,
+        kind: 'changed',
+        new: cellJson(row, col, form),
+      })),
+    );
+  return rows.map((row): CellChange => ({ sheet, where: `row ${row.number}`, kind: 'changed', new: rowText(row, form) }));
 }

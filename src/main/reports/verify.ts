@@ -30,7 +30,8 @@ import {
 } from './workbook';
 import { AmbiguousWorkbook, UnreadableWorkbook, XlsxReader, type XlsxRow, type XlsxSheet } from './xlsx-reader';
 import { PROPERTIES_ENTRY, propertiesSha256, type DocumentProperties } from './properties';
-import { locateChanges, type CellChange } from './locate';
+import { locateByDigests, locateChanges, MAX_CHANGES, type CellChange } from './locate';
+import { LOCATOR_SHEET, parseLocator, type SheetLocator } from './digests';
 import { READ_LIMITS } from './zip';
 
 /**
@@ -445,29 +446,47 @@ async function verifyOpened(reader: XlsxReader, file: string, key: string | null
   return result;
 }
 
-/** Tells each changed cell of the altered data sheets, against the workbook exported again from the store that exported it. */
+/**
+ * Tells each change of the altered sheets: against the workbook exported again from the store
+ * that exported it, where that store is at hand (old and new values); else, or for a sheet that
+ * store no longer holds as exported, by the digests of the workbook's own Locator sheet (the rows,
+ * and where they tell it the cells, with their values now).
+ */
 async function locate(reader: XlsxReader, result: VerifyResult, table: EvidenceTable, original: VerifyOptions['original']): Promise<void> {
   const altered = result.sheets.filter((s) => s.status === 'altered' && s.name !== EVIDENCE_SHEET && s.name !== MANIFEST_ENTRY);
   if (altered.length === 0 || table.form === CANONICAL_FORM_1) return;
+  let remaining = altered.map((s) => s.name);
+  const notes: string[] = [];
   const again = original ? await original(table.manifest) : null;
-  if (!again) {
-    result.located =
-      `cells not located: the store that exported the workbook (the connection ${table.manifest.Connection ?? '?'}) is not at hand here; ` +
-      'the changed sheets are named';
-    return;
+  if (again) {
+    try {
+      const expected = new Map(altered.map((s) => [s.name, s.expectedSha256 ?? '']));
+      const found = await locateChanges(reader, await XlsxReader.open(again.file), remaining, expected, table.form);
+      result.changes.push(...found.changes);
+      remaining = found.unlocated;
+      notes.push(`cells located against ${again.source}, with their values as exported`);
+    } finally {
+      await again.dispose();
+    }
   }
-  try {
-    const expected = new Map(altered.map((s) => [s.name, s.expectedSha256 ?? '']));
-    const found = await locateChanges(reader, await XlsxReader.open(again.file), [...expected.keys()], expected, table.form);
-    result.changes = found.changes;
-    result.located =
-      `cells located against ${again.source}` +
-      (found.unlocated.length
-        ? `; not in ${found.unlocated.map((n) => `'${n}'`).join(', ')}, which the store no longer holds as exported`
-        : '');
-  } finally {
-    await again.dispose();
-  }
+  const locator = result.sheets.find((s) => s.name === LOCATOR_SHEET)?.status === 'intact' ? await readLocator(reader) : null;
+  const byDigests = remaining.filter((name) => locator?.has(name));
+  for (const name of byDigests) result.changes.push(...(await locateByDigests(reader, name, locator!.get(name)!, table.form)));
+  if (byDigests.length)
+    notes.push(`${again ? 'the others ' : ''}located by the workbook's Locator sheet (the values as exported are not in the workbook)`);
+  const unlocated = remaining.filter((name) => !byDigests.includes(name));
+  if (unlocated.length) notes.push(`not located in ${unlocated.map((n) => `'${n}'`).join(', ')}`);
+  if (!again) notes.push(`the store that exported it (the connection ${table.manifest.Connection ?? '?'}) is not at hand here`);
+  result.changes.splice(MAX_CHANGES);
+  result.located = notes.join('; ');
+}
+
+async function readLocator(reader: XlsxReader): Promise<Map<string, SheetLocator> | null> {
+  const sheet = reader.sheets.find((s) => s.name === LOCATOR_SHEET);
+  if (!sheet) return null;
+  const rows: unknown[][] = [];
+  for await (const row of reader.rows(sheet)) if (row.number > 1) rows.push(row.cells);
+  return parseLocator(rows);
 }
 
 /** Attest's writer stamps the file as exceljs does (Microsoft Excel 16.0300), modified when created. */

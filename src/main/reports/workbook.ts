@@ -6,6 +6,7 @@ import type { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { CANONICAL_FORM, CANONICAL_FORM_TEXT, SheetHasher, overallHash, storedValue, type CellValue } from './canonical';
 import { PROPERTIES_ENTRY, propertiesSha256 } from './properties';
+import { LOCATOR_SHEET, locatorRows, SheetDigests } from './digests';
 import { signedMessage, type EvidenceSigner } from './signing';
 
 /**
@@ -42,6 +43,8 @@ export interface SheetSpec {
   about?: string;
   /** 'table' (default): a header row, frozen, with a filter; 'form': label and value rows (a cover). */
   layout?: 'table' | 'form';
+  /** Prints only this range (e.g. "A1:D1"), where the sheet is for verify rather than for reading. */
+  printArea?: string;
 }
 
 export interface SheetResult {
@@ -257,9 +260,10 @@ export const MAX_FOOTER = 160;
  * Landscape, one page wide (as many pages down as it takes), narrow margins, the header row
  * repeated on every page of a table, and the footer (when the report gives one).
  */
-function printSetup(name: string, footer: string | undefined, titles: boolean): Partial<ExcelJS.AddWorksheetOptions> {
+function printSetup(name: string, footer: string | undefined, titles: boolean, printArea?: string): Partial<ExcelJS.AddWorksheetOptions> {
   return {
     pageSetup: {
+      ...(printArea ? { printArea } : {}),
       orientation: 'landscape',
       fitToPage: true,
       fitToWidth: 1,
@@ -352,6 +356,27 @@ export function evidenceSheet(
   return { rows, evidenceSha256, overallSha256 };
 }
 
+/** The sheet of the digests that locate a change in every other sheet without the original (digests.ts). */
+function locatorSheet(sheets: readonly { name: string; digests: SheetDigests }[]): SheetSpec {
+  return {
+    name: LOCATOR_SHEET,
+    // Digests are for verify, not for reading: only the header row prints.
+    printArea: 'A$1:D$1',
+    columns: [
+      { header: 'Sheet', type: 'text', width: 24 },
+      { header: 'Digests of', type: 'text', width: 12 },
+      { header: 'From', type: 'int', width: 10 },
+      {
+        header: 'Digests: SHA-256 of each row (then of each column), first 8 bytes, base64url; verify names changed rows and cells by them',
+        type: 'text',
+        width: 100,
+        wrap: false,
+      },
+    ],
+    rows: locatorRows(sheets),
+  };
+}
+
 /** The shown document properties of a workbook this module writes (see properties.ts). */
 export function writtenProperties(creator: string | undefined, created: Date | undefined): Record<string, string> {
   const shown: Record<string, string> = {};
@@ -362,6 +387,8 @@ export function writtenProperties(creator: string | undefined, created: Date | u
 
 export class ReportWorkbook {
   private readonly sheets: SheetResult[] = [];
+  /** Each written sheet's row and column digests, for the Locator sheet. */
+  private readonly digests: { name: string; digests: SheetDigests }[] = [];
   private readonly worksheets: SheetWriter[] = [];
   private finished = false;
   private lastYield = Date.now();
@@ -462,10 +489,12 @@ export class ReportWorkbook {
     const form = spec.layout === 'form';
     const sheet = this.workbook.addWorksheet(spec.name, {
       ...(form ? {} : { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] }),
-      ...printSetup(spec.name, this.options.footer, !form),
+      ...printSetup(spec.name, this.options.footer, !form, spec.printArea),
     }) as SheetWriter;
     this.worksheets.push(sheet);
-    const hasher = new SheetHasher({ name: spec.name });
+    const digests = spec.name === LOCATOR_SHEET ? undefined : new SheetDigests();
+    const hasher = new SheetHasher({ name: spec.name }, CANONICAL_FORM, digests);
+    if (digests) this.digests.push({ name: spec.name, digests });
     const headers = spec.columns.map((c) => storedValue(c.header));
     const every = this.options.progressEvery ?? 5_000;
     const sheetIndex = this.sheets.length;
@@ -547,6 +576,7 @@ export class ReportWorkbook {
    */
   async finish(manifest: readonly (readonly CellValue[])[], signer?: EvidenceSigner, opts: FinishOptions = {}): Promise<WorkbookResult> {
     if (this.finished) throw new Error('workbook already finished');
+    if (this.digests.length) await this.addSheet(locatorSheet(this.digests));
     try {
       this.checkCancel();
       // The sheets named first (a cover) open the workbook and its hash table, before the Evidence sheet.

@@ -65,7 +65,7 @@ function VerifyResult({ result }: { result: Verified }) {
                   {change.sheet} {change.where}
                   {change.kind === 'changed' ? '' : ` (${change.kind})`}
                 </td>
-                <td className="mono">{change.old ?? '(empty)'}</td>
+                <td className="mono">{change.old === undefined ? '(not at hand)' : (change.old ?? '(empty)')}</td>
                 <td className="mono">{change.new ?? '(empty)'}</td>
               </tr>
             ))}
