@@ -61,6 +61,9 @@ MIN_ROW_HEIGHT = 6  # points
 MIN_COLUMN_WIDTH = 2  # characters
 MIN_FONT_SIZE = 6  # points
 MIN_CONTRAST = 1.5
+MAX_INDENT = 15
+# Fonts that draw letters as symbols: the text shown is not the text held.
+SYMBOL_FONTS = {"symbol", "wingdings", "wingdings 2", "wingdings 3", "webdings", "marlett", "mt extra", "zapf dingbats"}
 BLACK = (0, 0, 0)
 WHITE = (255, 255, 255)
 
@@ -416,6 +419,15 @@ def cell_hidden(cell, view, theme):
     font = styled.font
     if font is not None and font.sz is not None and font.sz < MIN_FONT_SIZE:
         reasons.append("font size %g" % font.sz)
+    if font is not None and ((font.name or "").lower() in SYMBOL_FONTS or font.charset == 2):
+        reasons.append("symbol font %s" % font.name)
+    alignment = styled.alignment
+    if alignment is not None and alignment.horizontal == "fill":
+        reasons.append("alignment fill (the text repeated)")
+    if alignment is not None and alignment.shrinkToFit:
+        reasons.append("shrunk to fit")
+    if alignment is not None and (alignment.indent or 0) > MAX_INDENT:
+        reasons.append("indent %g" % alignment.indent)
     text = resolve(font.color if font is not None else None, theme, BLACK)
     fill = styled.fill
     background = WHITE

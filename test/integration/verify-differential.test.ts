@@ -409,6 +409,42 @@ const CASES: Case[] = [
       ),
   },
   {
+    name: 'E15 in Wingdings (letters drawn as symbols)',
+    attack: true,
+    edit: (parts) =>
+      styleScopesCell(
+        parts,
+        'E15',
+        addXf(parts, {
+          font: addStyleEntry(parts, 'fonts', '<font><color theme="1"/><sz val="11"/><name val="Wingdings"/><charset val="2"/></font>'),
+        }),
+      ),
+  },
+  {
+    name: 'E15 aligned to fill (its text repeated across the cell)',
+    attack: true,
+    edit: (parts) => {
+      const xf = addStyleEntry(
+        parts,
+        'cellXfs',
+        '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" applyAlignment="1"><alignment horizontal="fill"/></xf>',
+      );
+      styleScopesCell(parts, 'E15', xf);
+    },
+  },
+  {
+    name: 'E15 shrunk to fit a narrow column',
+    attack: true,
+    edit: (parts) => {
+      const xf = addStyleEntry(
+        parts,
+        'cellXfs',
+        '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" applyAlignment="1"><alignment shrinkToFit="1"/></xf>',
+      );
+      styleScopesCell(parts, 'E15', xf);
+    },
+  },
+  {
     name: 'E15 in a 1-point font',
     attack: true,
     edit: (parts) =>
