@@ -256,6 +256,57 @@ describe('verify refuses what Attest never writes', () => {
     // the cells are those exported: only the structure tells
     expect(result.json.sheets.every((s) => s.status === 'intact')).toBe(true);
   });
+
+  it('a rich-text run in white, inline and in a shared string, over text that reads the same', async () => {
+    const scopes = (parts: Map<string, string | Buffer>): string => sheetPart(parts, 'Scopes');
+    const inline = await crafted((parts) =>
+      replaceIn(
+        parts,
+        scopes(parts),
+        /<c r="C2" s="(\d+)" t="str"><v>([^<]*)<\/v><\/c>/,
+        '<c r="C2" s="$1" t="inlineStr"><is><r><t>$2</t></r><r><rPr><color rgb="FFFFFFFF"/></rPr><t> (not approved)</t></r></is></c>',
+      ),
+    );
+    const result = await expectAltered(inline, /'Scopes'!C2 cannot be seen: text the colour of its background/);
+    expect(result.json.sheets.find((s) => s.name === 'Scopes')!.status).toBe('altered');
+
+    const shared = await crafted((parts) => {
+      parts.set(
+        'xl/sharedStrings.xml',
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" uniqueCount="1">' +
+          '<si><r><t>Approved</t></r><r><rPr><sz val="1"/></rPr><t> by nobody</t></r></si></sst>',
+      );
+      replaceIn(
+        parts,
+        'xl/_rels/workbook.xml.rels',
+        '</Relationships>',
+        `<Relationship Id="rIdS" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
+      );
+      replaceIn(
+        parts,
+        '[Content_Types].xml',
+        '</Types>',
+        '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>',
+      );
+      replaceIn(parts, scopes(parts), /<c r="C2" s="(\d+)" t="str"><v>[^<]*<\/v><\/c>/, '<c r="C2" s="$1" t="s"><v>0</v></c>');
+    });
+    await expectAltered(shared, /'Scopes'!C2 cannot be seen: a font of 1 points/);
+  });
+
+  it('a row style that gives every row a height of 1 point, and an element of another namespace named like a row', async () => {
+    const low = await crafted((parts) => replaceIn(parts, sheetPart(parts, 'Scopes'), 'defaultRowHeight="15"', 'defaultRowHeight="1"'));
+    // exceljs gives no row a height of its own: every row takes the default
+    await expectAltered(low, /'Scopes' row 1 is 1 points high: what it holds cannot be seen/);
+    const foreign = await crafted((parts) =>
+      replaceIn(
+        parts,
+        sheetPart(parts, 'Scopes'),
+        '</sheetData>',
+        '<x:row xmlns:x="urn:example:other" r="99"><x:c r="A99"><x:v>1</x:v></x:c></x:row></sheetData>',
+      ),
+    );
+    await expectAltered(foreign, "'Scopes' holds <x:row>, which Attest never writes");
+  });
 });
 
 /**
