@@ -46,6 +46,7 @@ import xml.etree.ElementTree as ET
 import openpyxl
 from openpyxl.styles.colors import COLOR_INDEX
 from openpyxl.utils.cell import coordinate_to_tuple
+from openpyxl_reader import iso_date  # the same date cells as the hash recomputation reads
 
 NS = {
     "main": "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
@@ -346,14 +347,8 @@ def shown_value(cell):
         return {"formula": str(value)}
     if cell.data_type == "e":
         return {"e": value}
-    if isinstance(value, datetime.datetime):
-        if value.tzinfo is not None:
-            value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
-        ms = round(value.microsecond / 1000)
-        value = value.replace(microsecond=0) + datetime.timedelta(milliseconds=ms)
-        return {"d": value.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (value.microsecond // 1000)}
     if isinstance(value, datetime.date):
-        return {"d": value.strftime("%Y-%m-%dT00:00:00.000Z")}
+        return iso_date(value)
     if isinstance(value, (datetime.time, datetime.timedelta)):
         return {"t": str(value)}
     if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:

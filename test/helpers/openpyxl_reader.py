@@ -71,15 +71,20 @@ def plain_cell(cell):
         if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
             return int(value)
         return value
+    if isinstance(value, datetime.date):
+        return iso_date(value)
+    raise ValueError("unexpected cell value %r" % (value,))
+
+
+def iso_date(value):
+    """A date cell as the canonical form writes it: {"d": ISO 8601 UTC, to the millisecond}."""
     if isinstance(value, datetime.datetime):
         if value.tzinfo is not None:
             value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
         ms = round(value.microsecond / 1000)
         value = value.replace(microsecond=0) + datetime.timedelta(milliseconds=ms)
         return {"d": value.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (value.microsecond // 1000)}
-    if isinstance(value, datetime.date):
-        return {"d": value.strftime("%Y-%m-%dT00:00:00.000Z")}
-    raise ValueError("unexpected cell value %r" % (value,))
+    return {"d": value.strftime("%Y-%m-%dT00:00:00.000Z")}
 
 
 def canonical_cell(cell, blank=False):

@@ -2,27 +2,18 @@
  * `attest connections --name N --send-when-online on|off --sync-every N|off`: the real binary on a
  * real connections file; what it records is what the app's main process reads.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { spawnAttest, type SpawnedRun } from '../helpers/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listConnections, prepareConnection, saveConnection } from '../../src/main/connections';
 
 const root = resolve(__dirname, '../..');
-const bin = join(root, 'bin', 'attest.mjs');
 let dataDir: string;
 
-function attest(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [bin, ...args, '--data-dir', dataDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
+function attest(args: string[]): Promise<SpawnedRun> {
+  return spawnAttest([...args, '--data-dir', dataDir], { cwd: root });
 }
 
 beforeAll(() => {

@@ -6,11 +6,11 @@
  * credential replaces it in place (token check first, keychain entry swapped, the same store and
  * outbox); then the queued changes send, each applied once.
  */
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { spawnAttest, type SpawnedRun } from '../helpers/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keychainAvailable, KEYCHAIN_SERVICE } from '../../src/main/keychain';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
@@ -22,28 +22,12 @@ const keytar = createRequire(import.meta.url)('keytar') as {
 };
 
 const root = resolve(__dirname, '../..');
-const bin = join(root, 'bin', 'attest.mjs');
 const SEED = 23;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function attest(args: string[], stdin = ''): Promise<Run> {
+function attest(args: string[], stdin = ''): Promise<SpawnedRun> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.ATTEST_CLIENT_SECRET;
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: root, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+  return spawnAttest(args, { cwd: root, env, stdin });
 }
 
 interface Listed {

@@ -5,15 +5,15 @@
  * connection and says what is missing, how to add it and how to use ATTEST_CLIENT_SECRET meanwhile,
  * a sync runs on that variable; the install check says so in one line and passes, except in CI.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { spawnAttest, type SpawnedRun } from '../helpers/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 
 const root = resolve(__dirname, '../..');
-const bin = join(root, 'bin', 'attest.mjs');
 const withoutKeytar = join(root, 'test', 'helpers', 'without-keytar.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'attest-no-keytar-'));
 const APT = 'sudo apt-get install libsecret-1-dev g++ make';
@@ -35,21 +35,8 @@ function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return base;
 }
 
-function attest(
-  args: string[],
-  stdin = '',
-  extra: NodeJS.ProcessEnv = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env: env(extra), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+function attest(args: string[], stdin = '', extra: NodeJS.ProcessEnv = {}): Promise<SpawnedRun> {
+  return spawnAttest(args, { cwd: dir, env: env(extra), stdin });
 }
 
 describe('without the keychain module', () => {

@@ -95,6 +95,14 @@ function addXf(parts: Parts, { numFmt = 0, font = 0, fill = 0 }: { numFmt?: numb
   );
 }
 
+/** A new cell style of the default font, fill and format with this alignment. */
+const alignedXf = (parts: Parts, alignment: string): number =>
+  addStyleEntry(
+    parts,
+    'cellXfs',
+    `<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" applyAlignment="1"><alignment ${alignment}/></xf>`,
+  );
+
 /** Gives one cell of Scopes another style. */
 function styleScopesCell(parts: Parts, ref: string, xf: number): void {
   replaceIn(parts, scopes(parts), new RegExp(`<c r="${ref}" s="\\d+"`), `<c r="${ref}" s="${xf}"`);
@@ -423,26 +431,12 @@ const CASES: Case[] = [
   {
     name: 'E15 aligned to fill (its text repeated across the cell)',
     attack: true,
-    edit: (parts) => {
-      const xf = addStyleEntry(
-        parts,
-        'cellXfs',
-        '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" applyAlignment="1"><alignment horizontal="fill"/></xf>',
-      );
-      styleScopesCell(parts, 'E15', xf);
-    },
+    edit: (parts) => styleScopesCell(parts, 'E15', alignedXf(parts, 'horizontal="fill"')),
   },
   {
     name: 'E15 shrunk to fit a narrow column',
     attack: true,
-    edit: (parts) => {
-      const xf = addStyleEntry(
-        parts,
-        'cellXfs',
-        '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" applyAlignment="1"><alignment shrinkToFit="1"/></xf>',
-      );
-      styleScopesCell(parts, 'E15', xf);
-    },
+    edit: (parts) => styleScopesCell(parts, 'E15', alignedXf(parts, 'shrinkToFit="1"')),
   },
   {
     name: 'E15 in a 1-point font',

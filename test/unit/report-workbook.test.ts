@@ -91,7 +91,7 @@ describe('report workbook', () => {
 
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(file);
-    expect(wb.worksheets.map((w) => w.name)).toEqual(['Evidence', 'Things', 'Text']);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Evidence', 'Things', 'Text', 'Locator']);
     const ws = wb.getWorksheet('Things')!;
     expect(ws.rowCount).toBe(1001);
     expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
