@@ -364,7 +364,7 @@ export class XlsxReader {
         else if (tag.local === 'workbookView' && /hidden/i.test(a.get('visibility') ?? '')) this.package.hiddenWindow = true;
         else if (tag.local === 'workbookProtection' && a.plain.some((name) => /password|hash|salt/i.test(name)))
           problems.push('the workbook is protected with a password (Attest protects nothing with one)');
-        else if (tag.local === 'sheet') this.openSheet(tag, a, rels, sheetIds, sheetRels);
+        else if (tag.local === 'sheet') this.openSheet(a, rels, sheetIds, sheetRels);
       });
       parser.on('closetag', (tag) => {
         if (foreign) foreign -= 1;
@@ -375,7 +375,7 @@ export class XlsxReader {
     this.package.workbookExtras = [...extras];
   }
 
-  private openSheet(tag: XmlTag, a: Attributes, rels: Relationship[], sheetIds: Set<string>, sheetRels: Set<string>): void {
+  private openSheet(a: Attributes, rels: Relationship[], sheetIds: Set<string>, sheetRels: Set<string>): void {
     const problems = this.package.packageProblems;
     const name = a.get('name') ?? '';
     const unread = [...a.plain.filter((k) => !['name', 'sheetId', 'state'].includes(k)), ...a.foreign];
@@ -388,7 +388,6 @@ export class XlsxReader {
     sheetRels.add(rid);
     const rel = rels.find((r) => r.id === rid && !r.external);
     this.sheets.push({ name, state: a.get('state') ?? 'visible', part: rel?.target ?? null, page: {} });
-    void tag;
   }
 
   private async loadSharedStrings(part: string): Promise<void> {
@@ -797,7 +796,7 @@ class SheetGrid {
     if (!row || !cell) return;
     if (cell.values > 1 || cell.inline > 1 || (cell.values && cell.inline))
       this.problem(`twin values ${row.number}`, `${this.ref(cell.col)} holds more than one value (programs show different ones)`);
-    const v = this.cellValue(row, cell, value);
+    const v = this.cellValue(cell, value);
     this.checkFormula(cell, v);
     row.cells[cell.col] = v;
     const format = this.styles.formats[cell.style];
@@ -839,7 +838,7 @@ class SheetGrid {
     else this.problem('more formulas', `'${this.name}' holds more formulas`);
   }
 
-  private cellValue(row: XlsxRow, cell: { col: number; type: string; style: number }, value: string): unknown {
+  private cellValue(cell: { col: number; type: string; style: number }, value: string): unknown {
     switch (cell.type) {
       case 's': {
         const s = this.shared?.[Number(value)];
@@ -866,7 +865,6 @@ class SheetGrid {
         const n = Number(value);
         if (!Number.isFinite(n) || value.trim() === '')
           this.problem(`number ${cell.col}`, `${this.ref(cell.col)} holds a malformed number`);
-        void row;
         return this.styles.dateStyles[cell.style] ? new Date(Math.round((n - this.epoch) * 86_400_000)) : n;
       }
     }
