@@ -81,6 +81,7 @@ describe('evidence workbook of a synced reference tenant', () => {
       'Diff',
       RAW,
       'Dictionary',
+      'Locator',
     ];
     expect(wb.worksheets.map((w) => w.name)).toEqual(names);
     expect(py.sheets.map((s) => s.name)).toEqual(names);
