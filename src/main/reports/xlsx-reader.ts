@@ -138,6 +138,8 @@ function schema(lines: string[]): Map<string, ElementRule> {
   return rules;
 }
 
+/** The attributes of a workbook's <sheet> verify reads (and r:id). */
+const SHEET_ATTRIBUTES = new Set(['name', 'sheetId', 'state']);
 /** Elements of a sheet's headerFooter that hold text. */
 const PAGE_TEXTS = new Set('oddHeader oddFooter evenHeader evenFooter firstHeader firstFooter'.split(' '));
 const WORKBOOK_ELEMENTS = new Set(
@@ -362,7 +364,7 @@ export class XlsxReader {
           this.package.definedNames.push(definedName);
         } else if (tag.local === 'workbookPr') this.date1904 = isTrue(a.get('date1904'));
         else if (tag.local === 'workbookView' && /hidden/i.test(a.get('visibility') ?? '')) this.package.hiddenWindow = true;
-        else if (tag.local === 'workbookProtection' && a.plain.some((name) => /password|hash|salt/i.test(name)))
+        else if (tag.local === 'workbookProtection' && a.plain().some((name) => /password|hash|salt/i.test(name)))
           problems.push('the workbook is protected with a password (Attest protects nothing with one)');
         else if (tag.local === 'sheet') this.openSheet(a, rels, sheetIds, sheetRels);
       });
@@ -378,7 +380,7 @@ export class XlsxReader {
   private openSheet(a: Attributes, rels: Relationship[], sheetIds: Set<string>, sheetRels: Set<string>): void {
     const problems = this.package.packageProblems;
     const name = a.get('name') ?? '';
-    const unread = [...a.plain.filter((k) => !['name', 'sheetId', 'state'].includes(k)), ...a.foreign];
+    const unread = a.unread(SHEET_ATTRIBUTES);
     if (unread.length) problems.push(`the sheet '${name}' carries ${unread.join(', ')}, which verify does not read`);
     const rid = a.rel('id') ?? '';
     const id = a.get('sheetId') ?? '';
@@ -599,7 +601,7 @@ class SheetGrid {
       this.problem(`element ${tag.name}${where}`, `'${this.name}' holds <${tag.name}>${where}, which Attest never writes`);
       return false;
     }
-    const unread = [...a.plain.filter((k) => !rule.attributes.has(k)), ...a.foreign];
+    const unread = a.unread(rule.attributes);
     if (unread.length)
       this.problem(
         `attributes ${tag.local} ${unread.join()}`,
@@ -631,7 +633,7 @@ class SheetGrid {
       this.defaultColumnWidth = number(a.get('defaultColWidth'), number(a.get('baseColWidth'), 8) + 0.43);
       this.zeroHeight = isTrue(a.get('zeroHeight'));
     } else if (name === 'headerFooter') {
-      for (const key of a.plain) this.sheet.page[`@${key}`] = a.get(key) ?? '';
+      for (const key of a.plain()) this.sheet.page[`@${key}`] = a.get(key) ?? '';
     } else if (PAGE_TEXTS.has(name)) {
       this.pageText = name;
       this.sheet.page[name] = '';

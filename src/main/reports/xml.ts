@@ -48,47 +48,99 @@ const NEUTRAL_ATTRIBUTE_NAMESPACES = new Set([
   NS.mc,
 ]);
 
-/** An element's attributes by namespace: those of no namespace by local name, `r:` ones apart. */
-export interface Attributes {
-  /** An attribute of no namespace. */
-  get(local: string): string | undefined;
-  /** An attribute of the relationships namespace (`r:id`). */
-  rel(local: string): string | undefined;
-  /** Names of attributes of no namespace, and of namespaces no reader of ours knows (refused by the caller where it matters). */
-  plain: string[];
-  foreign: string[];
-}
+const NONE: readonly string[] = [];
 
 /**
- * The attributes of a tag. Two attributes of one local name (`id` and `r:id`, or `r` in two
- * namespaces) are an ambiguity: readers that match by prefix, by local name or by namespace
- * would each take another, so the part is refused.
+ * An element's attributes by namespace: those of no namespace by local name, `r:` ones apart,
+ * and the names of those of a namespace verify does not know. Built once per element (the
+ * hottest path of verify: every cell and value), so it holds plain objects and no closures.
  */
-export function attributesOf(tag: XmlTag, part: string): Attributes {
-  const plain = new Map<string, string>();
-  const rel = new Map<string, string>();
-  const seen = new Map<string, string>();
-  const foreign: string[] = [];
-  for (const attribute of Object.values(tag.attributes)) {
-    if (attribute.uri === XMLNS || attribute.name === 'xmlns' || attribute.prefix === 'xmlns') continue;
-    const twin = seen.get(attribute.local);
-    if (twin !== undefined)
-      throw new AmbiguousWorkbook(
-        `the part ${part} has <${tag.local}> with two attributes named '${attribute.local}' (${twin} and ${attribute.name}): ` +
-          'spreadsheet programs take different ones',
-      );
-    seen.set(attribute.local, attribute.name);
-    if (attribute.uri === '') plain.set(attribute.local, attribute.value);
-    else if (attribute.uri === NS.rel) rel.set(attribute.local, attribute.value);
-    else if (!NEUTRAL_ATTRIBUTE_NAMESPACES.has(attribute.uri)) foreign.push(attribute.name);
+export class Attributes {
+  // A handful of attributes per element: parallel arrays beat a dictionary object here.
+  private readonly names: string[] = [];
+  private readonly values: string[] = [];
+  private relNames: string[] | undefined;
+  private relValues: string[] | undefined;
+  private otherNames: string[] | undefined;
+  /** Local names of attributes of other namespaces (neutral or not), for the twin check. */
+  private otherLocals: string[] | undefined;
+
+  /** An attribute of no namespace. */
+  get(local: string): string | undefined {
+    const i = this.names.indexOf(local);
+    return i < 0 ? undefined : this.values[i];
   }
-  return {
-    get: (local) => plain.get(local),
-    rel: (local) => rel.get(local),
-    plain: [...plain.keys()],
-    foreign,
-  };
+
+  /** An attribute of the relationships namespace (`r:id`). */
+  rel(local: string): string | undefined {
+    const i = this.relNames?.indexOf(local) ?? -1;
+    return i < 0 ? undefined : this.relValues![i];
+  }
+
+  /** The local names of the attributes of no namespace. */
+  plain(): readonly string[] {
+    return this.names;
+  }
+
+  /** The attributes not among `allowed` (of no namespace), and those of a namespace no reader of ours knows. */
+  unread(allowed: ReadonlySet<string>): readonly string[] {
+    let out: string[] | undefined;
+    for (const name of this.names) if (!allowed.has(name)) (out ??= []).push(name);
+    if (this.otherNames) (out ??= []).push(...this.otherNames);
+    return out ?? NONE;
+  }
+
+  private has(local: string): boolean {
+    return this.names.includes(local) || Boolean(this.relNames?.includes(local)) || Boolean(this.otherLocals?.includes(local));
+  }
+
+  /**
+   * The attributes of a tag. Two attributes of one local name (`id` and `r:id`, or `r` in two
+   * namespaces) are an ambiguity: readers that match by prefix, by local name or by namespace
+   * would each take another, so the part is refused.
+   */
+  static of(tag: XmlTag, part: string): Attributes {
+    let any = false;
+    for (const key in tag.attributes) {
+      any = key !== undefined;
+      break;
+    }
+    if (!any) return NO_ATTRIBUTES; // most elements of a sheet (<v>, <is>, <t>) carry none
+    const attributes = new Attributes();
+    for (const key in tag.attributes) {
+      const { uri, prefix, name, local, value } = tag.attributes[key]!;
+      if (uri === XMLNS || prefix === 'xmlns' || name === 'xmlns') continue;
+      if (attributes.has(local))
+        throw new AmbiguousWorkbook(
+          `the part ${part} has <${tag.local}> with two attributes named '${local}' (${attributes.nameOf(local)} and ${name}): ` +
+            'spreadsheet programs take different ones',
+        );
+      if (uri === '') {
+        attributes.names.push(local);
+        attributes.values.push(value);
+      } else if (uri === NS.rel) {
+        (attributes.relNames ??= []).push(local);
+        (attributes.relValues ??= []).push(value);
+      } else {
+        (attributes.otherLocals ??= []).push(local);
+        if (!NEUTRAL_ATTRIBUTE_NAMESPACES.has(uri)) (attributes.otherNames ??= []).push(name);
+      }
+    }
+    return attributes;
+  }
+
+  /** How the twin of `local` was written, for the message. */
+  private nameOf(local: string): string {
+    if (this.names.includes(local)) return local;
+    if (this.relNames?.includes(local)) return `r:${local}`;
+    return `another namespace's ${local}`;
+  }
 }
+
+const NO_ATTRIBUTES = new Attributes();
+
+/** The attributes of a tag (see Attributes.of). */
+export const attributesOf = (tag: XmlTag, part: string): Attributes => Attributes.of(tag, part);
 
 class XmlGuard {
   private run = 0;
