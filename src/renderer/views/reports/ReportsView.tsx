@@ -53,9 +53,15 @@ function VerifyResult({ result }: { result: Verified }) {
         <table className="small" data-testid="verify-changes" style={{ borderCollapse: 'collapse' }}>
           <thead>
             <tr>
-              <th scope="col">Where</th>
-              <th scope="col">As exported</th>
-              <th scope="col">Now</th>
+              <th scope="col" style={{ textAlign: 'left' }}>
+                Where
+              </th>
+              <th scope="col" style={{ textAlign: 'left' }}>
+                As exported
+              </th>
+              <th scope="col" style={{ textAlign: 'left' }}>
+                Now
+              </th>
             </tr>
           </thead>
           <tbody>
