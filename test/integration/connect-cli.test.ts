@@ -117,7 +117,10 @@ describe('attest connect / connections / disconnect with the real keychain', () 
       ['connect', '--client-id', tenant.clientId, '--server-url', tenant.url, '--data-dir', dataDir, '--name', 'demo', '--json'],
       `${tenant.clientSecret}\n`,
     );
-    expect(connect.stderr).toMatch(/Token check passed/);
+    expect(connect.stderr).toContain(
+      `Token check passed: the token endpoint ${tenant.url}/auth/v1/token accepted the credentials (signed assertion) and issued an access token; ` +
+        `no API endpoint under ${tenant.url}/api/v1 was called yet.`,
+    );
     expect(connect.code).toBe(0);
     const printed = JSON.parse(connect.stdout) as Record<string, unknown>;
     expect(printed).toMatchObject({

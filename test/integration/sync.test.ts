@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient, type ApiRequest } from '../../src/main/api/client';
+import { createApiClient, tokenMints, type ApiClient, type ApiEvent, type ApiRequest } from '../../src/main/api/client';
 import { ApiError } from '../../src/main/api/errors';
 import { openStore, type Store } from '../../src/main/store/db';
 import { collection, COLLECTION_IDS, type CollectionDescriptor, type CollectionId, type SplitPart } from '../../src/main/collections';
@@ -435,6 +435,32 @@ describe('sync through faults', () => {
           .map((e) => `${e.id} ${e.change}`)
           .sort(),
       ).toEqual([`${s1!.id} removed`, `${s2!.id} modified`].sort());
+    } finally {
+      store.close();
+      await tenant.close();
+      tmp.remove();
+    }
+  });
+
+  it('completes every collection when every token dies after its first request, minting no more tokens than requests accepted', async () => {
+    const tenant = await startTenant({ port: 0, seed: 14, scale: 2, faults: 'tokenExpireEarly=1' });
+    const tmp = tempDir();
+    const store = openStore(join(tmp.dir, 'store.sqlite'));
+    try {
+      const events: ApiEvent[] = [];
+      const api = createApiClient({
+        clientId: tenant.clientId,
+        clientSecret: tenant.clientSecret,
+        serverUrl: tenant.url,
+        onEvent: (e) => events.push(e),
+      });
+      const summary = await syncTenant({ store, api });
+      expect(summary.collections.filter((c) => !c.complete)).toEqual([]);
+      expect(summary.status).toBe('completed');
+      expect(differences(store, tenant.data)).toEqual([]);
+      // Each token serves one request: a renewal is shared by every request it refused, never minted per request.
+      const accepted = events.filter((e) => e.type === 'response' && e.status === 200).length;
+      expect(tokenMints(api)).toBeLessThanOrEqual(accepted);
     } finally {
       store.close();
       await tenant.close();

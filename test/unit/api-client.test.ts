@@ -247,6 +247,47 @@ describe('token: caching and minting', () => {
     expect(seen.slice(-2)).toHaveLength(2);
   });
 
+  it('20 concurrent requests refused with the same stale token share one re-mint, and each retries once', async () => {
+    apiHandler = (req, res) => {
+      if (req.headers.authorization === 'Bearer tok-1') setTimeout(() => json(res, 401, { code: 16, message: 'token expired' }), 10);
+      else json(res, 200, { ok: true });
+    };
+    const events: ApiEvent[] = [];
+    const api = client({ onEvent: (e) => events.push(e) });
+    const results = await Promise.all(Array.from({ length: 20 }, () => get(api)));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(tokenCount).toBe(2);
+    expect(seen.map((s) => s.headers.authorization).sort()).toEqual([...Array(20).fill('Bearer tok-1'), ...Array(20).fill('Bearer tok-2')]);
+    expect(events.filter((e) => e.type === 'reauth')).toHaveLength(20);
+  });
+
+  // One at a time, a request refused once is later sent with a token another request was answered with before it went out.
+  for (const maxConcurrent of [8, 1]) {
+    it(`tokens that die after their first request, ${maxConcurrent} at a time: every request gets through, one mint each`, async () => {
+      const used = new Set<string>();
+      apiHandler = (req, res) => {
+        const token = String(req.headers.authorization);
+        if (used.has(token)) return json(res, 401, { code: 16, message: 'token expired' });
+        used.add(token);
+        json(res, 200, { ok: true });
+      };
+      const api = client({ limiter: new RateLimiter({ maxConcurrent }) });
+      const results = await Promise.all([...Array.from({ length: 5 }, () => get(api)), ...Array.from({ length: 5 }, () => post(api))]);
+      expect(results.every((r) => r.status === 200)).toBe(true);
+      // The first request sent with a token is accepted, so a token is renewed only after it served one.
+      expect(tokenCount).toBe(10);
+    });
+  }
+
+  it('a token refused for every request sent with it ends each in an auth error after one renewal', async () => {
+    apiHandler = (_req, res) => void setTimeout(() => json(res, 401, { code: 16, message: 'not valid' }), 5);
+    const api = client();
+    const errors = await Promise.all(Array.from({ length: 5 }, () => failure(get(api))));
+    expect(errors.map((e) => e.kind)).toEqual(Array(5).fill('auth'));
+    expect(tokenCount).toBe(2);
+    expect(seen).toHaveLength(10);
+  });
+
   it('turns refused credentials into an auth error with the OAuth reason, never echoing the secret', async () => {
     tokenHandler = (_req, res) => json(res, 401, { error: 'invalid_client', error_description: `bad secret ${creds.clientSecret}` });
     const error = await failure(get(client({ auth: 'secret' })));

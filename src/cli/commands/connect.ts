@@ -88,8 +88,12 @@ export function connectCommand(deps: ConnectDeps = {}): CommandModule {
         maxRetries: 2,
       });
       await api.getToken();
+      // Only the token endpoint was asked: say so, rather than claim the API accepted them.
+      const { tokenUrl } = parseClientId(connection.clientId, connection.serverUrl);
+      const form = auth === 'assertion' ? 'signed assertion' : 'client secret';
       io.err(
-        `Token check passed: ${api.apiRoot} accepted the credentials (${auth === 'assertion' ? 'signed assertion' : 'client secret'}).`,
+        `Token check passed: the token endpoint ${tokenUrl} accepted the credentials (${form}) and issued an access token; ` +
+          `no API endpoint under ${api.apiRoot} was called yet.`,
       );
 
       let stored = false;

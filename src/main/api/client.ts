@@ -1,7 +1,9 @@
 /**
  * The API client: authenticated JSON requests under `{base}/api/v1`, with the retry rules of the
  * architecture ("The API client"):
- * - 401: forget the token, mint a new one, send once more; a second 401 is an `auth` error.
+ * - 401: forget the token, send once more with a new one (one mint shared by every request the
+ *   token was refused for). A further 401 is an `auth` error, unless the API accepted the refused
+ *   token for another request: then it died early, and the request goes on with a newer one.
  * - 429, any request: wait as `Retry-After` says (seconds or HTTP-date) on the shared limiter,
  *   then retry; a wait longer than `retryAfterCapMs` is not waited for (`rate_limited`).
  * - 5xx, network failures, timeouts, cut-off bodies: retried with jittered backoff for reads only.
@@ -29,7 +31,7 @@ import {
 } from './http';
 import { apiUrl, type QueryValue } from './path';
 import { RateLimiter, sleep } from './rate-limiter';
-import { TokenSource, type AuthMethod } from './token';
+import { raceSignal, TokenSource, type AuthMethod } from './token';
 
 export { RateLimiter } from './rate-limiter';
 export type { ApiEvent } from './events';
@@ -183,14 +185,14 @@ class HttpApiClient implements ApiClient {
       if (signal?.aborted) state.fail('cancelled', `${state.label} was cancelled before it was sent`);
       const sent = await this.#sendAttempt(state, url, body, requestId);
       if (sent === 'retry') continue;
-      const { raw, token, started } = sent;
+      const { raw, refusal, started } = sent;
       const { status } = raw;
       this.#onEvent?.({ type: 'response', ...state.where, status, attempt: state.attempts, ms: this.#now() - started });
 
-      if (status === 401 && !state.reauthorized) {
-        // Refused before any effect: safe to resend once with a new token, mutation or not.
+      // Refused before any effect: safe to resend with a new token, mutation or not. A request
+      // refused alone keeps being renewed only while other requests get through.
+      if (refusal && (!state.reauthorized || (await raceSignal(refusal, signal)))) {
         state.reauthorized = true;
-        this.tokens.invalidate(token);
         this.#onEvent?.({ type: 'reauth', ...state.where });
         continue;
       }
@@ -208,7 +210,7 @@ class HttpApiClient implements ApiClient {
     url: string,
     body: string | undefined,
     requestId: string,
-  ): Promise<{ raw: RawResponse; token: string; started: number } | 'retry'> {
+  ): Promise<{ raw: RawResponse; started: number; refusal?: Promise<boolean> } | 'retry'> {
     const { signal } = state;
     const release = await this.#limiter.acquire(signal);
     const started = this.#now();
@@ -223,15 +225,25 @@ class HttpApiClient implements ApiClient {
         'x-request-id': requestId,
       };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const raw = await sendOnce(url, {
-        method: state.method,
-        headers,
-        timeoutMs: this.#timeoutMs,
-        signal,
-        maxBytes: this.#maxResponseBytes,
-        ...(body === undefined ? {} : { body }),
-      });
-      return { raw, token, started };
+      this.tokens.beginUse(token);
+      let raw: RawResponse;
+      try {
+        raw = await sendOnce(url, {
+          method: state.method,
+          headers,
+          timeoutMs: this.#timeoutMs,
+          signal,
+          maxBytes: this.#maxResponseBytes,
+          ...(body === undefined ? {} : { body }),
+        });
+      } catch (error) {
+        this.tokens.endUse(token, false);
+        throw error;
+      }
+      // Refusal: whether the API accepted this token for another request (it died early) or for none.
+      if (raw.status === 401) return { raw, started, refusal: this.tokens.refused(token) };
+      this.tokens.endUse(token, true);
+      return { raw, started };
     } catch (error) {
       if (!(error instanceof TransportFailure)) throw error;
       // The backoff waits while this request still holds its place in the limiter.

@@ -6,6 +6,9 @@
  * - `secret`: the basic form with `client_secret`.
  * The token lives in memory only. It is re-minted 60 s before `expires_in` runs out (half the
  * lifetime for tokens shorter than two minutes), one mint at a time however many callers wait.
+ * A token the API refuses is renewed once, however many requests it refused: requests refused
+ * with a token already replaced take the newer one. Whether the API accepted a token for any request
+ * tells a token that died early from credentials the API does not accept.
  */
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
@@ -47,6 +50,14 @@ interface Token {
   expiresAt: number;
 }
 
+/** The API requests sent with one token and not yet answered, and whether the API accepted it for any. */
+interface TokenUse {
+  pending: number;
+  accepted: boolean;
+  /** Callers refused with this token, waiting to learn whether the API accepted it for another request. */
+  waiting: Array<(accepted: boolean) => void>;
+}
+
 /** Signs a client assertion as the architecture prescribes. Exported for tests. */
 export async function signClientAssertion(clientId: string, audience: string, key: ParsedClientSecret, nowMs: number): Promise<string> {
   const now = Math.floor(nowMs / 1000);
@@ -73,6 +84,7 @@ export class TokenSource {
   #token: Token | undefined;
   #inflight: Promise<Token> | undefined;
   #mints = 0;
+  readonly #uses = new Map<string, TokenUse>();
 
   constructor(options: TokenSourceOptions) {
     // The raw secret is kept apart, so it can be dropped once the key is parsed.
@@ -102,9 +114,45 @@ export class TokenSource {
     return token.value;
   }
 
-  /** The server refused `token` (401): forget it, so the next getToken mints a new one. */
-  invalidate(token: string): void {
+  /** An API request goes out with `token`; its answer ends the use with `endUse` or `refused`. */
+  beginUse(token: string): void {
+    const use = this.#uses.get(token);
+    if (use) use.pending += 1;
+    else this.#uses.set(token, { pending: 1, accepted: false, waiting: [] });
+  }
+
+  /** A request sent with `token` ended: answered by the API (`accepted`: not 401), or failed without an answer. */
+  endUse(token: string, accepted: boolean): void {
+    const use = this.#uses.get(token);
+    if (!use) return;
+    if (accepted && !use.accepted) {
+      use.accepted = true;
+      for (const settle of use.waiting.splice(0)) settle(true);
+    }
+    this.#release(token, use);
+  }
+
+  /**
+   * A request sent with `token` was refused (401). Forgets the token, if still the current one, so
+   * the next getToken mints a new one (or joins the mint under way), and resolves, once known,
+   * whether the API accepted it for any other request: true as soon as one was answered with it,
+   * false once every request sent with it was refused or failed.
+   */
+  refused(token: string): Promise<boolean> {
     if (this.#token?.value === token) this.#token = undefined;
+    const use = this.#uses.get(token);
+    if (!use) return Promise.resolve(false);
+    const verdict = use.accepted ? Promise.resolve(true) : new Promise<boolean>((resolve) => use.waiting.push(resolve));
+    this.#release(token, use);
+    return verdict;
+  }
+
+  #release(token: string, use: TokenUse): void {
+    use.pending -= 1;
+    if (use.pending > 0) return;
+    for (const settle of use.waiting.splice(0)) settle(use.accepted);
+    // The current token stays known as accepted: a request may still be sent with it after all others were answered.
+    if (!use.accepted || this.#token?.value !== token) this.#uses.delete(token);
   }
 
   #parsedKey(): Promise<ParsedClientSecret> {
@@ -280,6 +328,7 @@ export class TokenSource {
     // Times count from when the request was sent: the server's clock started no earlier.
     const margin = Math.min(REFRESH_MARGIN_SECONDS, expiresIn / 2);
     const token: Token = { value, expiresAt: sentAt + expiresIn * 1000, refreshAt: sentAt + (expiresIn - margin) * 1000 };
+    for (const [old, use] of this.#uses) if (use.pending === 0) this.#uses.delete(old);
     this.#token = token;
     this.#mints += 1;
     this.#options.onEvent?.({ type: 'token-minted', auth: this.#options.auth, expiresInSeconds: expiresIn });
