@@ -66,7 +66,8 @@ describe('enqueue: local validation', () => {
     expect(refused(() => t.outbox.enqueue('remove-membership', { appId: 'a/b', appEntitlementId: 'e', appUserId: 'u' })).message).toMatch(
       /not a valid id/,
     );
-    expect(refused(() => t.outbox.enqueue('escalate-task', { taskId: 't1' })).field).toBe('policyStepId');
+    expect(refused(() => t.outbox.enqueue('escalate-task', { policyStepId: 'p1' })).field).toBe('taskId');
+    expect(refused(() => t.outbox.enqueue('escalate-task', { taskId: 't1', policyStepId: 'p 1' })).field).toBe('policyStepId');
     expect(refused(() => t.outbox.enqueue('nope' as MutationKind, {})).field).toBe('kind');
   });
 
