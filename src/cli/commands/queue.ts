@@ -33,9 +33,10 @@ Actions:
   add create-scope      --app ID --resource-server ID --scope-value VALUE [--display-name T] [--description T]
                         [--classification C] [--state S]
   add remove-membership --app ID --entitlement ID --user APP_USER_ID
-  add escalate          --task ID [--policy-step ID] [--comment T]
+  add escalate          --task ID [--policy-step ID] [--comment T] [--expand PATH,…]
                         (without --policy-step: the task's current step as last synced, else none:
-                        the tenant escalates at the task's current step)
+                        the tenant escalates at the task's current step; --expand app_id,app_user_id…:
+                        the related objects the answer carries)
   add update-template   --template ID --file CHANGES.json   (the fields to set; the mask is derived)
   add create-campaign   --file CAMPAIGN.json | --name T --owner ID [--owner ID…] [--policy ID]
                         [--description T] [--completion-date ISO] [--duplicate-from CAMPAIGN_ID]
@@ -87,6 +88,7 @@ const options = {
   user: { type: 'string' },
   task: { type: 'string' },
   'policy-step': { type: 'string' },
+  expand: { type: 'string' },
   comment: { type: 'string' },
   template: { type: 'string' },
   file: { type: 'string' },
@@ -185,7 +187,12 @@ function inputFor(kind: MutationKind, v: Values): unknown {
     case 'remove-membership':
       return defined({ appId: v.app, appEntitlementId: v.entitlement, appUserId: v.user });
     case 'escalate-task':
-      return defined({ taskId: v.task, policyStepId: v['policy-step'], comment: v.comment });
+      return defined({
+        taskId: v.task,
+        policyStepId: v['policy-step'],
+        comment: v.comment,
+        expandMask: v.expand?.split(',').map((path) => path.trim()),
+      });
     case 'update-template':
       if (!v.file) throw new UsageError('update-template needs --file CHANGES.json');
       return { templateId: v.template, changes: readJsonFile(v.file) };

@@ -5,13 +5,16 @@ import { canEscalate, getPath, str } from '../../collections';
 import type { KindDescriptor, StoreCheck, ValidationContext } from './descriptor';
 import { get, isRecord, readTask, seg, text } from './server';
 import { StoreChecker } from './store-checks';
-import { asObject, optionalString, requiredId } from './validation';
+import { asObject, checkStringArray, optionalString, requiredId } from './validation';
+import { OutboxValidationError } from '../types';
 
 export interface EscalateTaskInput extends Record<string, unknown> {
   taskId: string;
   /** Optional (as in the vendor API): without it the tenant escalates at the task's current step. */
   policyStepId?: string;
   comment?: string;
+  /** Related objects the answer is to carry in `expanded` (the vendor's expandable paths: `app_id`, `app_user_id`…). */
+  expandMask?: string[];
 }
 
 function emergencyAccessOf(body: unknown): boolean | null {
@@ -75,6 +78,14 @@ export const escalateTask: KindDescriptor<EscalateTaskInput> = {
       out.policyStepId = requiredId(obj, 'policyStepId');
     const comment = optionalString(obj, 'comment', 8192);
     if (comment !== undefined && comment !== '') out.comment = comment;
+    if (obj.expandMask !== undefined && obj.expandMask !== null) {
+      const paths = checkStringArray(obj.expandMask, 'expandMask');
+      paths.forEach((path, i) => {
+        if (!/^[a-z_*]+$/.test(path))
+          throw new OutboxValidationError(`expandMask[${i}]`, `expandMask[${i}] '${path}' is not a path such as app_id`);
+      });
+      if (paths.length > 0) out.expandMask = paths;
+    }
     return out;
   },
   checkStore: checkEscalation,
@@ -92,6 +103,7 @@ export const escalateTask: KindDescriptor<EscalateTaskInput> = {
     body: {
       ...(i.policyStepId !== undefined ? { policyStepId: i.policyStepId } : {}),
       ...(i.comment !== undefined ? { comment: i.comment } : {}),
+      ...(i.expandMask ? { expandMask: { paths: i.expandMask } } : {}),
     },
   }),
   target: (i) => `task:${i.taskId}`,
@@ -102,6 +114,8 @@ export const escalateTask: KindDescriptor<EscalateTaskInput> = {
   result: (body, i) => ({
     taskId: text(get(body, 'taskView', 'task', 'id')) || i.taskId,
     emergencyAccess: emergencyAccessOf(body) ?? false,
+    // The ticket the tenant opened for the escalation, when it opened one.
+    ...(text(get(body, 'ticketActionId')) ? { ticketActionId: text(get(body, 'ticketActionId')) } : {}),
   }),
   /** The task as it is now (its emergencyAccess, its steps), read back and stored. */
   readBack: ({ api, input, signal }) => readTask(api, input.taskId, signal),
