@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/index';
 import { startTenant } from '../../src/tenant/server';
 import { captureIO } from '../helpers/cli';
-import { removableMemberships, removalsCsv, resourceServers, tempDir } from './outbox.helpers';
+import { escalatableTasks, removableMemberships, removalsCsv, resourceServers, tempDir } from './outbox.helpers';
 
 type Tenant = Awaited<ReturnType<typeof startTenant>>;
 let tenant: Tenant;
@@ -127,6 +127,41 @@ describe('attest queue', () => {
     const late = io();
     expect(await main(['queue', 'edit', id, '--store', file, '--display-name', 'Too late'], late)).toBe(1);
     expect(late.stderr).toMatch(/is succeeded: only queued items can be edited/);
+  });
+
+  it('queues an escalation without a policy step the store does not know, says so, and the tenant accepts the body without it', async () => {
+    const file = join(tmp.dir, 'escalate.sqlite');
+    const [task] = escalatableTasks(tenant.data, 1);
+    const added = io();
+    expect(await main(['queue', 'add', 'escalate', '--store', file, '--task', task!.taskId, '--comment', 'on call'], added)).toBe(0);
+    expect(added.stderr).toContain(`no policy step: the store knows no current step of task ${task!.taskId}`);
+    expect(added.stderr).toContain(`escalate task ${task!.taskId} (its current policy step) to emergency access`);
+    const sent = io(tenant.clientSecret);
+    expect(await main(['queue', 'send', '--store', file, '--client-id', tenant.clientId, '--server-url', tenant.url], sent)).toBe(0);
+    const applied = tenant.journal().filter((j) => j.operation === 'escalateTask' && j.objectId === task!.taskId);
+    expect(applied.map((j) => j.request)).toEqual([{ comment: 'on call' }]);
+    expect((tenant.data.tasks.get(task!.taskId) as unknown as { emergencyAccess: boolean }).emergencyAccess).toBe(true);
+  });
+
+  it('asks for the related objects with --expand, and keeps the ticket action id the tenant answers', async () => {
+    const file = join(tmp.dir, 'escalate-expand.sqlite');
+    const [, task] = escalatableTasks(tenant.data, 2);
+    const bad = io();
+    expect(await main(['queue', 'add', 'escalate', '--store', file, '--task', task!.taskId, '--expand', 'app id'], bad)).toBe(2);
+    expect(bad.stderr).toContain("expandMask[0] 'app id' is not a path such as app_id");
+    const added = io();
+    const argv = ['queue', 'add', 'escalate', '--store', file, '--task', task!.taskId, '--expand', 'app_id, app_user_id', '--json'];
+    expect(await main(argv, added)).toBe(0);
+    const id = (JSON.parse(added.stdout) as { id: string }).id;
+    const sent = io(tenant.clientSecret);
+    expect(await main(['queue', 'send', '--store', file, '--client-id', tenant.clientId, '--server-url', tenant.url], sent)).toBe(0);
+    const applied = tenant.journal().filter((j) => j.operation === 'escalateTask' && j.objectId === task!.taskId);
+    expect(applied.map((j) => j.request)).toEqual([{ expandMask: { paths: ['app_id', 'app_user_id'] } }]);
+    const shown = io();
+    await main(['queue', 'show', id, '--store', file], shown);
+    const { item } = JSON.parse(shown.stdout) as { item: { state: string; result: Record<string, unknown> } };
+    expect(item.state).toBe('succeeded');
+    expect(item.result).toEqual({ taskId: task!.taskId, emergencyAccess: true, ticketActionId: expect.stringMatching(/\S/) });
   });
 
   it('exits 3 when the tenant refuses the credentials, and nothing is lost', async () => {

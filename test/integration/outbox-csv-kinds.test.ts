@@ -58,7 +58,7 @@ afterAll(async () => {
 });
 
 describe('escalations from a CSV', () => {
-  it('refuses the file naming the unknown task and those that cannot be escalated, then queues and sends the good rows', async () => {
+  it('refuses the file naming the tasks that cannot be escalated, warns of the unknown one, then queues and sends the good rows', async () => {
     const good = escalatableTasks(tenant.data, 3);
     expect(good).toHaveLength(3);
     expect(good.map((g) => g.taskId)).not.toContain(notOffered.id);
@@ -75,10 +75,10 @@ describe('escalations from a CSV', () => {
     ]);
     const refused = await cli('queue', 'import', bad, '--kind', 'escalate');
     expect(refused.code).toBe(2);
-    expect(refused.err).toContain(`${bad}:3:1: task_id: unknown task no-such-task: not in the store (synced `);
+    expect(refused.err).toContain(`${bad}:3:1: warning: task_id: unknown task no-such-task: not in the store`);
     expect(refused.err).toMatch(new RegExp(`${bad}:5:1: task_id: task ${revoke.id} \\(.+\\) is a revoke task: only grant`));
     expect(refused.err).toMatch(new RegExp(`${bad}:6:1: task_id: task ${closed.id} \\(.+\\) is closed`));
-    expect(refused.err).toContain('nothing imported: 3 row(s) with errors out of 5');
+    expect(refused.err).toContain('nothing imported: 2 row(s) with errors out of 5');
     expect(JSON.parse((await cli('queue', 'list', '--json')).out)).toEqual([]);
 
     const file = writeCsv('escalations.csv', [
@@ -117,6 +117,20 @@ describe('escalations from a CSV', () => {
     );
     expect(dry.out).toContain(`(policy step ${notOffered.policy!.current!.id})`);
     expect(dry.err).toContain('dry run: 1 of 1 rows would be queued, 1 with warnings');
+  });
+});
+
+describe('one escalation without a policy step', () => {
+  it("takes the synced task's current step, says so, and sends it", async () => {
+    const task = escalatableTasks(tenant.data, 5).find((t) => t.taskId !== notOffered.id)!;
+    const added = await cli('queue', 'add', 'escalate', '--task', task.taskId);
+    expect(added.code, added.err).toBe(0);
+    expect(added.err).toContain(`policy step ${task.policyStepId}: the current step of task ${task.taskId} as of the last sync`);
+    expect(added.err).toMatch(new RegExp(`queued .+: escalate task ${task.taskId} \\(policy step ${task.policyStepId}\\)`));
+    const sent = await cli('queue', 'send');
+    expect(sent.code, sent.err).toBe(0);
+    const applied = tenant.journal().filter((j) => j.operation === 'escalateTask' && j.objectId === task.taskId);
+    expect(applied.map((j) => j.request)).toEqual([{ policyStepId: task.policyStepId }]);
   });
 });
 

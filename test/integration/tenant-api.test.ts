@@ -383,7 +383,10 @@ describe('access review templates', () => {
           sendReminders: !before.notificationConfig?.sendReminders,
           sendKickoff: !before.notificationConfig?.sendKickoff,
         },
-        columnConfig: { columns: ['ACCESS_REVIEW_TASK_COLUMN_ACCOUNT', 'ACCESS_REVIEW_TASK_COLUMN_APP'] },
+        columnConfig: {
+          columns: ['ACCESS_REVIEW_TASK_COLUMN_ACCOUNT', 'ACCESS_REVIEW_TASK_COLUMN_APP'],
+          orderedColumns: [{ builtin: 'ACCESS_REVIEW_TASK_COLUMN_ACCOUNT' }, { appUserAttributeKey: 'department' }],
+        },
         accessReviewDuration: '604800s',
       },
       updateMask: 'displayName, notificationConfig.sendReminders,columnConfig,accessReviewDuration,reviewInstructions',
@@ -397,7 +400,7 @@ describe('access review templates', () => {
     expect(after.notificationConfig?.sendKickoff).toBe(before.notificationConfig?.sendKickoff);
     expect(after.columnConfig).toEqual({
       columns: ['ACCESS_REVIEW_TASK_COLUMN_ACCOUNT', 'ACCESS_REVIEW_TASK_COLUMN_APP'],
-      orderedColumns: null,
+      orderedColumns: [{ builtin: 'ACCESS_REVIEW_TASK_COLUMN_ACCOUNT' }, { appUserAttributeKey: 'department' }],
     });
     expect(after.accessReviewDuration).toBe('604800s');
     expect(after.reviewInstructions).toBe('');
@@ -474,6 +477,12 @@ describe('access review templates', () => {
       400,
       INVALID_ARGUMENT,
       /columns/,
+    );
+    expectError(
+      await update({ accessReviewTemplate: { columnConfig: { orderedColumns: { x: 1 } } }, updateMask: 'columnConfig.orderedColumns' }),
+      400,
+      INVALID_ARGUMENT,
+      /orderedColumns/,
     );
     expectError(
       await update({ accessReviewTemplate: { accessReviewDuration: 'P14D' }, updateMask: 'accessReviewDuration' }),

@@ -176,6 +176,17 @@ describe('escalations', () => {
     const queued = t.outbox.enqueue('escalate-task', { taskId: 't-new', policyStepId: 'p' });
     expect(queued.warnings).toEqual([{ field: 'taskId', message: expect.stringMatching(/^unknown task t-new: not in the store/) }]);
   });
+
+  it('takes no policy step as the API allows: the body goes without one, and the store knows the current step to fill it', () => {
+    const preview = t.outbox.check('escalate-task', { taskId: 't-open', comment: 'on call' });
+    expect(preview).toMatchObject({ warnings: [], input: { taskId: 't-open', comment: 'on call' } });
+    expect(preview.request.body).toEqual({ comment: 'on call' });
+    expect(preview.summary).toBe('escalate task t-open (its current policy step) to emergency access');
+    expect(t.outbox.check('escalate-task', { taskId: 't-open', policyStepId: '' }).request.body).toEqual({});
+    expect(refusal(() => t.outbox.enqueue('escalate-task', { taskId: 't-closed' })).message).toMatch(/is closed$/);
+    expect(t.outbox.currentPolicyStep('t-open')).toBe('step-1');
+    expect(t.outbox.currentPolicyStep('t-new')).toBeNull();
+  });
 });
 
 describe('CSV import', () => {

@@ -66,7 +66,8 @@ describe('enqueue: local validation', () => {
     expect(refused(() => t.outbox.enqueue('remove-membership', { appId: 'a/b', appEntitlementId: 'e', appUserId: 'u' })).message).toMatch(
       /not a valid id/,
     );
-    expect(refused(() => t.outbox.enqueue('escalate-task', { taskId: 't1' })).field).toBe('policyStepId');
+    expect(refused(() => t.outbox.enqueue('escalate-task', { policyStepId: 'p1' })).field).toBe('taskId');
+    expect(refused(() => t.outbox.enqueue('escalate-task', { taskId: 't1', policyStepId: 'p 1' })).field).toBe('policyStepId');
     expect(refused(() => t.outbox.enqueue('nope' as MutationKind, {})).field).toBe('kind');
   });
 
@@ -165,6 +166,27 @@ describe('update-template: the mask comes from what really changed', () => {
       changes: { columnConfig: { columns: ['ACCESS_REVIEW_TASK_COLUMN_FROM_THE_FUTURE', 'ACCESS_REVIEW_TASK_COLUMN_ACCOUNT'] } },
     });
     expect(item.input.updateMask).toBe('columnConfig.columns');
+  });
+
+  it('takes columnConfig.orderedColumns as a list of column references, as the vendor schema has it', () => {
+    const ordered = [{ builtin: 'ACCESS_REVIEW_TASK_COLUMN_ACCOUNT' }, { appUserAttributeKey: 'department' }];
+    const item = t.outbox.enqueue('update-template', { templateId: 'tp-1', changes: { columnConfig: { orderedColumns: ordered } } });
+    expect(item.input.updateMask).toBe('columnConfig.orderedColumns');
+    expect(item.request.body).toEqual({
+      accessReviewTemplate: { id: 'tp-1', columnConfig: { orderedColumns: ordered } },
+      updateMask: 'columnConfig.orderedColumns',
+    });
+    const change = (orderedColumns: unknown) => () =>
+      t.outbox.enqueue('update-template', { templateId: 'tp-1', changes: { columnConfig: { orderedColumns } } });
+    const object = refused(change({ x: 1 }));
+    expect(object.field).toBe('columnConfig.orderedColumns');
+    expect(object.message).toMatch(/^columnConfig.orderedColumns must be a list of columns such as \[\{ "builtin": /);
+    expect(refused(change(['ACCESS_REVIEW_TASK_COLUMN_ACCOUNT'])).message).toBe('columnConfig.orderedColumns[0] must be an object');
+    expect(refused(change([{ builtin: 'ACCESS_REVIEW_TASK_COLUMN_MADE_UP' }])).field).toBe('columnConfig.orderedColumns[0].builtin');
+    expect(refused(change([{ builtin: 'ACCESS_REVIEW_TASK_COLUMN_ACCOUNT', appUserAttributeKey: 'x' }])).message).toBe(
+      'columnConfig.orderedColumns[0] must set exactly one of builtin or appUserAttributeKey',
+    );
+    expect(refused(change([{ label: 'x' }])).field).toBe('columnConfig.orderedColumns[0].label');
   });
 });
 

@@ -33,7 +33,10 @@ Actions:
   add create-scope      --app ID --resource-server ID --scope-value VALUE [--display-name T] [--description T]
                         [--classification C] [--state S]
   add remove-membership --app ID --entitlement ID --user APP_USER_ID
-  add escalate          --task ID --policy-step ID [--comment T]
+  add escalate          --task ID [--policy-step ID] [--comment T] [--expand PATH,…]
+                        (without --policy-step: the task's current step as last synced, else none:
+                        the tenant escalates at the task's current step; --expand app_id,app_user_id…:
+                        the related objects the answer carries)
   add update-template   --template ID --file CHANGES.json   (the fields to set; the mask is derived)
   add create-campaign   --file CAMPAIGN.json | --name T --owner ID [--owner ID…] [--policy ID]
                         [--description T] [--completion-date ISO] [--duplicate-from CAMPAIGN_ID]
@@ -85,6 +88,7 @@ const options = {
   user: { type: 'string' },
   task: { type: 'string' },
   'policy-step': { type: 'string' },
+  expand: { type: 'string' },
   comment: { type: 'string' },
   template: { type: 'string' },
   file: { type: 'string' },
@@ -183,7 +187,12 @@ function inputFor(kind: MutationKind, v: Values): unknown {
     case 'remove-membership':
       return defined({ appId: v.app, appEntitlementId: v.entitlement, appUserId: v.user });
     case 'escalate-task':
-      return defined({ taskId: v.task, policyStepId: v['policy-step'], comment: v.comment });
+      return defined({
+        taskId: v.task,
+        policyStepId: v['policy-step'],
+        comment: v.comment,
+        expandMask: v.expand?.split(',').map((path) => path.trim()),
+      });
     case 'update-template':
       if (!v.file) throw new UsageError('update-template needs --file CHANGES.json');
       return { templateId: v.template, changes: readJsonFile(v.file) };
@@ -303,11 +312,24 @@ function add({ rest, values, io, outbox }: ActionCall): ExitCode {
   const kindArg = rest[0];
   const kind = (kindArg && (KIND_ALIASES[kindArg] ?? kindArg)) as MutationKind;
   if (!kind || !MUTATION_KINDS.includes(kind)) throw new UsageError(`add needs a kind: ${MUTATION_KINDS.join(', ')} (or escalate)`);
-  const item = outbox.enqueue(kind, inputFor(kind, values), { source: 'cli' });
+  const input =
+    kind === 'escalate-task' ? withStoredStep(inputFor(kind, values) as Record<string, unknown>, outbox, io) : inputFor(kind, values);
+  const item = outbox.enqueue(kind, input, { source: 'cli' });
   if (values.json) io.out(JSON.stringify(item, null, 2));
   io.err(escapeControls(`queued ${item.id}: ${item.summary}`));
   printWarnings(io, item);
   return EXIT.ok;
+}
+
+/** An escalation without a step takes the task's current step from the store, as the app does, and says so; else it goes without one. */
+function withStoredStep(input: Record<string, unknown>, outbox: Outbox, io: CliIO): Record<string, unknown> {
+  if (input.policyStepId !== undefined || typeof input.taskId !== 'string' || input.taskId.trim() === '') return input;
+  const taskId = input.taskId.trim();
+  const step = outbox.currentPolicyStep(taskId);
+  if (step) io.err(escapeControls(`policy step ${step}: the current step of task ${taskId} as of the last sync`));
+  else
+    io.err(escapeControls(`no policy step: the store knows no current step of task ${taskId}; the tenant escalates at its current step`));
+  return step ? { ...input, policyStepId: step } : input;
 }
 
 /** The store's warnings about a queued change: what it does not know, named. */

@@ -25,6 +25,7 @@ import type { ImportKind } from './csv-import';
 import { ensureSchema, OutboxDb, type ItemFilter, type OutboxStore } from './items';
 import { journalInWords } from './journal-words';
 import { KINDS } from './kinds';
+import { currentPolicyStep } from './kinds/escalate-task';
 import { reconcileItems } from './reconcile';
 import { runSend, type SendOptions } from './sender';
 import { upgradeQueued } from './upgrade';
@@ -93,6 +94,8 @@ export interface Outbox {
   overlays(collection: string, ids?: string[]): PendingOverlay[];
   /** Resolves an id or a unique prefix of one (for the CLI). */
   resolveId(idOrPrefix: string): string;
+  /** A task's current policy step as the store holds it (what an escalation without a step is filled with), or null. */
+  currentPolicyStep(taskId: string): string | null;
 }
 
 const RESOLVED_NOTE = 'marked resolved by the user';
@@ -143,6 +146,7 @@ export function openOutbox(store: OutboxStore): Outbox {
     counts: (filter) => (filter ? o.countsWhere(filter) : o.counts()),
     overlays: (collection, ids) => o.overlays(collection, ids),
     resolveId: (idOrPrefix) => resolveId(o, idOrPrefix),
+    currentPolicyStep: (taskId) => currentPolicyStep(taskId, ctx),
   };
 }
 

@@ -4,13 +4,14 @@ import { call } from '../api';
 /** The input of an escalate-task change. */
 export interface EscalationInput {
   taskId: string;
-  policyStepId: string;
+  /** The task's current step when the store names one; without it the tenant escalates at the current step. */
+  policyStepId?: string;
 }
 
 /**
  * Whether a stored task can be escalated to emergency access now, and with which policy step: the
- * task's current step (its `currentStepId` column), while the task offers the escalation there
- * (its `escalatable` column). Otherwise the reason, in words.
+ * task's current step (its `currentStepId` column, when it names one), while the task offers the
+ * escalation there (its `escalatable` column). Otherwise the reason, in words.
  */
 export function escalationOf(
   task: Pick<ObjectRow, 'id' | 'cells' | 'pending' | 'deleted'>,
@@ -20,8 +21,7 @@ export function escalationOf(
   if (task.pending) return { reason: 'a change to it is already waiting in the outbox' };
   if (task.cells.emergencyAccess === true) return { reason: 'already in emergency access' };
   if (task.cells.escalatable !== true) return { reason: 'its current step does not offer escalation' };
-  if (stepId === '') return { reason: 'it names no current policy step' };
-  return { input: { taskId: task.id, policyStepId: stepId } };
+  return { input: stepId ? { taskId: task.id, policyStepId: stepId } : { taskId: task.id } };
 }
 
 /** Queues the escalation of a task (through the outbox's checks); answers the store's warnings. */

@@ -45,7 +45,7 @@ const TEMPLATE_FIELDS: Record<string, Kind> = {
   exemptCertifiedAccessConflicts: 'boolean',
   isCampaignScheduleEnabled: 'boolean',
   usePolicyOverride: 'boolean',
-  columnConfig: { message: { columns: { enumList: ACCESS_REVIEW_TASK_COLUMN_VALUES }, orderedColumns: 'object' } },
+  columnConfig: { message: { columns: { enumList: ACCESS_REVIEW_TASK_COLUMN_VALUES }, orderedColumns: 'objectList' } },
   inclusionScope: {
     message: {
       appUserStatuses: { enumList: APP_USER_STATUS_VALUES },

@@ -2,16 +2,19 @@
 import { TASK_TYPE_KEYS } from '../../../shared/api-types/task';
 import { kindOf } from '../../../shared/api-types/common';
 import { canEscalate, getPath, str } from '../../collections';
-import { OutboxValidationError } from '../types';
 import type { KindDescriptor, StoreCheck, ValidationContext } from './descriptor';
 import { get, isRecord, readTask, seg, text } from './server';
 import { StoreChecker } from './store-checks';
-import { asObject, optionalString, requiredId } from './validation';
+import { asObject, checkStringArray, optionalString, requiredId } from './validation';
+import { OutboxValidationError } from '../types';
 
 export interface EscalateTaskInput extends Record<string, unknown> {
   taskId: string;
-  policyStepId: string;
+  /** Optional (as in the vendor API): without it the tenant escalates at the task's current step. */
+  policyStepId?: string;
   comment?: string;
+  /** Related objects the answer is to carry in `expanded` (the vendor's expandable paths: `app_id`, `app_user_id`…). */
+  expandMask?: string[];
 }
 
 function emergencyAccessOf(body: unknown): boolean | null {
@@ -37,7 +40,7 @@ function checkEscalation(i: EscalateTaskInput, ctx: ValidationContext): StoreChe
   else if (getPath(view, 'task.emergencyAccess') === true) c.refuse('taskId', `task ${task} is in emergency access already`);
   else if (!canEscalate(view))
     c.warn('taskId', `task ${task} did not offer escalation at the last sync (${c.asOf('tasks')}): its current step may not allow it`);
-  else if (current && current !== i.policyStepId)
+  else if (current && i.policyStepId && current !== i.policyStepId)
     c.warn(
       'policyStepId',
       `policy step ${i.policyStepId} is not the current step of task ${task} as of the last sync (${c.asOf('tasks')}): that is ${current}`,
@@ -46,26 +49,21 @@ function checkEscalation(i: EscalateTaskInput, ctx: ValidationContext): StoreChe
 }
 
 /**
- * A CSV row's escalation: the policy step, unless the row gives one, is the task's current step in
- * the store (as the app's escalation offers it). A task the store does not hold, or holds without a
- * current step, cannot be completed: refused naming the task (with the store's reason when it has one).
+ * The task's current policy step as the store holds it (what the app's escalation offers), or null
+ * when the store does not hold the task, holds it as gone, or holds it without a current step.
  */
+export function currentPolicyStep(taskId: string, ctx: ValidationContext): string | null {
+  const found = ctx.stored('tasks', taskId);
+  if (!found || found.deleted) return null;
+  return str(getPath(found.json, 'task.policy.current.id')) || null;
+}
+
+/** A CSV row's escalation: without a step, the task's current step in the store when it knows one (the tenant's otherwise). */
 function rowEscalation(cells: Record<string, unknown>, ctx: ValidationContext): Record<string, unknown> {
   const taskId = typeof cells.taskId === 'string' ? cells.taskId.trim() : '';
   if (!taskId || cells.policyStepId) return cells;
-  const found = ctx.stored('tasks', taskId);
-  const asOf = ctx.syncedAsOf('tasks');
-  const synced = asOf ? `synced ${asOf.slice(0, 16).replace('T', ' ')}` : 'tasks never synced';
-  const fill = 'the policy step is taken from the synced task: sync tasks, or give a policy_step_id column';
-  if (!found) throw new OutboxValidationError('taskId', `unknown task ${taskId}: not in the store (${synced}); ${fill}`);
-  if (found.deleted) throw new OutboxValidationError('taskId', `task ${taskId} was gone from the tenant at the last sync (${synced})`);
-  const step = str(getPath(found.json, 'task.policy.current.id'));
-  if (step) return { ...cells, policyStepId: step };
-  const refused = checkEscalation({ taskId, policyStepId: '' }, ctx).findings.find((f) => f.severity === 'refuse');
-  throw new OutboxValidationError(
-    'taskId',
-    refused?.message ?? `task ${taskId} has no current policy step as of the last sync (${synced}): there is no step to escalate`,
-  );
+  const step = currentPolicyStep(taskId, ctx);
+  return step ? { ...cells, policyStepId: step } : cells;
 }
 
 export const escalateTask: KindDescriptor<EscalateTaskInput> = {
@@ -75,9 +73,19 @@ export const escalateTask: KindDescriptor<EscalateTaskInput> = {
   endpoint: 'POST /api/v1/tasks/{task_id}/action/escalate',
   validate(raw) {
     const obj = asObject(raw, 'escalate-task');
-    const out: EscalateTaskInput = { taskId: requiredId(obj, 'taskId'), policyStepId: requiredId(obj, 'policyStepId') };
+    const out: EscalateTaskInput = { taskId: requiredId(obj, 'taskId') };
+    if (obj.policyStepId !== undefined && obj.policyStepId !== null && obj.policyStepId !== '')
+      out.policyStepId = requiredId(obj, 'policyStepId');
     const comment = optionalString(obj, 'comment', 8192);
     if (comment !== undefined && comment !== '') out.comment = comment;
+    if (obj.expandMask !== undefined && obj.expandMask !== null) {
+      const paths = checkStringArray(obj.expandMask, 'expandMask');
+      paths.forEach((path, i) => {
+        if (!/^[a-z_*]+$/.test(path))
+          throw new OutboxValidationError(`expandMask[${i}]`, `expandMask[${i}] '${path}' is not a path such as app_id`);
+      });
+      if (paths.length > 0) out.expandMask = paths;
+    }
     return out;
   },
   checkStore: checkEscalation,
@@ -92,15 +100,22 @@ export const escalateTask: KindDescriptor<EscalateTaskInput> = {
   request: (i) => ({
     method: 'POST',
     path: `/tasks/${seg(i.taskId)}/action/escalate`,
-    body: { policyStepId: i.policyStepId, ...(i.comment !== undefined ? { comment: i.comment } : {}) },
+    body: {
+      ...(i.policyStepId !== undefined ? { policyStepId: i.policyStepId } : {}),
+      ...(i.comment !== undefined ? { comment: i.comment } : {}),
+      ...(i.expandMask ? { expandMask: { paths: i.expandMask } } : {}),
+    },
   }),
   target: (i) => `task:${i.taskId}`,
-  dedupeKey: (i) => `${i.taskId}\u0000${i.policyStepId}`,
-  summary: (i) => `escalate task ${i.taskId} (policy step ${i.policyStepId}) to emergency access`,
+  dedupeKey: (i) => `${i.taskId}\u0000${i.policyStepId ?? ''}`,
+  summary: (i) =>
+    `escalate task ${i.taskId} (${i.policyStepId ? `policy step ${i.policyStepId}` : 'its current policy step'}) to emergency access`,
   overlay: (i) => [{ collection: 'tasks', objectId: i.taskId, effect: 'pending-escalation', data: { ...i } }],
   result: (body, i) => ({
     taskId: text(get(body, 'taskView', 'task', 'id')) || i.taskId,
     emergencyAccess: emergencyAccessOf(body) ?? false,
+    // The ticket the tenant opened for the escalation, when it opened one.
+    ...(text(get(body, 'ticketActionId')) ? { ticketActionId: text(get(body, 'ticketActionId')) } : {}),
   }),
   /** The task as it is now (its emergencyAccess, its steps), read back and stored. */
   readBack: ({ api, input, signal }) => readTask(api, input.taskId, signal),

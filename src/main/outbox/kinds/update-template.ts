@@ -10,6 +10,7 @@ import { StoreChecker } from './store-checks';
 import {
   asObject,
   bool,
+  checkEnum,
   dateTime,
   enumList,
   freeObject,
@@ -23,6 +24,28 @@ import {
   stringList,
   type FieldCheck,
 } from './validation';
+
+const COLUMN_REF_EXAMPLE = '[{ "builtin": "ACCESS_REVIEW_TASK_COLUMN_ACCOUNT" }, { "appUserAttributeKey": "department" }]';
+
+/**
+ * `columnConfig.orderedColumns`: the columns in the order reviewers see them, each a built-in column
+ * or an account attribute, exactly one of the two (a oneof in the vendor schema). A built-in value
+ * the app does not know is kept when the template holds it already (in any place: reordering it is fine).
+ */
+const orderedColumns: FieldCheck = (v, p, stored) => {
+  if (!Array.isArray(v)) throw new OutboxValidationError(p, `${p} must be a list of columns such as ${COLUMN_REF_EXAMPLE}`);
+  const storedBuiltins = Array.isArray(stored) ? stored.map((column) => get(column, 'builtin')) : [];
+  const columnRef = message({
+    builtin: (value, path) => void checkEnum(ENUMS.AccessReviewTaskColumn, value, path, storedBuiltins),
+    appUserAttributeKey: str,
+  });
+  v.forEach((item, i) => {
+    const path = `${p}[${i}]`;
+    columnRef(item, path, undefined);
+    const set = Object.values(item as Record<string, unknown>).filter((value) => value !== null && value !== undefined);
+    if (set.length !== 1) throw new OutboxValidationError(path, `${path} must set exactly one of builtin or appUserAttributeKey`);
+  });
+};
 
 /** How each updatable field's value is checked (the list of fields is shared with the editor). */
 export const TEMPLATE_FIELDS: Record<TemplateUpdatableField, FieldCheck> = {
@@ -40,7 +63,7 @@ export const TEMPLATE_FIELDS: Record<TemplateUpdatableField, FieldCheck> = {
   exemptCertifiedAccessConflicts: bool,
   isCampaignScheduleEnabled: bool,
   usePolicyOverride: bool,
-  columnConfig: message({ columns: enumList(ENUMS.AccessReviewTaskColumn), orderedColumns: freeObject }),
+  columnConfig: message({ columns: enumList(ENUMS.AccessReviewTaskColumn), orderedColumns }),
   inclusionScope: message({
     appUserStatuses: enumList(ENUMS.AppUserStatus),
     appUserTypes: enumList(ENUMS.AppUserType),

@@ -122,7 +122,7 @@ const SIMPLE: Partial<Record<MutationKind, { key: string; label: string; require
   ],
   'escalate-task': [
     { key: 'taskId', label: 'Task id', required: true, mono: true, pick: 'tasks' },
-    { key: 'policyStepId', label: 'Policy step id', required: true, mono: true },
+    { key: 'policyStepId', label: 'Policy step id', mono: true },
     { key: 'comment', label: 'Comment' },
   ],
 };
@@ -310,7 +310,13 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
               (serverError?.field === field.key ? serverError.message : null) ??
               (live.problem?.field === field.key ? live.problem.message : null)
             }
-            hint={field.key === 'scopeValue' ? `${utf8Bytes(scopeValue)} / 256 bytes · printable ASCII except space, " and \\` : undefined}
+            hint={
+              field.key === 'scopeValue'
+                ? `${utf8Bytes(scopeValue)} / 256 bytes · printable ASCII except space, " and \\`
+                : field.key === 'policyStepId'
+                  ? "Optional: the task's current step, taken from the store when you pick the task; left empty, the tenant uses the current step"
+                  : undefined
+            }
           />
         ))
       ) : (
