@@ -425,8 +425,9 @@ export function ReportsView({ draft }: { draft?: ReportDraft | undefined }) {
           </button>
         </div>
         <div className="muted small">
-          Recomputes the SHA-256 of every sheet and of the whole, compares them with the Evidence sheet, and refuses what Attest never
-          writes (formulas, hidden sheets or rows, extra parts).
+          Recomputes the SHA-256 of every sheet, of the document properties and of the whole, compares them with the Evidence sheet, and
+          refuses what Attest never writes (formulas, hidden sheets or rows, extra parts), what no one can see and what programs read two
+          ways. A re-save by another program that changes nothing shown is data intact; an edit is named cell by cell.
         </div>
         <div>
           <label className="label" htmlFor="verify-key">
