@@ -20,6 +20,7 @@ const commands: Record<string, () => Promise<{ default: CommandModule }>> = {
   show: () => import('./commands/show'),
   diff: () => import('./commands/diff'),
   runs: () => import('./commands/runs'),
+  toolset: () => import('./commands/toolset'),
   export: () => import('./commands/export'),
   verify: () => import('./commands/verify'),
   key: () => import('./commands/key'),

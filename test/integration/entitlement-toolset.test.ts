@@ -17,6 +17,7 @@ import { runCli } from './sync.helpers';
 let tenant: TestTenant;
 let tmp: ReturnType<typeof tempDir>;
 let workspace: Workspace;
+let env: NodeJS.ProcessEnv;
 let closed = false;
 
 beforeAll(async () => {
@@ -24,7 +25,7 @@ beforeAll(async () => {
   tmp = tempDir('attest-toolset-');
   const dataDir = join(tmp.dir, 'data');
   saveConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'tools' }));
-  const env = { ATTEST_CLIENT_SECRET: tenant.clientSecret, ATTEST_DATA_DIR: dataDir };
+  env = { ATTEST_CLIENT_SECRET: tenant.clientSecret, ATTEST_DATA_DIR: dataDir };
   const synced = await runCli(['sync', '--connection', 'tools'], env);
   expect(synced.code, synced.err).toBe(0);
   workspace = await openWorkspace(dataDir, 'tools', { env });
@@ -79,6 +80,28 @@ describe("an entitlement's MCP toolset", () => {
     // The store's answer is for that entitlement only, within its app.
     const wrongApp = await entitlementToolset(workspace, { online: false, appId: 'no-such-app', appEntitlementId: t.appEntitlementId! });
     expect(wrongApp.toolset).toBeNull();
+  });
+
+  it('attest toolset: the lookup live, the store with --offline, each saying which; a missing option is a usage error', async () => {
+    const t = toolsets()[3]!;
+    const args = ['toolset', '--connection', 'tools', '--app', t.appId!, '--entitlement', t.appEntitlementId!];
+    const live = await runCli([...args, '--json'], env);
+    expect(live.code, live.err).toBe(0);
+    expect(JSON.parse(live.out)).toMatchObject({
+      source: 'live',
+      reason: null,
+      toolset: { id: t.id, title: t.displayName, json: { id: t.id } },
+    });
+    const offline = await runCli([...args, '--offline'], env);
+    expect(offline.code, offline.err).toBe(0);
+    expect(offline.out.trim()).toBe(`${t.displayName} (${t.id})`);
+    expect(offline.err).toMatch(/from the store, toolsets synced \S+ \(offline: the tenant is not reachable now\)/);
+    const linked = new Set(toolsets().map((x) => x.appEntitlementId));
+    const bare = [...tenant.data.entitlements.values()].find((e) => !linked.has(e.id))!;
+    const none = await runCli(['toolset', '--connection', 'tools', '--app', bare.appId, '--entitlement', bare.id], env);
+    expect(none.out.trim()).toBe('no MCP toolset is linked to this entitlement');
+    expect(none.err).toMatch(/asked of the tenant at /);
+    expect((await runCli(['toolset', '--connection', 'tools', '--app', t.appId!], env)).code).toBe(2);
   });
 
   it('a tenant that stops answering: the store answers, saying the lookup failed', async () => {
