@@ -7,6 +7,8 @@ export const EXIT = {
   network: 4,
   /** Some outbox items failed or are uncertain. */
   outboxIncomplete: 5,
+  /** A partial import queued its valid rows and refused others (`queue import --partial`). */
+  importPartial: 6,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

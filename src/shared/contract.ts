@@ -328,6 +328,10 @@ export const ImportPreview = z.object({
   warnings: z.array(z.string()),
   /** The store's warnings about rows queued all the same (an unknown id, not a member), by line and column. */
   rowWarnings: z.array(ImportRowError),
+  /** The data rows refused (each is one of `errors`); any other error is about the file and stops every import. */
+  refused: z.number().int(),
+  /** The refused rows as a CSV (their own columns, then rejected_line and rejected_reason), to fix and import again; null: none. */
+  rejectsCsv: z.string().nullable(),
 });
 export type ImportPreview = z.infer<typeof ImportPreview>;
 
@@ -706,9 +710,16 @@ export const CHANNELS = {
     'Validates a whole CSV: valid rows, line-numbered errors, duplicates; queues nothing.',
   ),
   outboxImport: channel(
-    z.object({ kind: ImportKind, csv: z.string().max(CSV_MAX), source: z.string().max(300).nullable().default(null) }).strict(),
+    z
+      .object({
+        kind: ImportKind,
+        csv: z.string().max(CSV_MAX),
+        source: z.string().max(300).nullable().default(null),
+        partial: z.boolean().default(false),
+      })
+      .strict(),
     ImportPreview.extend({ queued: z.number().int(), itemIds: z.array(z.string()) }),
-    'Queues every valid row of a CSV in one transaction, or nothing when any row has an error.',
+    'Queues every valid row of a CSV in one transaction, or nothing when any row has an error (partial: the valid rows all the same).',
   ),
   outboxSend: channel(
     z

@@ -15,7 +15,9 @@ import {
   type OutboxItem,
   type QueuedItem,
   type SendSummary,
+  type ImportResult,
 } from '../../main/outbox/queue';
+import { refuseExisting, writeOutputFile } from '../../main/output-file';
 import { readInputFile } from '../../main/input-file';
 import { CSV_IMPORT_MAX_BYTES, JSON_INPUT_MAX_BYTES } from '../../shared/input-limits';
 import { namedSummary } from '../../shared/named-summary';
@@ -44,10 +46,16 @@ Actions:
                                                      the rest is kept; validated again, update-template's
                                                      mask derived again)
   import FILE.csv --kind remove-membership|create-scope|escalate|update-template [--dry-run]
-                                                     (checked against the store: a row it is sure the
-                                                     tenant refuses is an error, an unknown id a warning;
-                                                     --dry-run lists the rows with the names of their ids;
-                                                     columns per kind: docs/outbox.md "CSV import")
+         [--partial] [--rejects OUT.csv [--force]]   (checked against the store: a row it is sure the
+                                                     tenant refuses is an error, an id a complete
+                                                     collection does not hold too, an unknown id of a
+                                                     partial one a warning; without --partial any
+                                                     refused row queues nothing; --partial queues the
+                                                     valid rows as one batch; --rejects writes the
+                                                     refused rows with their line and reason, to fix
+                                                     and import again; --dry-run lists the rows with
+                                                     the names of their ids; columns per kind:
+                                                     docs/outbox.md "CSV import")
   list [SELECTION] [-o table|json|csv]
   batches [-o table|json|csv]                       (the CSV imports: name, time, items per state)
   show ID
@@ -67,7 +75,7 @@ Tenant:  the connection's credentials (keychain), or --client-id ID [--server-ur
 Output:  --json prints machine-readable results on stdout; list takes -o table|json|csv (table by default,
          cut to the terminal's width on a terminal).
 Exit:    0 ok, 2 usage or invalid change, 3 credentials refused, 4 tenant unreachable,
-         5 some items failed or are uncertain.`;
+         5 some items failed or are uncertain, 6 import --partial queued the valid rows and refused others.`;
 
 const options = {
   ...OUTPUT_OPTIONS,
@@ -99,6 +107,9 @@ const options = {
   'duplicate-from': { type: 'string' },
   kind: { type: 'string' },
   'dry-run': { type: 'boolean', default: false },
+  partial: { type: 'boolean', default: false },
+  rejects: { type: 'string' },
+  force: { type: 'boolean', default: false },
   ids: { type: 'string' },
   batch: { type: 'string' },
   error: { type: 'string' },
@@ -355,14 +366,52 @@ function edit(call: ActionCall): ExitCode {
   return EXIT.ok;
 }
 
+const PARTIAL_HINT = ' (--partial queues the valid rows; --rejects OUT.csv writes the refused ones)';
+
 function importCsv({ rest, values, io, outbox }: ActionCall): ExitCode {
   if (rest.length !== 1) throw new UsageError('import needs one FILE.csv');
   const kind = (values.kind ? (KIND_ALIASES[values.kind] ?? values.kind) : '') as ImportKind;
   if (!IMPORT_KINDS.includes(kind)) throw new UsageError(`import needs --kind with one of ${IMPORT_KINDS.join(', ')}`);
   const file = resolve(rest[0]!);
+  const rejects = values.rejects === undefined ? null : resolve(values.rejects);
+  if (rejects === file) throw new UsageError('--rejects names the file being imported: give another file');
+  // Refused before anything is queued: the rejects file must be writable where the user said.
+  if (rejects && !values.force) refuseExisting(rejects);
   const bytes = readInputFile(file, 'the CSV file', CSV_IMPORT_MAX_BYTES);
-  const result = outbox.importCsv(bytes, kind, { dryRun: values['dry-run'], source: `csv:${file}` });
-  if (values.json) io.out(JSON.stringify({ ...result, valid: result.valid.length }, null, 2));
+  const result = outbox.importCsv(bytes, kind, { dryRun: values['dry-run'], partial: values.partial, source: `csv:${file}` });
+  if (values.json) io.out(JSON.stringify({ ...result, valid: result.valid.length, rejectsCsv: undefined, rejects }, null, 2));
+  printImportFindings(io, file, result, values.json === true);
+  const dups = result.duplicatesInFile.length + result.duplicatesInQueue.length;
+  const fileErrors = result.errors.length - result.refused;
+  const written = rejects !== null && result.rejectsCsv !== null && fileErrors === 0;
+  if (written) {
+    writeOutputFile(rejects, result.rejectsCsv!, { force: values.force });
+    io.err(`${result.refused} refused row(s) written to ${escapeControls(rejects)}: fix them there and import that file again`);
+  }
+  if (fileErrors > 0 || (result.errors.length > 0 && !result.partial)) {
+    io.err(
+      fileErrors > 0
+        ? `nothing imported: the file itself has ${fileErrors} error(s)`
+        : `nothing imported: ${result.errors.length} row(s) with errors out of ${result.rows}${written ? '' : PARTIAL_HINT}`,
+    );
+    return EXIT.usage;
+  }
+  const warned = new Set(result.rowWarnings.map((w) => w.line)).size;
+  const skipped = [
+    result.refused ? `, ${result.refused} refused` : '',
+    dups ? `, ${dups} duplicate(s) skipped` : '',
+    warned ? `, ${warned} with warnings` : '',
+  ].join('');
+  io.err(
+    result.dryRun
+      ? `dry run: ${result.valid.length} of ${result.rows} rows would be queued${skipped}`
+      : `queued ${result.queued} of ${result.rows} rows${skipped}${result.batch ? ` as batch ${result.batch.id} (${escapeControls(result.batch.name)})` : ''}`,
+  );
+  return result.refused > 0 ? EXIT.importPartial : EXIT.ok;
+}
+
+/** Errors, warnings, the dry run's rows and the duplicates of an import, each by the file's line. */
+function printImportFindings(io: CliIO, file: string, result: ImportResult, json: boolean): void {
   for (const e of result.errors.slice(0, 200))
     io.err(escapeControls(`${file}:${e.line}${e.column ? `:${e.column}` : ''}: ${e.field}: ${e.message}`));
   if (result.errors.length > 200) io.err(`… and ${result.errors.length - 200} more errors`);
@@ -370,24 +419,11 @@ function importCsv({ rest, values, io, outbox }: ActionCall): ExitCode {
   for (const w of result.rowWarnings.slice(0, 200))
     io.err(escapeControls(`${file}:${w.line}${w.column ? `:${w.column}` : ''}: warning: ${w.field}: ${w.message}`));
   if (result.rowWarnings.length > 200) io.err(`… and ${result.rowWarnings.length - 200} more warnings`);
-  if (result.dryRun && !values.json)
+  if (result.dryRun && !json)
     for (const row of result.valid) io.out(escapeControls(`line ${row.line}: ${namedSummary(row.summary, row.input, row.names)}`));
   for (const d of result.duplicatesInFile.slice(0, 50)) io.err(`line ${d.line}: duplicate of line ${d.firstLine} (skipped)`);
   for (const d of result.duplicatesInQueue.slice(0, 50))
     io.err(`line ${d.line}: already in the outbox as ${d.itemId?.slice(0, 8)} (${d.itemState}) (skipped)`);
-  const dups = result.duplicatesInFile.length + result.duplicatesInQueue.length;
-  if (result.errors.length > 0) {
-    io.err(`nothing imported: ${result.errors.length} row(s) with errors out of ${result.rows}`);
-    return EXIT.usage;
-  }
-  const warned = new Set(result.rowWarnings.map((w) => w.line)).size;
-  const skipped = `${dups ? `, ${dups} duplicate(s) skipped` : ''}${warned ? `, ${warned} with warnings` : ''}`;
-  io.err(
-    result.dryRun
-      ? `dry run: ${result.valid.length} of ${result.rows} rows would be queued${skipped}`
-      : `queued ${result.queued} of ${result.rows} rows${skipped}${result.batch ? ` as batch ${result.batch.id} (${escapeControls(result.batch.name)})` : ''}`,
-  );
-  return EXIT.ok;
 }
 
 function list({ values, io, outbox }: ActionCall): ExitCode {

@@ -162,6 +162,7 @@ export function outboxStoreOf(store: Store): OutboxStore {
     db: store.db,
     getObject: (collection, id) => (isCollectionId(collection) ? store.getObject(collection, id) : null),
     syncedAsOf: (collection) => (isCollectionId(collection) ? store.dataAsOf(collection) : null),
+    completeRun: (collection) => (isCollectionId(collection) ? store.completeRun(collection) : null),
     refreshObjects: (copies) => storeFreshCopies(store, copies),
   };
 }

@@ -3,7 +3,7 @@
  * edit a queued one, discard, retry, resolve, and settle what a crash left `sending`. Each is one
  * durable transaction together with its overlay rows and its journal entry.
  */
-import { parseImport, type ImportKind } from './csv-import';
+import { fileErrorsOf, parseImport, type ImportKind } from './csv-import';
 import { rowToItem, type ActiveItem, type ItemRow, type OutboxDb, type OutboxStore } from './items';
 import { descriptorOf, prepareChange, type PreparedChange, type ValidationContext } from './kinds';
 import {
@@ -37,6 +37,7 @@ export function validationContext(store: OutboxStore): ValidationContext {
       return found && isRecord(found.json) ? { json: found.json, deleted: found.deleted === true } : null;
     },
     syncedAsOf: (collection) => store.syncedAsOf?.(collection) ?? null,
+    completeRun: (collection) => store.completeRun?.(collection) ?? null,
   };
 }
 
@@ -83,22 +84,26 @@ export function importCsv(
   ctx: ValidationContext,
   csvText: string | Uint8Array,
   kind: ImportKind,
-  opts: { dryRun?: boolean; source?: string },
+  opts: { dryRun?: boolean; partial?: boolean; source?: string },
 ): ImportResult {
   const dryRun = opts.dryRun === true;
+  const partial = opts.partial === true;
   const lookup = (k: MutationKind, key: string) => o.activeByKey(k, key);
-  if (dryRun) return { ...parseImport(csvText, kind, ctx, lookup).preview, dryRun, queued: 0, itemIds: [], batch: null };
+  const nothing = { dryRun, partial, queued: 0, itemIds: [], batch: null };
+  if (dryRun) return { ...parseImport(csvText, kind, ctx, lookup).preview, ...nothing };
   // Validated and written in one write transaction: the duplicate checks against the queue
-  // hold for the rows written, and the rows are all written or none.
+  // hold for the rows written, and the rows are all written or none (partial: all valid ones).
   return o.durable(() => {
-    const { preview, changes } = parseImport(csvText, kind, ctx, lookup);
-    if (preview.errors.length > 0 || changes.length === 0) return { ...preview, dryRun, queued: 0, itemIds: [], batch: null };
+    const parsed = parseImport(csvText, kind, ctx, lookup);
+    const { preview, changes } = parsed;
+    const blocked = partial ? fileErrorsOf(parsed) > 0 : preview.errors.length > 0;
+    if (blocked || changes.length === 0) return { ...preview, ...nothing };
     const now = new Date().toISOString();
     const source = opts.source ?? 'csv';
     const name = batchName(source);
     const batch = o.createBatch({ name, source, kind, rows: changes.length, now });
     const itemIds = changes.map((c) => o.insert(c.change, `${source}:${c.line}`, now, batch));
-    return { ...preview, dryRun, queued: itemIds.length, itemIds, batch: { id: batch, name } };
+    return { ...preview, ...nothing, queued: itemIds.length, itemIds, batch: { id: batch, name } };
   }, true);
 }
 

@@ -1,7 +1,9 @@
 /**
  * Bulk import from CSV (csv-parse): the whole file is read and validated first, with errors by line
  * and column; duplicates within the file and against the queue are reported; the caller queues all
- * valid rows in one transaction, or none when any row has an error. Each row goes through the same
+ * valid rows in one transaction, or none when any row has an error, or (a partial import) the valid
+ * rows while the refused ones go to a rejects CSV: the file's own columns plus `rejected_line` and
+ * `rejected_reason`, to be fixed and imported again (the importer ignores those two columns). Each row goes through the same
  * check step as a single change (`prepareChange`): the spec's rules, then the store's (a refusal
  * is a row error at the column it is about; a warning, such as an unknown id, is a row warning).
  *
@@ -10,6 +12,7 @@
  * columns (ignored, with a warning).
  */
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { CellTypeError, readCell } from './csv-cells';
 import {
   cachingContext,
@@ -81,9 +84,45 @@ export function decodeCsvBytes(bytes: Uint8Array): { text: string; error: null }
   }
 }
 
+/** A data row the import refused: its fields as read, and why. */
+export interface RefusedRow {
+  line: number;
+  fields: string[];
+  reason: string;
+}
+
 export interface ParsedImport {
   preview: ImportPreview;
   changes: { line: number; change: PreparedChange }[];
+  /** The header's fields as read (empty when the file has none). */
+  header: string[];
+  /** The data rows refused, one per row (the first problem found on it). */
+  refused: RefusedRow[];
+}
+
+/** The columns a rejects CSV adds to the file's own; an import ignores them, so the file can be fixed and imported again. */
+export const REJECT_COLUMNS = ['rejected_line', 'rejected_reason'] as const;
+const isRejectColumn = (name: string) => REJECT_COLUMNS.some((c) => normalizeHeader(c) === normalizeHeader(name));
+
+/** The errors that stop any import, partial or not: those about the file as a whole (it is no CSV, its header) rather than one of its rows. */
+export function fileErrorsOf(parsed: Pick<ParsedImport, 'preview' | 'refused'>): number {
+  return parsed.preview.errors.length - parsed.refused.length;
+}
+
+/**
+ * The refused rows as a CSV to fix and import again: the file's header and each refused row's
+ * fields as read, then the line it was on and why it was refused (a rejects file imported again
+ * drops its earlier reasons first). Null when no row was refused.
+ */
+export function rejectsCsv(parsed: Pick<ParsedImport, 'header' | 'refused'>): string | null {
+  if (parsed.refused.length === 0) return null;
+  const keep = parsed.header.map((name, i) => (isRejectColumn(name) ? -1 : i)).filter((i) => i >= 0);
+  const pick = (fields: string[]) => keep.map((i) => fields[i] ?? '');
+  const records = [
+    [...pick(parsed.header), ...REJECT_COLUMNS],
+    ...parsed.refused.map((r) => [...pick(r.fields), String(r.line), r.reason]),
+  ];
+  return stringify(records, { record_delimiter: '\r\n' });
 }
 
 type ActiveLookup = (kind: MutationKind, dedupeKey: string) => { id: string; state: OutboxState } | undefined;
@@ -196,6 +235,7 @@ function mapHeader(header: CsvRow, kind: ImportKind, csv: CsvImport, errors: Imp
   const position: Positions = new Map();
   header.fields.forEach((name, index) => {
     const key = normalizeHeader(name);
+    if (isRejectColumn(name)) return;
     const spec = specs.find((s) => normalizeHeader(s.name) === key || normalizeHeader(s.field) === key);
     if (!spec) {
       const { error, warning } = unknownColumn(name, index, header.line, kind, csv);
@@ -317,27 +357,24 @@ class RowChecker {
   }
 
   check(row: CsvRow, headerWidth: number): void {
-    const { preview } = this.out;
     const widthProblem = widthError(row, headerWidth, this.position, this.specs);
-    if (widthProblem) {
-      preview.errors.push(widthProblem);
-      return;
-    }
+    if (widthProblem) return this.#refuse(row, widthProblem);
     const read = rowInput(row, this.position, this.specs);
-    if ('error' in read) {
-      preview.errors.push(read.error);
-      return;
-    }
+    if ('error' in read) return this.#refuse(row, read.error);
     let change: PreparedChange;
     try {
       const input = this.csv.input ? this.csv.input(read.input, this.ctx) : read.input;
       change = prepareChange(this.kind, input, this.ctx);
     } catch (error) {
       if (!(error instanceof OutboxValidationError)) throw error;
-      preview.errors.push(refusal(error, row.line, this.position, this.specs));
-      return;
+      return this.#refuse(row, refusal(error, row.line, this.position, this.specs));
     }
     this.#accept(row.line, change);
+  }
+
+  #refuse(row: CsvRow, error: ImportRowError): void {
+    this.out.preview.errors.push(error);
+    this.out.refused.push({ line: row.line, fields: row.fields, reason: error.message });
   }
 
   /** The file's warnings about what the store could not check. */
@@ -386,8 +423,10 @@ export function parseImport(
     duplicatesInQueue: [],
     warnings,
     rowWarnings: [],
+    refused: 0,
+    rejectsCsv: null,
   };
-  const out: ParsedImport = { preview, changes: [] };
+  const out: ParsedImport = { preview, changes: [], header: [], refused: [] };
   const csv = csvOf(kind);
   if (!csv) {
     errors.push({
@@ -414,6 +453,7 @@ export function parseImport(
     errors.push(fileError(1, `the file is empty: it needs a header line (${columns}) and at least one row`));
     return out;
   }
+  out.header = header.fields;
   const position = mapHeader(header, kind, csv, errors, warnings);
   if (errors.length > 0) return out;
   preview.rows = rows.length;
@@ -422,5 +462,7 @@ export function parseImport(
   for (const row of rows) checker.check(row, header.fields.length);
   warnings.push(...checker.unchecked);
   if (rows.length === 0) errors.push(fileError(header.line, 'the file has a header but no rows'));
+  preview.refused = out.refused.length;
+  preview.rejectsCsv = rejectsCsv(out);
   return out;
 }

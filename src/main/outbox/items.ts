@@ -18,6 +18,8 @@ export interface OutboxStore {
   getObject?(collection: string, id: string): { json?: unknown; deleted?: boolean } | null | undefined;
   /** When a collection's data is from (its last completed walk), null when it never completed. */
   syncedAsOf?(collection: string): string | null;
+  /** The run a collection's objects are all of the tenant's as of, or null (never complete, or gathered by reference). */
+  completeRun?(collection: string): { runId: number; finishedAt: string } | null;
   /**
    * Keeps fresh copies of the objects that successes returned, so views show them before the next
    * sync (optional: without it, the next sync brings them). Returns the run that holds them, if any.

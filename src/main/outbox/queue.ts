@@ -65,7 +65,7 @@ export interface Outbox {
   check(kind: MutationKind, input: unknown, opts?: { editing?: string }): ChangePreview;
   /** The CSV as text, or as the file's bytes (then checked to be UTF-8, with the place of any bad bytes). */
   previewImport(csvText: string | Uint8Array, kind: ImportKind): ImportPreview;
-  importCsv(csvText: string | Uint8Array, kind: ImportKind, opts?: { dryRun?: boolean; source?: string }): ImportResult;
+  importCsv(csvText: string | Uint8Array, kind: ImportKind, opts?: { dryRun?: boolean; partial?: boolean; source?: string }): ImportResult;
   /** The items a filter matches, in queue order (a page of them with `limit` and `offset`). */
   list(filter?: ItemFilter): OutboxItem[];
   /** How many items a filter matches. */

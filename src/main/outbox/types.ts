@@ -171,11 +171,17 @@ export interface ImportPreview {
   warnings: string[];
   /** The store's warnings about rows that are queued all the same (an unknown id, not a member), by line and column. */
   rowWarnings: ImportRowError[];
+  /** The data rows refused (each has one of `errors`); the rest of `errors` is about the file itself and stops any import. */
+  refused: number;
+  /** The refused rows as a CSV to fix and import again (their fields, line and reason), or null when none was refused. */
+  rejectsCsv: string | null;
 }
 
 export interface ImportResult extends ImportPreview {
   dryRun: boolean;
-  /** How many items were queued: all valid rows, or 0 when any row has an error or on a dry run. */
+  /** A partial import: the valid rows are queued though other rows were refused. */
+  partial: boolean;
+  /** How many items were queued: all valid rows (partial: despite refused rows), or 0 when any row has an error or on a dry run. */
   queued: number;
   itemIds: string[];
   /** The batch the queued items belong to (null: nothing was queued). */

@@ -237,6 +237,8 @@ export function previewOf(preview: OutboxImportPreview): ImportPreview {
     duplicatesInQueue: preview.duplicatesInQueue,
     warnings: preview.warnings,
     rowWarnings: preview.rowWarnings,
+    refused: preview.refused,
+    rejectsCsv: preview.rejectsCsv,
   };
 }
 

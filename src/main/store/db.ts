@@ -49,6 +49,8 @@ export interface Store {
   collectionStatus(): CollectionStatus[];
   /** When a collection's data is from (its last completed walk), null when no walk of it completed. */
   dataAsOf(collection: CollectionId): string | null;
+  /** The run a collection's objects are all of the tenant's as of (a full walk that ended, nothing later half-way), or null. */
+  completeRun(collection: CollectionId): { runId: number; finishedAt: string } | null;
   /** The current version (a deleted object's last one, flagged `deleted`), or the version as of a run. */
   getObject(collection: CollectionId, id: string, opts?: { asOfRun?: number }): StoredObject | null;
   listObjects(collection: CollectionId, opts?: ListOptions): { rows: StoredObject[]; total: number };
@@ -136,6 +138,7 @@ export function openStore(file: string, opts: OpenStoreOptions = {}): Store {
     runs: () => reader.runs(),
     collectionStatus: () => reader.collectionStatus(),
     dataAsOf: (collection) => reader.dataAsOf(collection),
+    completeRun: (collection) => reader.completeRun(collection),
     getObject: (collection, id, o) => reader.getObject(collection, id, o),
     listObjects: (collection, o) => reader.listObjects(collection, o),
     iterateObjects: (collection, o) => reader.iterateObjects(collection, o),

@@ -1,7 +1,16 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS } from '../../shared/api-types/automation';
 import { kindOf } from '../../shared/api-types/common';
-import { celExpressions, COLLECTIONS, collection as descriptorOf, getPath, str, targets, type CollectionId } from '../collections';
+import {
+  celExpressions,
+  COLLECTIONS,
+  collection as descriptorOf,
+  gatheringOf,
+  getPath,
+  str,
+  targets,
+  type CollectionId,
+} from '../collections';
 import { changedFields, fieldChanges } from './changes';
 import { diffCounts, diffEntries, diffPage, type DiffDetail, type DiffQuery } from './diff';
 import { filterSql, pageSql, sortSql, StoreQueryError, versionJoin } from './query';
@@ -168,6 +177,20 @@ export class ObjectReader {
   dataAsOf(collection: CollectionId): string | null {
     const done = this.s.lastCompleted!.get(collection) as WalkSummaryRow | undefined;
     return done?.finished_at ?? null;
+  }
+
+  /**
+   * The run whose completed walk the collection's objects are exactly, when the store can vouch the
+   * tenant held nothing else then: a full walk of the list (not a collection gathered by reference),
+   * and no later walk stopped half-way. Null otherwise.
+   */
+  completeRun(collection: CollectionId): { runId: number; finishedAt: string } | null {
+    if (gatheringOf(collection).gathering !== 'full walk') return null;
+    const done = this.s.lastCompleted!.get(collection) as WalkSummaryRow | undefined;
+    if (!done?.finished_at) return null;
+    const latest = this.s.latestWalk!.get(collection) as WalkSummaryRow | undefined;
+    const unfinished = latest !== undefined && latest.status !== 'completed';
+    return unfinished && latest.pages > 0 ? null : { runId: done.run_id, finishedAt: done.finished_at };
   }
 
   collectionStatus(): CollectionStatus[] {

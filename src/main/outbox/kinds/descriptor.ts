@@ -9,14 +9,19 @@ export interface ValidationContext {
   stored(collection: string, id: string): { json: Record<string, unknown>; deleted: boolean } | null;
   /** When the collection's data is from (its last completed walk), or null when it was never synced completely. */
   syncedAsOf(collection: string): string | null;
+  /**
+   * The run the collection's objects are all of the tenant's as of (a full walk of its list that
+   * ended, nothing later half-way), or null: an id it does not hold is then not in the tenant.
+   */
+  completeRun(collection: string): { runId: number; finishedAt: string } | null;
 }
 
 /**
  * What the store says about a valid change before it is queued. `refuse`: the store is sure the
- * server would refuse it (an entitlement whose memberships the service does not manage); `warn`:
- * the store does not know an object, or holds an older state (it may be stale), so the change is
- * queued and the user told; `unchecked`: the store holds none of a collection yet (never synced),
- * so nothing was checked against it (the message names the collection, not the object).
+ * server would refuse it (an entitlement whose memberships the service does not manage, an id a
+ * complete collection does not hold); `warn`: the store does not know an object of a partial
+ * collection, or holds an older state (it may be stale), so the change is queued and the user told;
+ * `unchecked`: the store holds none of a collection yet (never synced), so nothing was checked against it (the message names the collection, not the object).
  */
 export interface StoreFinding {
   severity: 'refuse' | 'warn' | 'unchecked';

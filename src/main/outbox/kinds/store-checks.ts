@@ -2,8 +2,9 @@
  * Checks of a valid change against the local store, shared by the kinds' `checkStore`: the objects
  * a change names looked up by id, their names (shown beside the ids in previews), and findings
  * phrased alike for every front (the app's forms, `attest queue add`, CSV import). The store is
- * sure of what never changes (an entitlement's type, the app it belongs to): those are refusals.
- * What it does not hold, or holds in an older state, it may simply not have synced yet: warnings.
+ * sure of what never changes (an entitlement's type, the app it belongs to), and of what a complete
+ * collection does not hold: those are refusals. What a partial collection does not hold, or holds in
+ * an older state, it may simply not have synced yet: warnings.
  */
 import { collection as collectionOf, isCollectionId } from '../../collections';
 import type { StoreCheck, StoreFinding, ValidationContext } from './descriptor';
@@ -53,6 +54,18 @@ export class StoreChecker {
     const name = found ? StoreChecker.nameOf(collection, found.json) : '';
     if (name) this.#names[field] = name;
     if (found && !found.deleted) return found.json;
+    const complete = this.ctx.completeRun(collection);
+    if (complete) {
+      // The last full walk saw every object of the tenant: one it did not see is not there.
+      const at = `as of run ${complete.runId} (${day(complete.finishedAt)}; sync again if it is newer)`;
+      this.refuse(
+        field,
+        found
+          ? `${noun} ${this.label(field, id)} is not in the tenant ${at}: it was removed`
+          : `unknown ${noun} ${id}: not in the tenant ${at}`,
+      );
+      return null;
+    }
     const asOf = this.ctx.syncedAsOf(collection);
     if (found)
       this.warn(field, `${noun} ${this.label(field, id)} was gone from the tenant at the last sync${asOf ? ` (${day(asOf)})` : ''}`);
@@ -101,7 +114,12 @@ function uncheckedMessage(collection: string, noun: string): string {
 export function cachingContext(ctx: ValidationContext): ValidationContext {
   const stored = new Map<string, ReturnType<ValidationContext['stored']>>();
   const asOf = new Map<string, string | null>();
+  const complete = new Map<string, ReturnType<ValidationContext['completeRun']>>();
   return {
+    completeRun(collection) {
+      if (!complete.has(collection)) complete.set(collection, ctx.completeRun(collection));
+      return complete.get(collection) ?? null;
+    },
     synced: (collection, id) => ctx.synced(collection, id),
     stored(collection, id) {
       const key = `${collection}\u0000${id}`;

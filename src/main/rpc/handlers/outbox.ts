@@ -63,8 +63,8 @@ export function outboxHandlers(session: Session): Pick<Handlers, OutboxChannel> 
       return {};
     },
     outboxPreviewImport: ({ kind, csv }) => previewOf(outbox().previewImport(csv, kind)),
-    outboxImport: ({ kind, csv, source }) => {
-      const result = outbox().importCsv(csv, kind, { source: source ?? 'csv import' });
+    outboxImport: ({ kind, csv, source, partial }) => {
+      const result = outbox().importCsv(csv, kind, { source: source ?? 'csv import', partial });
       return { ...previewOf(result), queued: result.queued, itemIds: result.itemIds };
     },
     outboxSend: ({ ids }) => ({ started: session.startSend(ids) }),

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ImportPreview } from '../../../shared/contract';
 import { CSV_IMPORT_MAX_BYTES } from '../../../shared/input-limits';
 import { namedSummary } from '../../../shared/named-summary';
@@ -18,7 +18,20 @@ const COLUMNS: Record<Kind, string> = {
     'notificationConfig.sendReminders… (an empty cell sets nothing)',
 };
 
-/** Bulk CSV: validated whole, previewed (valid rows, line-numbered errors, duplicates), queued in one go or not at all. */
+/** The refused rows' CSV as a file to download (named after the file imported). */
+function rejectsHref(csv: string): string {
+  return URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+}
+
+function rejectsName(fileName: string): string {
+  return `${fileName.replace(/\.csv$/i, '') || 'import'}-rejected.csv`;
+}
+
+/**
+ * Bulk CSV: validated whole, previewed (valid rows, line-numbered errors, duplicates), queued in one
+ * go; when some rows are refused, the valid ones can be queued all the same (a partial import) and
+ * the refused ones downloaded as a CSV with their line and reason, to fix and import again.
+ */
 export function ImportCsv({ onImported }: { onImported(): void }) {
   const outboxChanged = useApp((s) => s.outboxChanged);
   const [kind, setKind] = useState<Kind>('create-scope');
@@ -27,6 +40,8 @@ export function ImportCsv({ onImported }: { onImported(): void }) {
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<string | null>(null);
+  // The refused rows of the file chosen: kept after a partial import, so they can still be downloaded.
+  const [rejectsCsv, setRejectsCsv] = useState<string | null>(null);
 
   async function load(file: File, chosenKind = kind) {
     setError(null);
@@ -42,18 +57,26 @@ export function ImportCsv({ onImported }: { onImported(): void }) {
     setCsv(text);
     setFileName(file.name);
     try {
-      setPreview(await call('outboxPreviewImport', { kind: chosenKind, csv: text }));
+      const checked = await call('outboxPreviewImport', { kind: chosenKind, csv: text });
+      setPreview(checked);
+      setRejectsCsv(checked.rejectsCsv);
     } catch (failure) {
       setPreview(null);
+      setRejectsCsv(null);
       setError(errorMessage(failure));
     }
   }
 
-  async function importAll() {
+  async function importAll(partial: boolean) {
     if (csv === null) return;
     try {
-      const done = await call('outboxImport', { kind, csv, source: fileName || null });
-      setResult(`${done.queued} change${done.queued === 1 ? '' : 's'} queued from ${fileName}.`);
+      const done = await call('outboxImport', { kind, csv, source: fileName || null, partial });
+      const refused =
+        done.refused > 0
+          ? ` ${done.refused} row${done.refused === 1 ? '' : 's'} refused: fix them in the downloaded file and import it again.`
+          : '';
+      setResult(`${done.queued} change${done.queued === 1 ? '' : 's'} queued from ${fileName}.${refused}`);
+      setRejectsCsv(done.rejectsCsv);
       setPreview(null);
       setCsv(null);
       outboxChanged();
@@ -64,6 +87,15 @@ export function ImportCsv({ onImported }: { onImported(): void }) {
   }
 
   const blocking = preview ? preview.errors.length > 0 : true;
+  // Errors about the file itself (not CSV, its header) stop any import; refused rows only the whole one.
+  const fileErrors = preview ? preview.errors.length - preview.refused : 0;
+  const [rejects, setRejects] = useState<{ href: string; name: string } | null>(null);
+  useEffect(() => {
+    if (rejectsCsv === null) return setRejects(null);
+    const href = rejectsHref(rejectsCsv);
+    setRejects({ href, name: rejectsName(fileName) });
+    return () => URL.revokeObjectURL(href);
+  }, [rejectsCsv, fileName]);
   return (
     <div className="card stack" aria-label="Import CSV">
       <div className="row wrap">
@@ -78,6 +110,7 @@ export function ImportCsv({ onImported }: { onImported(): void }) {
             onChange={(e) => {
               setKind(e.target.value as Kind);
               setPreview(null);
+              setRejectsCsv(null);
               setCsv(null);
             }}
           >
@@ -103,7 +136,8 @@ export function ImportCsv({ onImported }: { onImported(): void }) {
         </div>
       </div>
       <div className="muted small">
-        Columns: <code>{COLUMNS[kind]}</code>. The whole file is checked first; nothing is queued while any row has an error.
+        Columns: <code>{COLUMNS[kind]}</code>. The whole file is checked first. An id the store's complete sync does not hold is an error;
+        rows with errors can be left out and downloaded to fix and import again.
       </div>
       {error && (
         <div className="field-error" role="alert">
@@ -111,6 +145,13 @@ export function ImportCsv({ onImported }: { onImported(): void }) {
         </div>
       )}
       {result && <Badge tone="ok">{result}</Badge>}
+      {rejects && (
+        <div>
+          <a className="btn" href={rejects.href} download={rejects.name} data-testid="import-rejects">
+            Download the refused rows (CSV, with their line and reason)
+          </a>
+        </div>
+      )}
       {preview && (
         <div className="stack" data-testid="import-preview">
           <div className="row wrap">
@@ -194,10 +235,18 @@ export function ImportCsv({ onImported }: { onImported(): void }) {
               {w}
             </div>
           ))}
-          <div>
-            <button className="btn primary" disabled={blocking || preview.valid.length === 0} onClick={() => void importAll()}>
-              {blocking ? 'Fix the errors to import' : `Queue ${preview.valid.length} change${preview.valid.length === 1 ? '' : 's'}`}
-            </button>
+          <div className="row wrap">
+            {!blocking && (
+              <button className="btn primary" disabled={preview.valid.length === 0} onClick={() => void importAll(false)}>
+                {`Queue ${preview.valid.length} change${preview.valid.length === 1 ? '' : 's'}`}
+              </button>
+            )}
+            {blocking && fileErrors === 0 && (
+              <button className="btn primary" disabled={preview.valid.length === 0} onClick={() => void importAll(true)}>
+                {`Queue the ${preview.valid.length} valid row${preview.valid.length === 1 ? '' : 's'}, leave out ${preview.refused}`}
+              </button>
+            )}
+            {blocking && fileErrors > 0 && <span className="muted small">Fix the file to import: its errors are not about one row.</span>}
           </div>
         </div>
       )}
