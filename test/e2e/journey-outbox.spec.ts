@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { MANAGED_ENTITLEMENT_KINDS } from '../../src/tenant/dataset';
 import { connectAndSync, expect, screenshotDir, test } from './fixtures';
@@ -44,7 +47,8 @@ test('queue a scope (bad value refused inline, then a good one), bulk-import a C
   await expect(page.getByRole('status').filter({ hasText: 'Queued:' })).toBeVisible();
   await expect(page.getByTestId('outbox-badge')).toHaveText('1');
 
-  // Bulk CSV: a file with a bad row is refused whole, with line numbers; a good one is queued.
+  // Bulk CSV: a file with a bad row is checked whole, with line numbers; its valid row is queued all the same
+  // (a partial import) and the refused one downloaded with its line and reason; fixed, that file queues the rest.
   await page.getByRole('tab', { name: 'Import CSV' }).click();
   await page.getByLabel('Kind').selectOption('remove-membership');
   const header = 'app_id,app_entitlement_id,app_user_id';
@@ -55,19 +59,32 @@ test('queue a scope (bad value refused inline, then a good one), bulk-import a C
     buffer: Buffer.from([header, rows[0], `${memberships[1]!.appId},,someone`].join('\n')),
   });
   await expect(page.getByTestId('import-errors')).toContainText('3');
-  await expect(page.getByRole('button', { name: 'Fix the errors to import' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: /^Queue 1 change/ })).toHaveCount(0);
   await page.screenshot({ path: join(screenshotDir, 'outbox-import-errors.png') });
-  await page
-    .getByLabel('CSV file')
-    .setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from([header, ...rows].join('\n')) });
+  await page.getByRole('button', { name: 'Queue the 1 valid row, leave out 1' }).click();
+  await expect(page.getByText('1 change queued from bad.csv. 1 row refused')).toBeVisible();
+  await expect(page.getByTestId('outbox-badge')).toHaveText('2');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('import-rejects').click()]);
+  expect(download.suggestedFilename()).toBe('bad-rejected.csv');
+  const rejected = parse(readFileSync(await download.path()), { columns: true }) as Record<string, string>[];
+  expect(rejected).toHaveLength(1);
+  expect(rejected[0]).toMatchObject({ app_id: memberships[1]!.appId, app_entitlement_id: '', app_user_id: 'someone', rejected_line: '3' });
+  expect(rejected[0]!.rejected_reason).toBe('app_entitlement_id is required');
+  const fixed = [{ ...rejected[0], app_entitlement_id: memberships[1]!.appEntitlementId, app_user_id: memberships[1]!.appUserId }];
+  await page.getByLabel('CSV file').setInputFiles({
+    name: 'bad-rejected.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(stringify(fixed, { header: true })),
+  });
   await expect(page.getByTestId('import-valid')).toBeVisible();
-  await page.getByRole('button', { name: 'Queue 2 changes' }).click();
+  await expect(page.getByTestId('import-errors')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Queue 1 change' }).click();
   await expect(page.getByTestId('outbox-item')).toHaveCount(3);
   await expect(page.getByTestId('outbox-badge')).toHaveText('3');
   await page.screenshot({ path: join(screenshotDir, 'outbox-queued.png') });
 
-  // Escalations from a CSV: the preview names each task and takes its step from the synced task; an unknown task is a
-  // warning (the step is optional: the tenant escalates at the task's current step), as any id the store does not hold.
+  // Escalations from a CSV: the preview names each task and takes its step from the synced task; a task the complete
+  // sync did not see is refused as not in the tenant.
   const grant = [...tenant.data.tasks.values()].find((t) => t.type?.grant && !t.emergencyAccess && t.policy?.current?.id)!;
   const grantId = grant.id!;
   await page.getByRole('tab', { name: 'Import CSV' }).click();
@@ -77,7 +94,7 @@ test('queue a scope (bad value refused inline, then a good one), bulk-import a C
     mimeType: 'text/csv',
     buffer: Buffer.from(['task_id,comment', `${grantId},on call`, 'no-such-task,'].join('\n')),
   });
-  await expect(page.getByTestId('import-warnings')).toContainText('unknown task no-such-task');
+  await expect(page.getByTestId('import-errors')).toContainText('unknown task no-such-task: not in the tenant as of run');
   await expect(page.getByTestId('import-valid')).toContainText(
     `escalate task ${grantId} (${grant.displayName}) (policy step ${grant.policy!.current!.id})`,
   );

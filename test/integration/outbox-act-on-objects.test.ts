@@ -1,13 +1,16 @@
 /**
  * Acting on the synced objects, end to end against the reference tenant (127.0.0.1, random port):
  * a CSV of removals mixing managed, unmanaged and unknown targets is refused (exit 2) naming each
- * unmanaged row; with those rows taken out it is queued with warnings about the unknown ones; a
+ * unmanaged row and each id the complete sync does not hold; a partial import queues the rest and
+ * writes the refused rows to a file that, fixed, imports the remainder; a
  * send against a tenant that drops every answer after applying leaves them uncertain, and
  * `attest queue reconcile` settles every one by reading the entitlements' members. Results land in
  * the store at once: removed memberships gone, revoke tasks stored and linked, an escalated task
  * read back; the next sync agrees.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWorkspace } from '../../src/main/app/workspace';
@@ -73,20 +76,24 @@ afterAll(async () => {
 describe('removals checked against the store, sent, reconciled by reading members', () => {
   const managed = () => [...membershipsOf(['group', 'profile'], 3), ...membershipsOf(['catalog'], 2)];
   const unmanaged = () => [...membershipsOf(['role'], 2), ...membershipsOf(['permission'], 1)];
-  let kept: Row[] = [];
+  let rows: Row[] = [];
+  let bad: Row[] = [];
+  let good: Row[] = [];
   let unknownRows: Row[] = [];
+  let queuedRows: Row[] = [];
+  const mixed = () => join(tmp.dir, 'mixed.csv');
 
-  it('refuses the whole CSV (exit 2) naming each unmanaged row by line and column, and warns about the unknown ones', async () => {
-    const good = managed();
-    const bad = unmanaged();
+  it('refuses the whole CSV (exit 2) naming each unmanaged row and each id the complete sync does not hold, by line and column', async () => {
+    good = managed();
+    bad = unmanaged();
     const [first] = good;
     unknownRows = [
       { ...first!, appUserId: 'no-such-app-user' },
       { appId: first!.appId, appEntitlementId: 'no-such-entitlement', appUserId: first!.appUserId },
     ];
     // Lines 2..: managed, unmanaged and unknown rows mixed.
-    const rows = [good[0]!, bad[0]!, good[1]!, unknownRows[0]!, bad[1]!, good[2]!, good[3]!, bad[2]!, unknownRows[1]!, good[4]!];
-    const file = join(tmp.dir, 'mixed.csv');
+    rows = [good[0]!, bad[0]!, good[1]!, unknownRows[0]!, bad[1]!, good[2]!, good[3]!, bad[2]!, unknownRows[1]!, good[4]!];
+    const file = mixed();
     writeFileSync(file, `${csvOf(rows).join('\r\n')}\r\n`);
     const run = await cli('queue', 'import', file, '--kind', 'remove-membership');
     expect(run.code).toBe(2);
@@ -103,20 +110,19 @@ describe('removals checked against the store, sent, reconciled by reading member
       );
     }
     expect(run.err.match(/: app_entitlement_id: entitlement .* is a (Role|Permission)/g)).toHaveLength(3);
-    expect(run.err).toContain(`${file}:5:3: warning: app_user_id: unknown app user no-such-app-user: not in the store`);
-    expect(run.err).toContain(`${file}:10:2: warning: app_entitlement_id: unknown entitlement no-such-entitlement: not in the store`);
-    expect(run.err).toMatch(/nothing imported: 3 row\(s\) with errors out of 10/);
+    // The first sync walked every app user and entitlement: an id it did not see is not in the tenant.
+    expect(run.err).toContain(`${file}:5:3: app_user_id: unknown app user no-such-app-user: not in the tenant as of run 1 (`);
+    expect(run.err).toContain(`${file}:10:2: app_entitlement_id: unknown entitlement no-such-entitlement: not in the tenant as of run 1 (`);
+    expect(run.err).not.toMatch(/warning/);
+    expect(run.err).toMatch(/nothing imported: 5 row\(s\) with errors out of 10 \(--partial queues the valid rows/);
     const listed = await cli('queue', 'list', '--json');
     expect(JSON.parse(listed.out)).toEqual([]);
-    kept = rows.filter((r) => !bad.includes(r));
   });
 
-  it('with those rows taken out: the dry run names every id it knows, the import queues the rest and warns', async () => {
-    const file = join(tmp.dir, 'kept.csv');
-    writeFileSync(file, `${csvOf(kept).join('\n')}\n`);
-    const dry = await cli('queue', 'import', file, '--kind', 'remove-membership', '--dry-run');
-    expect(dry.code, dry.err).toBe(0);
-    const first = kept[0]!;
+  it('--partial --dry-run names every id of the valid rows and queues nothing', async () => {
+    const dry = await cli('queue', 'import', mixed(), '--kind', 'remove-membership', '--partial', '--dry-run');
+    expect(dry.code, dry.err).toBe(6);
+    const first = good[0]!;
     const user = tenant.data.appUsers.get(first.appUserId)!;
     const entitlement = tenant.data.entitlements.get(first.appEntitlementId)!;
     const app = tenant.data.apps.get(first.appId)!;
@@ -124,24 +130,70 @@ describe('removals checked against the store, sent, reconciled by reading member
       `line 2: remove user ${user.id} (${user.displayName}) from entitlement ${entitlement.id} (${entitlement.displayName}) ` +
         `(app ${app.id} (${app.displayName}))`,
     );
-    expect(dry.out.trim().split('\n')).toHaveLength(kept.length);
+    expect(dry.out.trim().split('\n')).toHaveLength(good.length);
+    expect(dry.err).toMatch(/dry run: 5 of 10 rows would be queued, 5 refused/);
+    expect(JSON.parse((await cli('queue', 'list', '--json')).out)).toEqual([]);
+  });
 
-    const run = await cli('queue', 'import', file, '--kind', 'remove-membership');
-    expect(run.code, run.err).toBe(0);
-    expect(run.err).toMatch(new RegExp(`queued ${kept.length} of ${kept.length} rows, 2 with warnings`));
-    expect(run.err).toMatch(/kept\.csv:4:3: warning: app_user_id: unknown app user no-such-app-user/);
-    expect(run.err).toMatch(/kept\.csv:7:2: warning: app_entitlement_id: unknown entitlement no-such-entitlement/);
+  it('--partial --rejects queues the valid rows as one batch and writes exactly the refused ones; the fixed file imports the rest', async () => {
+    const rejects = join(tmp.dir, 'rejected.csv');
+    const run = await cli('queue', 'import', mixed(), '--kind', 'remove-membership', '--partial', '--rejects', rejects);
+    expect(run.code, run.err).toBe(6);
+    expect(run.err).toMatch(/queued 5 of 10 rows, 5 refused as batch \d+ \(mixed\.csv\)/);
+    expect(run.err).toContain(`5 refused row(s) written to ${rejects}`);
+    const written = parse(readFileSync(rejects, 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(written.map((r) => Number(r.rejected_line))).toEqual([3, 5, 6, 9, 10]);
+    expect(written.map((r) => ({ appId: r.app_id, appEntitlementId: r.app_entitlement_id, appUserId: r.app_user_id }))).toEqual([
+      bad[0],
+      unknownRows[0],
+      bad[1],
+      bad[2],
+      unknownRows[1],
+    ]);
+    expect(written[1]!.rejected_reason).toMatch(/^app_user_id: unknown app user no-such-app-user: not in the tenant as of run 1/);
+    expect(written[0]!.rejected_reason).toContain('the service does not manage its memberships');
+
+    // A second run refuses to overwrite the rejects file, before queueing anything.
+    const again = await cli('queue', 'import', mixed(), '--kind', 'remove-membership', '--partial', '--rejects', rejects);
+    expect(again.code).toBe(2);
+    expect(again.err).toContain(`${rejects} exists already: nothing was written (give --force to overwrite it)`);
+    expect(JSON.parse((await cli('queue', 'list', '--json')).out)).toHaveLength(5);
+
+    // Fixed: the unmanaged rows deleted, the unknown ids replaced by real ones; the reject columns left in place.
+    const spare = membershipsOf(['group', 'profile'], 5).filter((m) => !good.some((g) => g.appEntitlementId === m.appEntitlementId));
+    expect(spare.length).toBeGreaterThanOrEqual(2);
+    const fixed = written
+      .filter((r) => r.app_entitlement_id === 'no-such-entitlement' || r.app_user_id === 'no-such-app-user')
+      .map((r, i) => ({ ...r, app_id: spare[i]!.appId, app_entitlement_id: spare[i]!.appEntitlementId, app_user_id: spare[i]!.appUserId }));
+    const fixedFile = join(tmp.dir, 'rejected-fixed.csv');
+    writeFileSync(fixedFile, stringify(fixed, { header: true }));
+    const rest = await cli(
+      'queue',
+      'import',
+      fixedFile,
+      '--kind',
+      'remove-membership',
+      '--partial',
+      '--rejects',
+      join(tmp.dir, 'none.csv'),
+    );
+    expect(rest.code, rest.err).toBe(0);
+    expect(rest.err).toMatch(/queued 2 of 2 rows as batch/);
+    expect(rest.err).not.toMatch(/warning|ignored/);
+    expect(existsSync(join(tmp.dir, 'none.csv'))).toBe(false);
+    queuedRows = [...good, ...spare.slice(0, 2)];
+    expect(JSON.parse((await cli('queue', 'list', '--json')).out)).toHaveLength(queuedRows.length);
   });
 
   it('a send whose answers are all dropped after applying leaves the removals uncertain; attest queue reconcile settles every one by a read', async () => {
-    const managedRows = kept.filter((r) => !unknownRows.includes(r));
+    const managedRows = queuedRows;
     tenant.faults.set('dropAfterApply=1');
     const workspace = await openWorkspace(dataDir, 'acts', { env });
     try {
       // The app's send (one round, no settling): what the tenant applied without answering is uncertain.
       const sent = await runSend(workspace, await workspace.requireApi());
-      expect(sent.last).toMatchObject({ succeeded: 0, uncertain: managedRows.length, failed: unknownRows.length });
-      expect(workspace.outbox.counts()).toMatchObject({ uncertain: managedRows.length, failed: unknownRows.length });
+      expect(sent.last).toMatchObject({ succeeded: 0, uncertain: managedRows.length, failed: 0 });
+      expect(workspace.outbox.counts()).toMatchObject({ uncertain: managedRows.length, failed: 0 });
     } finally {
       workspace.close();
     }
@@ -181,13 +233,8 @@ describe('removals checked against the store, sent, reconciled by reading member
 
 describe('results land where users look', () => {
   it('a removal sent shows its membership gone and its revoke task stored; an escalation is read back; the next sync agrees', async () => {
-    // The unknown targets the tenant refused (404) are discarded first.
-    for (const failed of JSON.parse((await cli('queue', 'list', '--state', 'failed', '--json')).out) as OutboxItem[]) {
-      expect(failed.lastError).toMatch(
-        /HTTP 404: (app user 'no-such-app-user' is not a member|entitlement 'no-such-entitlement' not found)/,
-      );
-      expect((await cli('queue', 'discard', failed.id)).code).toBe(0);
-    }
+    // Nothing the store could tell was unknown reached the tenant to fail there.
+    expect(JSON.parse((await cli('queue', 'list', '--state', 'failed', '--json')).out)).toEqual([]);
     const [row] = membershipsOf(['catalog'], 1);
     const [task] = escalatableTasks(tenant.data, 1);
     expect(

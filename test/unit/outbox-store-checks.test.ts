@@ -133,6 +133,24 @@ describe('removals', () => {
     expect(t.outbox.list()).toHaveLength(1);
   });
 
+  it('refuses, as not in the tenant, an id a complete collection does not hold or saw removed; a partial one only warns', () => {
+    t.complete.set('app-users', { runId: 4, finishedAt: '2025-06-01T10:00:00.000Z' });
+    const unknown = refusal(() => t.outbox.enqueue('remove-membership', removal('grp', 'ghost')));
+    expect([unknown.field, unknown.message]).toEqual([
+      'appUserId',
+      'unknown app user ghost: not in the tenant as of run 4 (2025-06-01 10:00; sync again if it is newer)',
+    ]);
+    t.gone.add('app-users/u1');
+    const removed = refusal(() => t.outbox.enqueue('remove-membership', removal('grp')));
+    expect(removed.message).toBe(
+      'app user u1 (Ada Lovelace) is not in the tenant as of run 4 (2025-06-01 10:00; sync again if it is newer): it was removed',
+    );
+    // Entitlements are not complete here (a later walk stopped half-way, say): an unknown one is a warning still.
+    const partial = t.outbox.check('remove-membership', removal('ent-x', 'u2'));
+    expect(partial.warnings.map((w) => [w.field, w.message.split(':')[0]])).toEqual([['appEntitlementId', 'unknown entitlement ent-x']]);
+    expect(t.outbox.list()).toEqual([]);
+  });
+
   it('says once that a collection never synced was not checked', () => {
     t.asOf.delete('app-users');
     const preview = t.outbox.check('remove-membership', removal('grp', 'nobody'));
@@ -234,5 +252,54 @@ describe('CSV import', () => {
     expect(done.errors).toEqual([]);
     expect(done.queued).toBe(3);
     expect(done.rowWarnings.map((w) => w.line)).toEqual([3, 4]);
+  });
+
+  it('a partial import queues the valid rows as one batch and gives the refused ones as a CSV that, fixed, imports the rest', () => {
+    t.complete.set('app-users', { runId: 4, finishedAt: '2025-06-01T10:00:00.000Z' });
+    const csv = [
+      'app_user_id,app_id,app_entitlement_id,note',
+      'u1,app-1,grp,first',
+      'u1,app-1,role,"a role, with a comma"',
+      'u-x,app-1,grp,',
+      'u2,app-1,cat,',
+    ].join('\r\n');
+    const whole = t.outbox.importCsv(csv, 'remove-membership');
+    expect([whole.queued, whole.refused, whole.partial]).toEqual([0, 2, false]);
+    const done = t.outbox.importCsv(csv, 'remove-membership', { partial: true, source: 'csv:/tmp/removals.csv' });
+    expect([done.queued, done.refused, done.partial, done.batch?.name]).toEqual([2, 2, true, 'removals.csv']);
+    expect(t.outbox.list().map((i) => i.input.appUserId)).toEqual(['u1', 'u2']);
+    expect(done.rejectsCsv).toBe(
+      [
+        'app_user_id,app_id,app_entitlement_id,note,rejected_line,rejected_reason',
+        'u1,app-1,role,"a role, with a comma",3,"app_entitlement_id: entitlement role (Billing Viewer) is a Role (synced from its app): ' +
+          'the service does not manage its memberships; only catalog (access profile), group and profile memberships can be removed"',
+        'u-x,app-1,grp,,4,app_user_id: unknown app user u-x: not in the tenant as of run 4 (2025-06-01 10:00; sync again if it is newer)',
+        '',
+      ].join('\r\n'),
+    );
+    // Fixed (the unknown user corrected, the role row dropped) and imported as it is: its reject columns are ignored.
+    const fixed = done
+      .rejectsCsv!.split('\r\n')
+      .filter((l) => !l.includes(',role,'))
+      .join('\r\n')
+      .replace('u-x,', 'u1,')
+      .replace(',grp,', ',cat,');
+    const rest = t.outbox.importCsv(fixed, 'remove-membership', { partial: true });
+    expect([rest.errors, rest.warnings, rest.queued, rest.rejectsCsv]).toEqual([
+      [],
+      ["column 4 'note' is not used by remove-membership and is ignored"],
+      1,
+      null,
+    ]);
+    // A rejects file of a rejects file does not repeat the earlier reasons.
+    const again = t.outbox.importCsv(done.rejectsCsv!, 'remove-membership', { dryRun: true });
+    expect(again.rejectsCsv!.split('\r\n')[0]).toBe('app_user_id,app_id,app_entitlement_id,note,rejected_line,rejected_reason');
+    expect(again.rejectsCsv!.split('\r\n')[1]).toMatch(/^u1,app-1,role,"a role, with a comma",2,/);
+  });
+
+  it('a partial import queues nothing when the file itself is wrong', () => {
+    const done = t.outbox.importCsv('user,app\nu1,app-1', 'remove-membership', { partial: true });
+    expect([done.queued, done.refused, done.rejectsCsv]).toEqual([0, 0, null]);
+    expect(done.errors[0]!.message).toMatch(/header/);
   });
 });

@@ -163,6 +163,8 @@ export interface TestOutbox {
   gone: Set<string>;
   /** When each collection was last synced completely (absent: never). */
   asOf: Map<string, string>;
+  /** Collections whose objects are all of the tenant's as of a run (a full walk that ended; absent: partial). */
+  complete: Map<string, { runId: number; finishedAt: string }>;
   dir: string;
   file: string;
   close(): void;
@@ -178,6 +180,7 @@ export function openTestOutbox(): TestOutbox {
   const synced = new Map<string, Record<string, unknown>>();
   const gone = new Set<string>();
   const asOf = new Map<string, string>();
+  const complete = new Map<string, { runId: number; finishedAt: string }>();
   const store: OutboxStore = {
     db,
     getObject: (collection, id) => {
@@ -185,6 +188,7 @@ export function openTestOutbox(): TestOutbox {
       return json ? { json, deleted: gone.has(`${collection}/${id}`) } : null;
     },
     syncedAsOf: (collection) => asOf.get(collection) ?? null,
+    completeRun: (collection) => complete.get(collection) ?? null,
     refreshObjects: (copies) => {
       for (const c of copies) {
         // As the store keeps them: a removed object's last version stays, marked gone.
@@ -202,6 +206,7 @@ export function openTestOutbox(): TestOutbox {
     synced,
     gone,
     asOf,
+    complete,
     dir,
     file,
     close() {

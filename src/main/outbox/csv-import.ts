@@ -374,7 +374,9 @@ class RowChecker {
 
   #refuse(row: CsvRow, error: ImportRowError): void {
     this.out.preview.errors.push(error);
-    this.out.refused.push({ line: row.line, fields: row.fields, reason: error.message });
+    // Named by its column, as the CLI prints it, unless the message names it already.
+    const named = error.column > 0 && !error.message.startsWith(error.field);
+    this.out.refused.push({ line: row.line, fields: row.fields, reason: named ? `${error.field}: ${error.message}` : error.message });
   }
 
   /** The file's warnings about what the store could not check. */

@@ -80,7 +80,8 @@ export function ImportCsv({ onImported }: { onImported(): void }) {
       setPreview(null);
       setCsv(null);
       outboxChanged();
-      onImported();
+      // With rows refused the tab stays, for their file to be downloaded; otherwise on to the queued changes.
+      if (done.refused === 0) onImported();
     } catch (failure) {
       setError(errorMessage(failure));
     }
