@@ -295,6 +295,17 @@ export const BulkResultView = z.object({
   changed: z.number().int(),
   /** Items left as they were, by state and reason. */
   refused: z.array(z.object({ state: OutboxState, reason: z.string(), count: z.number().int() })),
+  /** A retry's read of the uncertain items first: found applied (succeeded), not applied (queued again), still unknown; why it stopped. */
+  reconciled: z
+    .object({
+      examined: z.number().int(),
+      applied: z.number().int(),
+      requeued: z.number().int(),
+      unknown: z.number().int(),
+      paused: z.string().nullable(),
+    })
+    .nullable()
+    .default(null),
 });
 export type BulkResultView = z.infer<typeof BulkResultView>;
 
@@ -680,7 +691,7 @@ export const CHANNELS = {
       .refine((a) => a.ids !== null || a.filter !== null, { message: 'give ids or a filter' }),
     BulkResultView,
     'Retries, resolves (one note) or discards the items chosen, or every item a filter matches, in one transaction; ' +
-      'items whose state does not allow it are left as they were and counted.',
+      'items whose state does not allow it are left as they were and counted. A retry reads uncertain items from the tenant first.',
   ),
   outboxEnqueue: channel(
     z.object({ kind: MutationKind, input: JsonRecord }).strict(),
@@ -698,7 +709,11 @@ export const CHANNELS = {
     'Edits a queued item (validated again).',
   ),
   outboxDiscard: channel(z.object({ id: Id }).strict(), done, 'Discards a queued, failed or uncertain item.'),
-  outboxRetry: channel(z.object({ id: Id }).strict(), done, 'Queues a failed or uncertain item again.'),
+  outboxRetry: channel(
+    z.object({ id: Id }).strict(),
+    BulkResultView,
+    'Queues a failed item again; an uncertain one is read from the tenant first and queued again only if it was not applied.',
+  ),
   outboxResolve: channel(
     z.object({ id: Id, note: z.string().max(2000).nullable().default(null) }).strict(),
     done,

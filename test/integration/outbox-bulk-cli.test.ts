@@ -81,7 +81,7 @@ describe('attest queue: bulk recovery of a faulty send', () => {
     expect(batches).toEqual([expect.objectContaining({ id: 1, name: 'removals-q3.csv', kind: 'remove-membership', rows: 300 })]);
     expect(batches[0]!.counts.succeeded + batches[0]!.counts.resolved).toBe(300);
     tenant.faults.clear();
-  });
+  }, 240_000);
 
   it('reports the items a selection holds in a state the action does not apply to, and changes the others', async () => {
     const store = join(tmp.dir, 'refusals.sqlite');
@@ -99,7 +99,7 @@ describe('attest queue: bulk recovery of a faulty send', () => {
     const retried = await run(['queue', 'retry', '--batch', 'more.csv', '--store', store]);
     expect(retried.code).toBe(1);
     expect(retried.stderr).toContain('retried 1 of 21 item(s): now queued');
-    expect(retried.stderr).toContain('refused 20 succeeded: only failed or uncertain items can be retried');
+    expect(retried.stderr).toContain('refused 20 succeeded: only failed items can be retried');
 
     // By ids: an unknown one changes nothing.
     const [failed] = JSON.parse((await run(['queue', 'list', '--state', 'queued', '--store', store, '--json'])).stdout) as OutboxItem[];

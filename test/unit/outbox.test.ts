@@ -562,15 +562,21 @@ describe('details that keep reconciliation honest', () => {
 });
 
 describe('a creation answered "already exists" on a later attempt', () => {
-  it('is left uncertain for reconciliation, which finds it: not failed, not sent a third time', async () => {
+  it('is never sent again blind: a retry of the uncertain creation reads the tenant first and finds it applied', async () => {
     const item = t.outbox.enqueue('create-scope', scope('read:again'));
     api.fault = (c, i) => (c.mutation && i === 0 ? 'drop-after-apply' : null);
     await t.outbox.send(api);
-    // Pretend reconciliation could not see it yet and the user retried.
-    t.outbox.retry(item.id);
-    const second = await t.outbox.send(api);
-    expect(second).toMatchObject({ failed: 0, uncertain: 1 });
-    await t.outbox.reconcile(api);
+    expect(t.outbox.get(item.id)?.state).toBe('uncertain');
+    // A plain retry would queue it blind: refused, naming the read it needs.
+    expect(() => t.outbox.retry(item.id)).toThrow(/only failed items can be retried: an uncertain one is read from the tenant first/);
+    // Offline the checked retry refuses it too, and changes nothing.
+    const offline = await t.outbox.retryChecked(null, { ids: [item.id] });
+    expect(offline.bulk.refused).toEqual([expect.objectContaining({ state: 'uncertain', count: 1, itemIds: [item.id] })]);
+    expect(t.outbox.get(item.id)?.state).toBe('uncertain');
+    const checked = await t.outbox.retryChecked(api, { ids: [item.id] });
+    expect(checked.reconciled).toMatchObject({ examined: 1, applied: 1, requeued: 0, unknown: 0 });
+    expect(checked.bulk).toMatchObject({ matched: 1, changed: 0, refused: [] });
+    expect(await t.outbox.send(api)).toMatchObject({ total: 0 });
     expect(t.outbox.get(item.id)).toMatchObject({
       state: 'succeeded',
       result: expect.objectContaining({ scopeId: expect.stringMatching(/^sc-/) }),

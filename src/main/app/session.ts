@@ -451,12 +451,14 @@ export class Session {
     void runSend(workspace, api, {
       ids: ids ?? undefined,
       signal: controller.signal,
+      // Transient faults are read and retried within the send: nothing is left uncertain that a read can settle.
+      settle: true,
       onProgress: (event) => this.options.events.emit('sendProgress', event),
     })
       .then(({ last, totals }) => {
         if (last?.paused?.reason === 'auth') this.monitor.refused(workspace);
         else if (last?.paused?.reason === 'network') void this.monitor.probe(workspace);
-        if (origin === 'auto') notice = sendNotice(workspace.connection.name, totals.failed, totals.uncertain);
+        if (origin === 'auto') notice = sendNotice(workspace.connection.name, totals.failed, totals.unsettled);
       })
       .catch((error: unknown) => this.log(`send: ${firstLineOf(error, 'The send failed.')}`))
       .finally(() => {

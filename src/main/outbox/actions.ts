@@ -142,16 +142,19 @@ export function editItem(o: OutboxDb, ctx: ValidationContext, id: string, input:
 /** The user's decisions on an item: from which states each is allowed, and the state it leads to. */
 export const TRANSITIONS = {
   discard: { allowed: ['queued', 'failed', 'uncertain'], next: 'discarded', verb: 'discarded' },
-  retry: { allowed: ['failed', 'uncertain'], next: 'queued', verb: 'retried' },
+  // An uncertain item may have been applied: it is queued again only after a read (reconcile.ts, retryAfterReading).
+  retry: { allowed: ['failed'], next: 'queued', verb: 'retried' },
   resolve: { allowed: ['failed', 'uncertain'], next: 'resolved', verb: 'marked resolved' },
 } as const satisfies Record<string, { allowed: readonly OutboxState[]; next: OutboxState; verb: string }>;
 
 export type Transition = keyof typeof TRANSITIONS;
 
-function allowedText(event: Transition): string {
+function allowedText(event: Transition, state?: OutboxState): string {
   const { allowed, verb } = TRANSITIONS[event];
   const states = allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed[0];
-  return `only ${states} items can be ${verb}`;
+  const uncertain =
+    event === 'retry' && state === 'uncertain' ? ': an uncertain one is read from the tenant first (retry it connected)' : '';
+  return `only ${states} items can be ${verb}${uncertain}`;
 }
 
 function allows(event: Transition, state: OutboxState): boolean {
@@ -180,7 +183,7 @@ function decide(o: OutboxDb, item: OutboxItem, event: Transition, note: string |
 export function transition(o: OutboxDb, id: string, event: Transition, note?: string): void {
   o.durable(() => {
     const item = mustGet(o, id);
-    if (!allows(event, item.state)) throw new OutboxStateError(`item ${id} is ${item.state}: ${allowedText(event)}`);
+    if (!allows(event, item.state)) throw new OutboxStateError(`item ${id} is ${item.state}: ${allowedText(event, item.state)}`);
     const clash = event === 'retry' && item.state === 'failed' ? o.otherActiveByKey(item.kind, o.row(id)!.dedupe_key, id) : undefined;
     if (clash) throw new OutboxStateError(`item ${id} cannot be retried: the same change is already in the outbox as item ${clash.id}`);
     decide(o, item, event, note ?? null, new Date().toISOString());
@@ -196,6 +199,14 @@ function refuse(refused: BulkRefusal[], row: ItemRow, reason: string): void {
   group.itemIds.push(row.id);
 }
 
+/** Throws, naming them, when ids name no item (those in `found` are known): nothing is changed. */
+export function refuseUnknownIds(o: OutboxDb, ids: readonly string[] | undefined, found: ReadonlySet<string> = new Set()): void {
+  const unknown = (ids ?? []).filter((id) => !found.has(id) && !o.row(id));
+  if (unknown.length === 0) return;
+  const named = `${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''}`;
+  throw new OutboxStateError(`no outbox item ${named}: nothing was changed`);
+}
+
 /**
  * Applies a decision to every item a filter selects, in one transaction: the items whose state
  * allows it change; the others are left as they were and reported by state and reason. A retry is
@@ -205,14 +216,7 @@ function refuse(refused: BulkRefusal[], row: ItemRow, reason: string): void {
 export function bulkTransition(o: OutboxDb, event: BulkAction, filter: OutboxFilter, note?: string): BulkResult {
   return o.durable(() => {
     const rows = o.rows(filter);
-    if (filter.ids) {
-      const found = new Set(rows.map((r) => r.id));
-      const unknown = filter.ids.filter((id) => !found.has(id) && !o.row(id));
-      if (unknown.length > 0) {
-        const named = `${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''}`;
-        throw new OutboxStateError(`no outbox item ${named}: nothing was changed`);
-      }
-    }
+    refuseUnknownIds(o, filter.ids, new Set(rows.map((r) => r.id)));
     const result: BulkResult = {
       action: event,
       outcome: TRANSITIONS[event].next,
@@ -224,7 +228,7 @@ export function bulkTransition(o: OutboxDb, event: BulkAction, filter: OutboxFil
     const now = new Date().toISOString();
     for (const row of rows) {
       if (!allows(event, row.state as OutboxState)) {
-        refuse(result.refused, row, allowedText(event));
+        refuse(result.refused, row, allowedText(event, row.state as OutboxState));
         continue;
       }
       // A failed item queued again must not become a second active copy of the same change.

@@ -26,7 +26,7 @@ import { ensureSchema, OutboxDb, type ItemFilter, type OutboxStore } from './ite
 import { journalInWords } from './journal-words';
 import { KINDS } from './kinds';
 import { currentPolicyStep } from './kinds/escalate-task';
-import { reconcileItems } from './reconcile';
+import { reconcileItems, retryAfterReading, type CheckedRetry } from './reconcile';
 import { runSend, type SendOptions } from './sender';
 import { upgradeQueued } from './upgrade';
 import {
@@ -54,6 +54,7 @@ export * from './types';
 export type { ItemFilter, OutboxStore } from './items';
 export type { SendOptions } from './sender';
 export { IMPORT_KINDS, importColumns, type ImportKind } from './csv-import';
+export { READ_FIRST, type CheckedRetry } from './reconcile';
 
 export interface Outbox {
   /** Validates (by the spec, then against the store) and queues a change; the store's warnings come with the item. */
@@ -82,9 +83,14 @@ export interface Outbox {
    * items whose state does not allow it are refused and reported, unknown ids change nothing.
    */
   bulk(action: BulkAction, filter: OutboxFilter, note?: string): BulkResult;
+  /**
+   * Retries what `filter` selects as nothing can be sent twice: uncertain items are read from the
+   * tenant first (queued again only when not applied; refused without `api`), failed ones queued again.
+   */
+  retryChecked(api: OutboxApi | null, filter: OutboxFilter, opts?: { signal?: AbortSignal }): Promise<CheckedRetry>;
   send(api: OutboxApi, opts?: SendOptions): Promise<SendSummary>;
   recoverAfterCrash(): number;
-  reconcile(api: OutboxApi, opts?: { concurrency?: number; signal?: AbortSignal }): Promise<ReconcileSummary>;
+  reconcile(api: OutboxApi, opts?: { concurrency?: number; signal?: AbortSignal; ids?: readonly string[] }): Promise<ReconcileSummary>;
   journal(filter?: JournalFilter): JournalEntry[];
   /** A page of the journal, each entry with its change in words (names from the store), and how many entries match. */
   journalInWords(filter: JournalFilter): { entries: JournalEntryInWords[]; total: number };
@@ -140,6 +146,8 @@ export function openOutbox(store: OutboxStore): Outbox {
     send: (api, opts = {}) => lock.run('the outbox is already sending', () => runSend(o, api, opts)),
     recoverAfterCrash: () => (lock.running ? 0 : recoverInterrupted(o)),
     reconcile: (api, opts = {}) => lock.run('the outbox is sending: reconcile after the send ends', () => reconcileItems(o, api, opts)),
+    retryChecked: (api, filter, opts = {}) =>
+      lock.run('the outbox is sending: retry after the send ends', () => retryAfterReading(o, api, filter, opts)),
     journal: (filter) => o.journal.list(filter),
     journalInWords: (filter) => journalInWords(o, ctx, filter),
     pendingCount: () => o.pendingCount(),

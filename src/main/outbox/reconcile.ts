@@ -3,18 +3,27 @@
  * succeeded with what the server holds (and what the read found is stored, as a send's fresh
  * copies are); not applied -> queued again in its original queue position; no way to tell -> stays
  * uncertain for the user to decide. Every check is journaled.
+ *
+ * Retrying uncertain items goes through here too (`retryAfterReading`): an uncertain change may
+ * have been applied, so it is queued again only once a read shows it was not; nothing a read could
+ * have found applied is sent twice.
  */
 import { readApiError, type OutboxApi } from './api-shape';
 import { descriptorOf, type ReconcileVerdict, type RefreshedObject } from './kinds';
 import { rowToItem, type OutboxDb } from './items';
-import type { OutboxItem, PauseInfo, ReconcileSummary } from './types';
+import { bulkTransition, refuseUnknownIds } from './actions';
+import type { BulkResult, OutboxFilter, OutboxItem, PauseInfo, ReconcileSummary } from './types';
 
 export async function reconcileItems(
   o: OutboxDb,
   api: OutboxApi,
-  opts: { concurrency?: number; signal?: AbortSignal } = {},
+  opts: { concurrency?: number; signal?: AbortSignal; ids?: readonly string[] } = {},
 ): Promise<ReconcileSummary> {
-  const items = o.rowsInState('uncertain').map(rowToItem);
+  const only = opts.ids ? new Set(opts.ids) : null;
+  const items = o
+    .rowsInState('uncertain')
+    .filter((r) => !only || only.has(r.id))
+    .map(rowToItem);
   const summary: ReconcileSummary = {
     examined: 0,
     applied: 0,
@@ -93,4 +102,45 @@ export async function reconcileItems(
   summary.paused = stop && (stop as PauseInfo).reason !== 'cancelled' ? stop : null;
   summary.refreshed = o.refresh(found);
   return summary;
+}
+
+/** A retry of the items a selection names: the uncertain ones read from the tenant first, the failed ones queued again. */
+export interface CheckedRetry {
+  /** The failed items queued again, and the items whose state allows no retry (counted by state and reason). */
+  bulk: BulkResult;
+  /** What reading the uncertain items found (null: none was selected). */
+  reconciled: ReconcileSummary | null;
+}
+
+/** Why an uncertain item was not queued again without a read. */
+export const READ_FIRST =
+  'uncertain: the tenant must be read first to know whether it was applied (connect, then retry; or resolve or discard it)';
+
+/**
+ * Retries the items `filter` selects: each uncertain one is read from the tenant (applied: it
+ * succeeded; not applied: queued again; no read can tell: it stays uncertain, for the user);
+ * failed ones (the tenant said no, nothing was applied) are queued again at once. Without `api`
+ * (offline) the uncertain ones are refused and counted, never queued blind.
+ */
+export async function retryAfterReading(
+  o: OutboxDb,
+  api: OutboxApi | null,
+  filter: OutboxFilter,
+  opts: { signal?: AbortSignal } = {},
+): Promise<CheckedRetry> {
+  const selected = o.rows(filter);
+  // Unknown ids are refused as a plain retry refuses them: nothing is read or changed.
+  refuseUnknownIds(o, filter.ids, new Set(selected.map((r) => r.id)));
+  const uncertain = selected.filter((r) => r.state === 'uncertain').map((r) => r.id);
+  const rest = selected.filter((r) => r.state !== 'uncertain').map((r) => r.id);
+  const reconciled = api && uncertain.length > 0 ? await reconcileItems(o, api, { ids: uncertain, signal: opts.signal }) : null;
+  const bulk = rest.length > 0 ? bulkTransition(o, 'retry', { ids: rest }) : emptyRetry();
+  bulk.matched = selected.length;
+  if (!api && uncertain.length > 0)
+    bulk.refused.push({ state: 'uncertain', reason: READ_FIRST, count: uncertain.length, itemIds: uncertain });
+  return { bulk, reconciled };
+}
+
+function emptyRetry(): BulkResult {
+  return { action: 'retry', outcome: 'queued', matched: 0, changed: 0, itemIds: [], refused: [] };
 }

@@ -1,4 +1,6 @@
 import type { Session } from '../../app/session';
+import type { BulkResult, CheckedRetry } from '../../outbox/queue';
+import type { BulkResultView } from '../../../shared/contract';
 import type { Handlers } from '../dispatch';
 import { batchOf, filterOf, itemOf, journalOf, previewOf } from '../read-models';
 
@@ -19,6 +21,22 @@ type OutboxChannel =
   | 'outboxReconcile'
   | 'outboxJournal';
 
+function bulkView(result: BulkResult): Omit<BulkResultView, 'reconciled'> {
+  return { ...result, refused: result.refused.map(({ state, reason, count }) => ({ state, reason, count })) };
+}
+
+/** A checked retry as the app shows it: the failed items queued again, and what reading the uncertain ones found. */
+function retryView({ bulk, reconciled }: CheckedRetry): BulkResultView {
+  const read = reconciled && {
+    examined: reconciled.examined,
+    applied: reconciled.applied,
+    requeued: reconciled.requeued,
+    unknown: reconciled.unknown,
+    paused: reconciled.paused?.message ?? null,
+  };
+  return { ...bulkView(bulk), reconciled: read };
+}
+
 /** The open workspace's outbox: queue, check, edit, import, send, reconcile, and the journal. */
 export function outboxHandlers(session: Session): Pick<Handlers, OutboxChannel> {
   const outbox = () => session.workspace().outbox;
@@ -37,9 +55,10 @@ export function outboxHandlers(session: Session): Pick<Handlers, OutboxChannel> 
       };
     },
     outboxBatches: () => ({ batches: outbox().batches().map(batchOf) }),
-    outboxBulk: ({ action, ids, filter, note }) => {
-      const result = outbox().bulk(action, { ...(filter ? filterOf(filter) : {}), ids: ids ?? undefined }, note ?? undefined);
-      return { ...result, refused: result.refused.map(({ state, reason, count }) => ({ state, reason, count })) };
+    outboxBulk: async ({ action, ids, filter, note }) => {
+      const selection = { ...(filter ? filterOf(filter) : {}), ids: ids ?? undefined };
+      if (action === 'retry') return retryView(await outbox().retryChecked(session.workspace().api ?? null, selection));
+      return { ...bulkView(outbox().bulk(action, selection, note ?? undefined)), reconciled: null };
     },
     outboxEnqueue: ({ kind, input }) => {
       const item = outbox().enqueue(kind, input, { source: 'app' });
@@ -54,10 +73,7 @@ export function outboxHandlers(session: Session): Pick<Handlers, OutboxChannel> 
       outbox().discard(id);
       return {};
     },
-    outboxRetry: ({ id }) => {
-      outbox().retry(id);
-      return {};
-    },
+    outboxRetry: async ({ id }) => retryView(await outbox().retryChecked(session.workspace().api ?? null, { ids: [id] })),
     outboxResolve: ({ id, note }) => {
       outbox().resolve(id, note ?? undefined);
       return {};

@@ -60,7 +60,21 @@ export function bulkSentence(r: BulkResultView): string {
         ? `Marked ${plural(r.changed)} resolved.`
         : `${VERB[r.action]} ${plural(r.changed)}.`;
   const refused = r.refused.map((g) => `${count(g.count)} ${g.state} left as ${g.count === 1 ? 'it was' : 'they were'} (${g.reason}).`);
-  return [done, ...refused].join(' ');
+  return [r.action === 'retry' && r.reconciled && r.changed === 0 ? '' : done, readSentence(r.reconciled), ...refused]
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** What reading uncertain items before a retry found: none is queued again without it. */
+function readSentence(read: BulkResultView['reconciled']): string {
+  if (!read) return '';
+  const parts = [
+    `Read ${plural(read.examined)} from the tenant first:`,
+    `${count(read.applied)} found applied (now succeeded),`,
+    `${count(read.requeued)} not applied (queued again),`,
+    `${count(read.unknown)} still uncertain.`,
+  ];
+  return `${parts.join(' ')}${read.paused ? ` ${read.paused}` : ''}`;
 }
 
 function RowActions({ item, onDone, onEdit }: { item: OutboxItemView; onDone(error?: string): void; onEdit(): void }) {
@@ -78,7 +92,16 @@ function RowActions({ item, onDone, onEdit }: { item: OutboxItemView; onDone(err
       )}
       {(item.state === 'failed' || item.state === 'uncertain') && (
         <>
-          <button className="btn small" onClick={act(() => call('outboxRetry', { id: item.id }))}>
+          <button
+            className="btn small"
+            onClick={() =>
+              void call('outboxRetry', { id: item.id }).then(
+                // Said when the retry did not simply queue it again: a read found it applied, or could not tell.
+                (r) => onDone(r.refused.length > 0 || (r.reconciled && r.reconciled.requeued === 0) ? bulkSentence(r) : undefined),
+                (e: unknown) => onDone(errorMessage(e)),
+              )
+            }
+          >
             Retry
           </button>
           <button className="btn small" onClick={act(() => call('outboxResolve', { id: item.id, note: 'resolved in the app' }))}>
