@@ -1,10 +1,14 @@
-import { createApiClient } from '../../main/api/client';
-import { parseClientId, parseClientSecret } from '../../main/api/credentials';
-import { planConnection } from '../../main/app/connections';
+import { defaultDataDir } from '../../main/app/data-dir';
+import {
+  checkToken,
+  parseClientId,
+  parseClientSecret,
+  planConnection,
+  recordConnection,
+  type Connection,
+} from '../../main/app/saved-connections';
+import { KeychainError, osKeychain, type SecretStore } from '../../main/app/secrets';
 import { SECRET_ENV } from '../../main/app/workspace';
-import { saveConnection, type Connection } from '../../main/connections';
-import { defaultDataDir } from '../../main/data-dir';
-import { KeychainError, osKeychain, type SecretStore } from '../../main/keychain';
 import { EXIT } from '../exit-codes';
 import { asInput, parseCommandArgs, UsageError, type CommandModule } from '../io';
 
@@ -80,20 +84,12 @@ export function connectCommand(deps: ConnectDeps = {}): CommandModule {
       const auth = connection.auth;
       await asInput(() => parseClientSecret(secret));
 
-      const api = createApiClient({
-        clientId: connection.clientId,
-        clientSecret: secret,
-        auth,
-        serverUrl: connection.serverUrl,
-        maxRetries: 2,
-      });
-      await api.getToken();
+      const { tokenUrl, apiRoot } = await checkToken(connection, secret);
       // Only the token endpoint was asked: say so, rather than claim the API accepted them.
-      const { tokenUrl } = parseClientId(connection.clientId, connection.serverUrl);
       const form = auth === 'assertion' ? 'signed assertion' : 'client secret';
       io.err(
         `Token check passed: the token endpoint ${tokenUrl} accepted the credentials (${form}) and issued an access token; ` +
-          `no API endpoint under ${api.apiRoot} was called yet.`,
+          `no API endpoint under ${apiRoot} was called yet.`,
       );
 
       let stored = false;
@@ -105,11 +101,11 @@ export function connectCommand(deps: ConnectDeps = {}): CommandModule {
         io.err(`${error.message}.`);
         io.err(`The secret was NOT stored (it is never written to disk): set ${SECRET_ENV} for each run that uses '${connection.name}'.`);
       }
-      saveConnection(dataDir, connection);
+      recordConnection(dataDir, connection);
       const previousRemoved = replaces ? await forgetOldSecret(replaces, connection, deps, io.err) : false;
       if (values.json) {
         const replaced = replaces ? { replaced: { previousClientId: replaces.clientId, previousSecretRemoved: previousRemoved } } : {};
-        io.out(JSON.stringify({ ...connection, apiRoot: api.apiRoot, secretStored: stored, ...replaced }));
+        io.out(JSON.stringify({ ...connection, apiRoot, secretStored: stored, ...replaced }));
       }
       if (replaces) {
         io.err(

@@ -1,6 +1,6 @@
-import { deleteStoreFiles, getConnection, removeConnection } from '../../main/connections';
-import { defaultDataDir } from '../../main/data-dir';
-import { KeychainError, osKeychain, type SecretStore } from '../../main/keychain';
+import { defaultDataDir } from '../../main/app/data-dir';
+import { deleteStoreFiles, getConnection, removeConnection } from '../../main/app/saved-connections';
+import { KeychainError, osKeychain, type SecretStore } from '../../main/app/secrets';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { RateLimiter, type ApiClient } from '../../main/api/client';
-import { parseClientId, parseClientSecret } from '../../main/api/credentials';
+import { readInputFile } from '../../main/app/input-files';
+import { parseClientId, parseClientSecret } from '../../main/app/saved-connections';
 import { runSend } from '../../main/app/tasks/send';
-import { openApiForConnection, type Credentials, type Workspace } from '../../main/app/workspace';
+import { openApiForConnection, RateLimiter, type ApiClient, type Credentials, type Workspace } from '../../main/app/workspace';
 import {
   OutboxStateError,
   OutboxValidationError,
@@ -15,8 +15,7 @@ import {
   type OutboxItem,
   type QueuedItem,
   type SendSummary,
-} from '../../main/outbox/queue';
-import { readInputFile } from '../../main/input-file';
+} from '../../main/app/outbox';
 import { CSV_IMPORT_MAX_BYTES, JSON_INPUT_MAX_BYTES } from '../../shared/input-limits';
 import { namedSummary } from '../../shared/named-summary';
 import { EXIT, type ExitCode } from '../exit-codes';

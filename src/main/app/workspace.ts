@@ -3,14 +3,16 @@ import { basename, resolve } from 'node:path';
 import type { ConnectionInfo } from '../../shared/contract';
 import { createApiClient, type ApiClient, type ApiClientOptions } from '../api/client';
 import type { AuthMethod } from '../api/token';
-import { ConnectionError, getConnection, markUsed, type Connection } from '../connections';
 import { CoreError } from '../errors';
 import { osKeychain, type SecretStore } from '../keychain';
 import { openOutbox, type Outbox, type OutboxStore } from '../outbox/queue';
 import { openStore, type Store } from '../store/db';
 import { storeFreshCopies } from '../store/fresh-copies';
 import { isCollectionId } from '../collections';
-import { connectionInfo } from './connections';
+import { ConnectionError, connectionInfo, getConnection, markUsed, type Connection } from './saved-connections';
+
+// A workspace's API client, and the limiter a front shares among the clients of one batch (a Retry-After pauses them all).
+export { RateLimiter, type ApiClient } from '../api/client';
 
 /**
  * Opening a workspace: a data folder + a saved connection -> its store, its outbox and its API

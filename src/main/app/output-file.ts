@@ -4,7 +4,7 @@
  * asks that itself; the CLI's `--force` says it.
  */
 import { lstatSync } from 'node:fs';
-import { CoreError } from './errors';
+import { CoreError } from '../errors';
 
 /** An output file that is there already, refused: nothing was written. Exit 2 in the CLI. */
 export class OutputFileExistsError extends CoreError {
