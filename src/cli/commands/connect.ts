@@ -1,13 +1,15 @@
 import { defaultDataDir } from '../../main/app/data-dir';
 import {
   checkToken,
+  dropSecret,
+  keepSecret,
   parseClientId,
   parseClientSecret,
   planConnection,
   recordConnection,
   type Connection,
 } from '../../main/app/saved-connections';
-import { KeychainError, osKeychain, type SecretStore } from '../../main/app/secrets';
+import { osKeychain, type SecretStore } from '../../main/app/secrets';
 import { SECRET_ENV } from '../../main/app/workspace';
 import { EXIT } from '../exit-codes';
 import { asInput, parseCommandArgs, UsageError, type CommandModule } from '../io';
@@ -92,13 +94,9 @@ export function connectCommand(deps: ConnectDeps = {}): CommandModule {
           `no API endpoint under ${apiRoot} was called yet.`,
       );
 
-      let stored = false;
-      try {
-        await (deps.secrets ?? (() => osKeychain()))().set(connection.clientId, secret);
-        stored = true;
-      } catch (error) {
-        if (!(error instanceof KeychainError)) throw error;
-        io.err(`${error.message}.`);
+      const { kept: stored, problem } = await keepSecret((deps.secrets ?? (() => osKeychain()))(), connection.clientId, secret);
+      if (problem) {
+        io.err(`${problem}.`);
         io.err(`The secret was NOT stored (it is never written to disk): set ${SECRET_ENV} for each run that uses '${connection.name}'.`);
       }
       recordConnection(dataDir, connection);
@@ -128,13 +126,9 @@ async function forgetOldSecret(
   err: (line: string) => void,
 ): Promise<boolean> {
   if (previous.clientId === connection.clientId) return false;
-  try {
-    return await (deps.secrets ?? (() => osKeychain()))().delete(previous.clientId);
-  } catch (error) {
-    if (!(error instanceof KeychainError)) throw error;
-    err(`The old secret's keychain entry (${previous.clientId}) could not be deleted: ${error.message}.`);
-    return false;
-  }
+  const { removed, problem } = await dropSecret((deps.secrets ?? (() => osKeychain()))(), previous.clientId);
+  if (problem) err(`The old secret's keychain entry (${previous.clientId}) could not be deleted: ${problem}.`);
+  return removed;
 }
 
 export default connectCommand();

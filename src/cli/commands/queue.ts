@@ -2,7 +2,14 @@ import { resolve } from 'node:path';
 import { readInputFile } from '../../main/app/input-files';
 import { parseClientId, parseClientSecret } from '../../main/app/saved-connections';
 import { runSend } from '../../main/app/tasks/send';
-import { openApiForConnection, RateLimiter, type ApiClient, type Credentials, type Workspace } from '../../main/app/workspace';
+import {
+  batchLimiter,
+  openApiForConnection,
+  type ApiClient,
+  type Credentials,
+  type RateLimiter,
+  type Workspace,
+} from '../../main/app/workspace';
 import {
   OutboxStateError,
   OutboxValidationError,
@@ -110,8 +117,7 @@ type Values = ReturnType<typeof parseCommandArgs<typeof options>>['values'];
 
 /** One limiter for the whole batch: a Retry-After pauses every sender; --rps paces them. */
 function limiterFrom(values: Values): RateLimiter {
-  const rps = values.rps ? positiveInt(values.rps, '--rps') : undefined;
-  return new RateLimiter(rps ? { requestsPerSecond: rps } : {});
+  return batchLimiter(values.rps ? positiveInt(values.rps, '--rps') : undefined);
 }
 
 /** Credentials given as --client-id ID [--server-url URL] [--auth secret], with the client secret on standard input. */

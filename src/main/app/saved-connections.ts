@@ -442,6 +442,34 @@ export async function checkToken(connection: Connection, secret: string): Promis
   return { tokenUrl, apiRoot: api.apiRoot };
 }
 
+/**
+ * Keeps a connection's secret in `secrets` (the OS keychain: account = client id). Where the
+ * keychain cannot be reached, says why instead: the secret is then kept nowhere (never on disk).
+ */
+export async function keepSecret(
+  secrets: SecretStore,
+  clientId: string,
+  secret: string,
+): Promise<{ kept: boolean; problem: string | null }> {
+  try {
+    await secrets.set(clientId, secret);
+    return { kept: true, problem: null };
+  } catch (error) {
+    if (!(error instanceof KeychainError)) throw error;
+    return { kept: false, problem: error.message };
+  }
+}
+
+/** Deletes a client id's secret from `secrets`: whether one was there, or why the keychain could not be asked. */
+export async function dropSecret(secrets: SecretStore, clientId: string): Promise<{ removed: boolean; problem: string | null }> {
+  try {
+    return { removed: await secrets.delete(clientId), problem: null };
+  } catch (error) {
+    if (!(error instanceof KeychainError)) throw error;
+    return { removed: false, problem: error.message };
+  }
+}
+
 /** Saves a connection: checked by getting a token first, its secret to `secrets`, then its record. */
 export async function saveConnection(
   dataDir: string,
@@ -574,12 +602,8 @@ export async function replaceCredential(
   let keychainNote: string | null = null;
   if (previous.clientId !== connection.clientId) {
     for (const store of [secrets, ...others]) {
-      try {
-        await store.delete(previous.clientId);
-      } catch (error) {
-        if (!(error instanceof KeychainError)) throw error;
-        keychainNote = `the old secret's keychain entry could not be deleted: ${error.message}`;
-      }
+      const { problem } = await dropSecret(store, previous.clientId);
+      if (problem) keychainNote = `the old secret's keychain entry could not be deleted: ${problem}`;
     }
   }
   return { connection: connectionInfo(connection), previousClientId: previous.clientId, keychainNote };

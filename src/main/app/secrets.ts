@@ -5,7 +5,6 @@
  */
 export {
   KEYCHAIN_MODULE_MISSING,
-  KeychainError,
   keychainAvailable,
   keychainModuleMissing,
   memorySecretStore,

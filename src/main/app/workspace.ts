@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { ConnectionInfo } from '../../shared/contract';
-import { createApiClient, type ApiClient, type ApiClientOptions } from '../api/client';
+import { createApiClient, RateLimiter, type ApiClient, type ApiClientOptions } from '../api/client';
 import type { AuthMethod } from '../api/token';
 import { CoreError } from '../errors';
 import { osKeychain, type SecretStore } from '../keychain';
@@ -11,8 +11,7 @@ import { storeFreshCopies } from '../store/fresh-copies';
 import { isCollectionId } from '../collections';
 import { ConnectionError, connectionInfo, getConnection, markUsed, type Connection } from './saved-connections';
 
-// A workspace's API client, and the limiter a front shares among the clients of one batch (a Retry-After pauses them all).
-export { RateLimiter, type ApiClient } from '../api/client';
+export type { ApiClient, RateLimiter };
 
 /**
  * Opening a workspace: a data folder + a saved connection -> its store, its outbox and its API
@@ -205,6 +204,14 @@ function assemble(
     },
   };
   return workspace;
+}
+
+/**
+ * One limiter for every request of a batch, given as `client.limiter`: a Retry-After pauses every
+ * sender, and `requestsPerSecond` (when given) paces them.
+ */
+export function batchLimiter(requestsPerSecond?: number): RateLimiter {
+  return new RateLimiter(requestsPerSecond ? { requestsPerSecond } : {});
 }
 
 /** A saved connection found and its secret looked for as asked: opening it is all that is left. */
