@@ -3,7 +3,7 @@
 // still a loop a reader has to untangle.
 
 // The core's layers, lowest first. A layer imports only layers below it (and the core's base files:
-// errors, events, keychain, connections, data folder). sync and outbox share a rank and never import each other.
+// errors, events, keychain, input files, OS user). sync and outbox share a rank and never import each other.
 const CORE_LAYERS = [
   ['api'],
   ['collections'],
@@ -57,7 +57,7 @@ module.exports = {
     ...layerRules,
     {
       name: 'core-base-files',
-      comment: "the core's base files (errors, events, keychain, connections, data folder) import no layer above the API client",
+      comment: "the core's base files (errors, events, keychain, input files, OS user) import no layer above the API client",
       severity: 'error',
       from: { path: '^src/main/[^/]+\\.ts$', pathNot: '^src/main/(index|demo-tenant)\\.ts$' },
       to: { path: anyOf(CORE_LAYERS.slice(1).flat()) },
@@ -103,6 +103,17 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/tenant/' },
       to: { path: '^src/', pathNot: ['^src/tenant/', '^src/shared/'] },
+    },
+    {
+      name: 'cli-through-app',
+      comment:
+        'the CLI is a front: of the core it imports only the application layer (src/main/app), where both fronts ' +
+        'find the same use cases, so no command reaches into the outbox, the store or the API client on its own. ' +
+        'The browser host sits above app (ui-host starts it), so importing it reaches nothing below app by itself. ' +
+        'Type-only imports count too: a type from a lower layer ties the CLI to it all the same',
+      severity: 'error',
+      from: { path: '^src/cli/' },
+      to: { path: '^src/main/', pathNot: ['^src/main/app/', '^src/main/browser-host/'] },
     },
     {
       name: 'cli-is-a-front',

@@ -5,7 +5,7 @@ import { createEventBus } from './events';
 import { createDispatcher } from './rpc/dispatch';
 import { createHandlers } from './rpc/handlers';
 import { createSession, type Session } from './app/session';
-import { defaultDataDir } from './data-dir';
+import { defaultDataDir } from './app/data-dir';
 import { nativeDialogs } from './shell/dialogs';
 import { forwardEvents, registerIpc } from './shell/ipc';
 import { installMenu } from './shell/menu';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnAttest, type SpawnedRun } from '../helpers/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listConnections, prepareConnection, saveConnection } from '../../src/main/connections';
+import { listConnections, prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
 
 const root = resolve(__dirname, '../..');
 let dataDir: string;
@@ -18,8 +18,8 @@ function attest(args: string[]): Promise<SpawnedRun> {
 
 beforeAll(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'attest-auto-run-cli-'));
-  saveConnection(dataDir, prepareConnection(dataDir, { clientId: 'a1b2c3@tenant-a.example.com/attest', name: 'prod' }));
-  saveConnection(dataDir, prepareConnection(dataDir, { clientId: 'd4e5f6@tenant-b.example.com/attest', name: 'other' }));
+  recordConnection(dataDir, prepareConnection(dataDir, { clientId: 'a1b2c3@tenant-a.example.com/attest', name: 'prod' }));
+  recordConnection(dataDir, prepareConnection(dataDir, { clientId: 'd4e5f6@tenant-b.example.com/attest', name: 'other' }));
 });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

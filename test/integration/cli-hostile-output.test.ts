@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/index';
-import { prepareConnection, saveConnection } from '../../src/main/connections';
+import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { captureIO } from '../helpers/cli';
 import { tempDir } from './sync.helpers';
@@ -30,7 +30,7 @@ beforeAll(async () => {
   tenant = await startTenant({ port: 0, seed: 37, scale: 1 });
   tmp = tempDir('attest-hostile-output-');
   const dataDir = join(tmp.dir, 'data');
-  saveConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'hostile' }));
+  recordConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'hostile' }));
   env = { ...process.env, ATTEST_CLIENT_SECRET: tenant.clientSecret, ATTEST_DATA_DIR: dataDir };
   // The scopes are one, whose id is hostile: the repeatRow fault lists it twice, which the sync names as an error.
   const [first] = [...tenant.data.scopes.values()];
@@ -146,7 +146,7 @@ describe('--json errors, for every command', () => {
 
   it('a network failure: exit 4 and code "network"', async () => {
     const dataDir = join(tmp.dir, 'offline');
-    saveConnection(
+    recordConnection(
       dataDir,
       prepareConnection(dataDir, { clientId: 'abc123@127.0.0.1:9/attest', serverUrl: 'http://127.0.0.1:9', name: 'gone' }),
     );

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as endpoints from '../../src/main/api/endpoints';
 import { openApiForConnection } from '../../src/main/app/workspace';
-import { prepareConnection, saveConnection } from '../../src/main/connections';
+import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
 import { keychainAvailable, osKeychain } from '../../src/main/keychain';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 
@@ -54,7 +54,7 @@ describe('OS keychain', () => {
   it('opens an API client for a connection with the secret from the keychain, else from the environment', async () => {
     requireKeychain();
     const connection = prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'kc' });
-    saveConnection(dataDir, connection);
+    recordConnection(dataDir, connection);
     const secrets = osKeychain(SERVICE);
     const notices: string[] = [];
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entitlementToolset } from '../../src/main/app/toolsets';
 import { openWorkspace, type Workspace } from '../../src/main/app/workspace';
-import { prepareConnection, saveConnection } from '../../src/main/connections';
+import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
 import type { McpAccessProfile } from '../../src/shared/api-types';
 import { startTestTenant, type TestTenant } from '../helpers/tenant';
 import { tempDir } from './outbox.helpers';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   tenant = await startTestTenant({ seed: 5 });
   tmp = tempDir('attest-toolset-');
   const dataDir = join(tmp.dir, 'data');
-  saveConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'tools' }));
+  recordConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'tools' }));
   env = { ATTEST_CLIENT_SECRET: tenant.clientSecret, ATTEST_DATA_DIR: dataDir };
   const synced = await runCli(['sync', '--connection', 'tools'], env);
   expect(synced.code, synced.err).toBe(0);

@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserHost, type BrowserHost } from '../../src/main/browser-host/server';
-import { prepareConnection, saveConnection } from '../../src/main/connections';
+import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
 import { verifyWorkbook } from '../../src/main/reports';
 import type { EventPayload } from '../../src/shared/contract';
 import { seedFixtureStore } from '../e2e/seed-store';
@@ -69,7 +69,7 @@ beforeAll(async () => {
   const connection = prepareConnection(dataDir, { clientId: 'abc123@acme.example.test/attest', name: 'acme' });
   mkdirSync(dirname(connection.storeFile), { recursive: true });
   seedFixtureStore(connection.storeFile, 3000);
-  saveConnection(dataDir, connection);
+  recordConnection(dataDir, connection);
   storeFile = connection.storeFile;
   host = await startBrowserHost({ rendererRoot: join(dir, 'renderer'), dataDir: join(dir, 'host-data'), storeFile, dialogDir: disk });
 });

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWorkspace } from '../../src/main/app/workspace';
 import { runSend } from '../../src/main/app/tasks/send';
 import { membershipId } from '../../src/main/collections';
-import { prepareConnection, saveConnection } from '../../src/main/connections';
+import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
 import type { OutboxItem } from '../../src/main/outbox/queue';
 import { openStore } from '../../src/main/store/db';
 import type { Entitlement, Membership } from '../../src/tenant/model';
@@ -62,7 +62,7 @@ beforeAll(async () => {
   tmp = tempDir('attest-act-on-objects-');
   dataDir = join(tmp.dir, 'data');
   const connection = prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'acts' });
-  saveConnection(dataDir, connection);
+  recordConnection(dataDir, connection);
   storeFile = connection.storeFile;
   env = { ATTEST_CLIENT_SECRET: tenant.clientSecret, ATTEST_DATA_DIR: dataDir };
   const synced = await runCli(['sync', '--connection', 'acts'], env);

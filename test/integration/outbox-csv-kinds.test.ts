@@ -10,7 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareConnection, saveConnection } from '../../src/main/connections';
+import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
 import type { OutboxItem } from '../../src/main/outbox/queue';
 import { startTestTenant, type TestTenant } from '../helpers/tenant';
 import { escalatableTasks, tempDir } from './outbox.helpers';
@@ -44,7 +44,7 @@ beforeAll(async () => {
   tenant = await startTestTenant({ seed: 43 });
   tmp = tempDir('attest-csv-kinds-');
   const dataDir = join(tmp.dir, 'data');
-  saveConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'kinds' }));
+  recordConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'kinds' }));
   env = { ATTEST_CLIENT_SECRET: tenant.clientSecret, ATTEST_DATA_DIR: dataDir };
   const grants = tasks().filter((t) => t.type?.grant && t.state === 'TASK_STATE_OPEN' && !t.emergencyAccess && t.policy?.current?.id);
   notOffered = grants[grants.length - 1]!;

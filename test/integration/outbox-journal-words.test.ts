@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareConnection, saveConnection } from '../../src/main/connections';
+import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
 import type { JournalEntryInWords } from '../../src/main/outbox/queue';
 import { openpyxlDump } from '../helpers/openpyxl';
 import { startTestTenant, type TestTenant } from '../helpers/tenant';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   tenant = await startTestTenant({ seed: 23 });
   tmp = tempDir('attest-journal-words-');
   const dataDir = join(tmp.dir, 'data');
-  saveConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'words' }));
+  recordConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'words' }));
   env = { ATTEST_CLIENT_SECRET: tenant.clientSecret, ATTEST_DATA_DIR: dataDir };
   const synced = await cli('sync');
   expect(synced.code, synced.err).toBe(0);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { prepareConnection, saveConnection } from '../../src/main/connections';
+import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
 import type { OutboxItem } from '../../src/main/outbox/queue';
 import type { Membership } from '../../src/tenant/model';
 import { MANAGED_ENTITLEMENT_KINDS } from '../../src/tenant/dataset';
@@ -36,7 +36,7 @@ beforeAll(async () => {
   tenant = await startTestTenant({ seed: 53, scale: 2 });
   tmp = tempDir('attest-partial-import-');
   const dataDir = join(tmp.dir, 'data');
-  saveConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'bulk' }));
+  recordConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'bulk' }));
   env = { ATTEST_CLIENT_SECRET: tenant.clientSecret, ATTEST_DATA_DIR: dataDir };
   const synced = await cli('sync');
   expect(synced.code, synced.err).toBe(0);

@@ -7,7 +7,7 @@ import { exportCommand } from '../../src/cli/commands/export';
 import { keyCommand } from '../../src/cli/commands/key';
 import { main } from '../../src/cli/index';
 import type { CliIO } from '../../src/cli/io';
-import { prepareConnection, saveConnection } from '../../src/main/connections';
+import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
 import { keychainAvailable, osKeychain } from '../../src/main/keychain';
 import { fingerprintFromKeyText, NOTICE_UNSIGNED, SIGNING_KEY_ACCOUNT } from '../../src/main/reports';
 import { osUserName } from '../../src/main/os-user';
@@ -47,7 +47,7 @@ beforeAll(() => {
   const connection = prepareConnection(dataDir, { clientId: 'abc123@acme.example.test/attest', name: 'acme' });
   mkdirSync(dirname(connection.storeFile), { recursive: true });
   seedFixtureStore(connection.storeFile, 3);
-  saveConnection(dataDir, connection);
+  recordConnection(dataDir, connection);
 });
 afterAll(async () => {
   await secrets()

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/main/api/client';
 import { collection as descriptorOf, COLLECTION_IDS, type CollectionId } from '../../src/main/collections';
-import { prepareConnection, saveConnection } from '../../src/main/connections';
+import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
 import { entitlementType, membershipsManaged } from '../../src/main/collections/entitlements';
 import { rowOf, searchFacets } from '../../src/main/rpc/read-models';
 import { openStore, type Store } from '../../src/main/store/db';
@@ -75,7 +75,7 @@ describe('sync of the objects admins act on', () => {
     tenant = await startTestTenant({ seed: SEED, scale: 2 });
     tmp = tempDir();
     const connection = prepareConnection(join(tmp.dir, 'data'), { clientId: tenant.clientId, serverUrl: tenant.url, name: 'admin' });
-    saveConnection(join(tmp.dir, 'data'), connection);
+    recordConnection(join(tmp.dir, 'data'), connection);
     storeFile = connection.storeFile;
     api = createApiClient({ clientId: tenant.clientId, clientSecret: tenant.clientSecret, serverUrl: tenant.url });
   });

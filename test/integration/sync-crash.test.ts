@@ -4,7 +4,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareConnection, saveConnection } from '../../src/main/connections';
+import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
 import { openStore } from '../../src/main/store/db';
 import { READ_AHEAD } from '../../src/main/sync/cursors';
 import { PAGES_PER_COMMIT } from '../../src/main/sync/engine';
@@ -121,7 +121,7 @@ describe('sync crash safety', () => {
     tmp = tempDir('attest-sync-crash-');
     const dataDir = join(tmp.dir, 'data');
     const connection = prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: proxy.url, name: 'crash' });
-    saveConnection(dataDir, connection);
+    recordConnection(dataDir, connection);
     storeFile = connection.storeFile;
   });
   afterAll(async () => {

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/main/api/client';
-import { prepareConnection, saveConnection } from '../../src/main/connections';
+import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
 import { openStore, type Store } from '../../src/main/store/db';
 import { syncTenant, type CollectionSummary } from '../../src/main/sync/engine';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
@@ -122,7 +122,7 @@ describe('page tokens that cycle', () => {
 
   it('`attest sync` against tokens that cycle A, B, A… exits 1 with the error, in well under 5 s', async () => {
     const dataDir = join(tmp.dir, 'data');
-    saveConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'cycle' }));
+    recordConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'cycle' }));
     tenant.faults.set('cycleTokens=2');
     const started = performance.now();
     const run = await runCli(['sync', '--connection', 'cycle'], { ATTEST_CLIENT_SECRET: tenant.clientSecret, ATTEST_DATA_DIR: dataDir });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStoreFile, openWorkspace, StoreMissingError } from '../../src/main/app/workspace';
-import { getConnection, lastUsedConnection, prepareConnection, saveConnection } from '../../src/main/connections';
+import { getConnection, lastUsedConnection, prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
 import { memorySecretStore, type SecretStore } from '../../src/main/keychain';
 import { testCredentials } from '../helpers/api-credentials';
 
@@ -31,9 +31,9 @@ function countingSecrets(initial: Record<string, string> = {}): SecretStore & { 
 
 beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'attest-workspace-'));
-  saveConnection(dataDir, prepareConnection(dataDir, { clientId: testCredentials('other.example.com').clientId, name: 'other' }));
-  saveConnection(dataDir, prepareConnection(dataDir, { clientId: creds.clientId, name: 'acme' }));
-  saveConnection(dataDir, { ...getConnection(dataDir, 'other') });
+  recordConnection(dataDir, prepareConnection(dataDir, { clientId: testCredentials('other.example.com').clientId, name: 'other' }));
+  recordConnection(dataDir, prepareConnection(dataDir, { clientId: creds.clientId, name: 'acme' }));
+  recordConnection(dataDir, { ...getConnection(dataDir, 'other') });
 });
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 

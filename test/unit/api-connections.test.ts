@@ -22,12 +22,12 @@ import {
   getConnection,
   listConnections,
   prepareConnection,
+  recordConnection,
+  recordDemoConnection,
   removeConnection,
-  saveConnection,
-} from '../../src/main/connections';
-import { recordDemoConnection } from '../../src/main/app/connections';
+} from '../../src/main/app/saved-connections';
 import { openApiForConnection } from '../../src/main/app/workspace';
-import { defaultDataDir } from '../../src/main/data-dir';
+import { defaultDataDir } from '../../src/main/app/data-dir';
 import { KeychainError, memorySecretStore, unavailableSecretStore } from '../../src/main/keychain';
 import { testCredentials } from '../helpers/api-credentials';
 
@@ -56,14 +56,14 @@ describe('connections', () => {
     expect(a.name).toBe('tenant-a.example.com');
     expect(a.storeFile.startsWith(join(dataDir, 'stores'))).toBe(true);
     expect(a.storeFile.endsWith('.sqlite')).toBe(true);
-    saveConnection(dataDir, a);
+    recordConnection(dataDir, a);
     const b = prepareConnection(dataDir, {
       clientId: 'b@127.0.0.1:8080/attest',
       serverUrl: 'http://127.0.0.1:8080',
       auth: 'secret',
       name: 'lab',
     });
-    saveConnection(dataDir, b);
+    recordConnection(dataDir, b);
     expect(listConnections(dataDir).map((c) => c.name)).toEqual(['tenant-a.example.com', 'lab']);
     expect(getConnection(dataDir).name).toBe('lab'); // last used
     expect(getConnection(dataDir, 'tenant-a.example.com').clientId).toBe('a@tenant-a.example.com/attest');
@@ -86,14 +86,14 @@ describe('connections', () => {
   it('keeps one demo connection and its store across runs of the demo tenant, and never takes over a real tenant named demo', () => {
     const first = recordDemoConnection(dataDir, { clientId: 'a1@127.0.0.1:4001/attest', url: 'http://127.0.0.1:4001' });
     expect(first).toMatchObject({ name: 'demo', storeFile: join(dataDir, 'stores', 'demo.sqlite'), serverUrl: 'http://127.0.0.1:4001' });
-    saveConnection(dataDir, prepareConnection(dataDir, { clientId: 'x@t.example.com/attest' }));
+    recordConnection(dataDir, prepareConnection(dataDir, { clientId: 'x@t.example.com/attest' }));
     const second = recordDemoConnection(dataDir, { clientId: 'b2@127.0.0.1:4002/attest', url: 'http://127.0.0.1:4002' });
     expect(second).toMatchObject({ name: 'demo', clientId: 'b2@127.0.0.1:4002/attest', storeFile: first.storeFile });
     expect(getConnection(dataDir).name).toBe('demo'); // the last used
     expect(listConnections(dataDir).map((c) => c.name)).toEqual(['demo', 't.example.com']);
 
     removeConnection(dataDir, 'demo');
-    saveConnection(dataDir, prepareConnection(dataDir, { clientId: 'r@real.example.com/attest', name: 'demo' }));
+    recordConnection(dataDir, prepareConnection(dataDir, { clientId: 'r@real.example.com/attest', name: 'demo' }));
     expect(() => recordDemoConnection(dataDir, { clientId: 'c3@127.0.0.1:4003/attest', url: 'http://127.0.0.1:4003' })).toThrow(
       expect.objectContaining({ code: 'exists', message: expect.stringContaining('is for real.example.com, not the demo tenant') }),
     );
@@ -101,10 +101,10 @@ describe('connections', () => {
   });
 
   it('names a second connection to the same host apart, and refuses clashes', () => {
-    saveConnection(dataDir, prepareConnection(dataDir, { clientId: 'a@t.example.com/attest' }));
+    recordConnection(dataDir, prepareConnection(dataDir, { clientId: 'a@t.example.com/attest' }));
     const second = prepareConnection(dataDir, { clientId: 'b@t.example.com/attest' });
     expect(second.name).toBe('t.example.com-2');
-    saveConnection(dataDir, second);
+    recordConnection(dataDir, second);
     expect(() => getConnection(dataDir, 'nope')).toThrow(expect.objectContaining({ code: 'not_found' }));
     expect(() => prepareConnection(dataDir, { clientId: 'a@t.example.com/attest', name: 'other' })).toThrow(
       expect.objectContaining({ code: 'exists' }),
@@ -133,7 +133,7 @@ describe('connections', () => {
 
 describe('openApiForConnection', () => {
   const creds = testCredentials();
-  beforeEach(() => saveConnection(dataDir, prepareConnection(dataDir, { clientId: creds.clientId })));
+  beforeEach(() => recordConnection(dataDir, prepareConnection(dataDir, { clientId: creds.clientId })));
 
   it('takes the secret from the keychain', async () => {
     const notices: string[] = [];

@@ -19,6 +19,8 @@ afterEach(() => {
 interface Outcome {
   ok: boolean;
   rules: string[];
+  /** The files that broke a rule. */
+  offenders: string[];
 }
 
 /** Plants `files` (path → source) under a fresh folder and runs the project's rules over its src/. */
@@ -34,9 +36,10 @@ function cruise(files: Record<string, string>): Outcome {
   }
   // The JSON reporter exits 0 whatever it finds; the summary's error count is the verdict `npm test` acts on.
   const output = execFileSync(depcruise, ['src', '--config', config, '--output-type', 'json'], { cwd: dir, encoding: 'utf8' });
-  const report = JSON.parse(output) as { summary: { error: number; violations: { rule: { name: string } }[] } };
+  const report = JSON.parse(output) as { summary: { error: number; violations: { from: string; rule: { name: string } }[] } };
   const rules = [...new Set(report.summary.violations.map((v) => v.rule.name))].sort();
-  return { ok: report.summary.error === 0, rules };
+  const offenders = [...new Set(report.summary.violations.map((v) => v.from))].sort();
+  return { ok: report.summary.error === 0, rules, offenders };
 }
 
 describe('dependency rules', () => {
@@ -98,5 +101,32 @@ describe('dependency rules', () => {
       'src/tenant/router.ts': "import { db } from '../main/store/db';\nexport const t = db;\n",
     });
     expect(outcome.rules).toEqual(['renderer-only-shared', 'shared-alone', 'tenant-alone']);
+  });
+
+  it('refuse the CLI importing the core below the application layer, also for a type only', () => {
+    const outcome = cruise({
+      'src/main/outbox/queue.ts': 'export const MUTATION_KINDS = [1];\nexport interface Row { id: string }\n',
+      'src/cli/commands/queue.ts': "import { MUTATION_KINDS } from '../../main/outbox/queue';\nexport const kinds = MUTATION_KINDS;\n",
+      'src/cli/commands/journal.ts': "import type { Row } from '../../main/outbox/queue';\nexport const id = (row: Row) => row.id;\n",
+    });
+    expect(outcome.ok).toBe(false);
+    expect(outcome.rules).toEqual(['cli-through-app']);
+    expect(outcome.offenders).toEqual(['src/cli/commands/journal.ts', 'src/cli/commands/queue.ts']);
+  });
+
+  it('let the CLI import the application layer, the browser host above it, shared and the reference tenant', () => {
+    const outcome = cruise({
+      'src/shared/kinds.ts': 'export const KINDS = [1];\n',
+      'src/main/outbox/queue.ts': "import { KINDS } from '../../shared/kinds';\nexport const MUTATION_KINDS = KINDS;\n",
+      'src/main/app/outbox.ts': "export { MUTATION_KINDS } from '../outbox/queue';\n",
+      'src/main/browser-host/server.ts': "import { MUTATION_KINDS } from '../app/outbox';\nexport const host = MUTATION_KINDS;\n",
+      'src/tenant/server.ts': "import { KINDS } from '../shared/kinds';\nexport const tenant = KINDS;\n",
+      'src/cli/commands/queue.ts':
+        "import { MUTATION_KINDS } from '../../main/app/outbox';\nimport { host } from '../../main/browser-host/server';\n" +
+        "import { KINDS } from '../../shared/kinds';\nimport { tenant } from '../../tenant/server';\n" +
+        'export const all = [MUTATION_KINDS, host, KINDS, tenant];\n',
+    });
+    expect(outcome.rules).toEqual([]);
+    expect(outcome.ok).toBe(true);
   });
 });

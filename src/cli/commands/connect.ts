@@ -1,10 +1,16 @@
-import { createApiClient } from '../../main/api/client';
-import { parseClientId, parseClientSecret } from '../../main/api/credentials';
-import { planConnection } from '../../main/app/connections';
+import { defaultDataDir } from '../../main/app/data-dir';
+import {
+  checkToken,
+  dropSecret,
+  keepSecret,
+  parseClientId,
+  parseClientSecret,
+  planConnection,
+  recordConnection,
+  type Connection,
+} from '../../main/app/saved-connections';
+import { osKeychain, type SecretStore } from '../../main/app/secrets';
 import { SECRET_ENV } from '../../main/app/workspace';
-import { saveConnection, type Connection } from '../../main/connections';
-import { defaultDataDir } from '../../main/data-dir';
-import { KeychainError, osKeychain, type SecretStore } from '../../main/keychain';
 import { EXIT } from '../exit-codes';
 import { asInput, parseCommandArgs, UsageError, type CommandModule } from '../io';
 
@@ -80,36 +86,24 @@ export function connectCommand(deps: ConnectDeps = {}): CommandModule {
       const auth = connection.auth;
       await asInput(() => parseClientSecret(secret));
 
-      const api = createApiClient({
-        clientId: connection.clientId,
-        clientSecret: secret,
-        auth,
-        serverUrl: connection.serverUrl,
-        maxRetries: 2,
-      });
-      await api.getToken();
+      const { tokenUrl, apiRoot } = await checkToken(connection, secret);
       // Only the token endpoint was asked: say so, rather than claim the API accepted them.
-      const { tokenUrl } = parseClientId(connection.clientId, connection.serverUrl);
       const form = auth === 'assertion' ? 'signed assertion' : 'client secret';
       io.err(
         `Token check passed: the token endpoint ${tokenUrl} accepted the credentials (${form}) and issued an access token; ` +
-          `no API endpoint under ${api.apiRoot} was called yet.`,
+          `no API endpoint under ${apiRoot} was called yet.`,
       );
 
-      let stored = false;
-      try {
-        await (deps.secrets ?? (() => osKeychain()))().set(connection.clientId, secret);
-        stored = true;
-      } catch (error) {
-        if (!(error instanceof KeychainError)) throw error;
-        io.err(`${error.message}.`);
+      const { kept: stored, problem } = await keepSecret((deps.secrets ?? (() => osKeychain()))(), connection.clientId, secret);
+      if (problem) {
+        io.err(`${problem}.`);
         io.err(`The secret was NOT stored (it is never written to disk): set ${SECRET_ENV} for each run that uses '${connection.name}'.`);
       }
-      saveConnection(dataDir, connection);
+      recordConnection(dataDir, connection);
       const previousRemoved = replaces ? await forgetOldSecret(replaces, connection, deps, io.err) : false;
       if (values.json) {
         const replaced = replaces ? { replaced: { previousClientId: replaces.clientId, previousSecretRemoved: previousRemoved } } : {};
-        io.out(JSON.stringify({ ...connection, apiRoot: api.apiRoot, secretStored: stored, ...replaced }));
+        io.out(JSON.stringify({ ...connection, apiRoot, secretStored: stored, ...replaced }));
       }
       if (replaces) {
         io.err(
@@ -132,13 +126,9 @@ async function forgetOldSecret(
   err: (line: string) => void,
 ): Promise<boolean> {
   if (previous.clientId === connection.clientId) return false;
-  try {
-    return await (deps.secrets ?? (() => osKeychain()))().delete(previous.clientId);
-  } catch (error) {
-    if (!(error instanceof KeychainError)) throw error;
-    err(`The old secret's keychain entry (${previous.clientId}) could not be deleted: ${error.message}.`);
-    return false;
-  }
+  const { removed, problem } = await dropSecret((deps.secrets ?? (() => osKeychain()))(), previous.clientId);
+  if (problem) err(`The old secret's keychain entry (${previous.clientId}) could not be deleted: ${problem}.`);
+  return removed;
 }
 
 export default connectCommand();

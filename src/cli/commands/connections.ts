@@ -1,8 +1,15 @@
-import { savedConnectionState, type SavedConnectionState } from '../../main/app/connections';
 import { AUTO_RUN_OFF, syncEveryProblem, type AutoRunChoice } from '../../shared/auto-run';
-import { getConnection, lastUsedConnection, listConnections, setConnectionAutoRun, type Connection } from '../../main/connections';
-import { defaultDataDir } from '../../main/data-dir';
-import { osKeychain, type SecretStore } from '../../main/keychain';
+import { defaultDataDir } from '../../main/app/data-dir';
+import {
+  getConnection,
+  lastUsedConnection,
+  listConnections,
+  savedConnectionState,
+  setConnectionAutoRun,
+  type Connection,
+  type SavedConnectionState,
+} from '../../main/app/saved-connections';
+import { osKeychain, type SecretStore } from '../../main/app/secrets';
 import { SECRET_ENV } from '../../main/app/workspace';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';

@@ -1,9 +1,7 @@
 import { resolve } from 'node:path';
-import { DEMO_CONNECTION, recordDemoConnection } from '../../main/app/connections';
-import { runExport } from '../../main/app/tasks/export';
-import { runSync } from '../../main/app/tasks/sync';
-import { openWorkspace, type Workspace } from '../../main/app/workspace';
-import { defaultDataDir } from '../../main/data-dir';
+import { defaultDataDir } from '../../main/app/data-dir';
+import { refuseExisting } from '../../main/app/output-file';
+import { DEMO_CONNECTION, recordDemoConnection } from '../../main/app/saved-connections';
 import {
   KEYCHAIN_MODULE_MISSING,
   keychainAvailable,
@@ -11,9 +9,11 @@ import {
   memorySecretStore,
   osKeychain,
   type SecretStore,
-} from '../../main/keychain';
-import { refuseExisting } from '../../main/output-file';
-import { verifyWorkbook } from '../../main/reports';
+} from '../../main/app/secrets';
+import { runExport } from '../../main/app/tasks/export';
+import { runSync } from '../../main/app/tasks/sync';
+import { verifyWorkbook } from '../../main/app/tasks/verify';
+import { openWorkspace, type Workspace } from '../../main/app/workspace';
 import { startTenant } from '../../tenant/server';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';

@@ -1,6 +1,6 @@
-import { deleteStoreFiles, getConnection, removeConnection } from '../../main/connections';
-import { defaultDataDir } from '../../main/data-dir';
-import { KeychainError, osKeychain, type SecretStore } from '../../main/keychain';
+import { defaultDataDir } from '../../main/app/data-dir';
+import { deleteStoreFiles, dropSecret, getConnection, removeConnection } from '../../main/app/saved-connections';
+import { osKeychain, type SecretStore } from '../../main/app/secrets';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 
@@ -27,15 +27,9 @@ export function disconnectCommand(deps: DisconnectDeps = {}): CommandModule {
         throw new UsageError(positionals.length === 0 ? 'name the connection to disconnect' : 'name exactly one connection');
       const dataDir = values['data-dir'] ?? defaultDataDir(io.env);
       const connection = getConnection(dataDir, positionals[0]!);
-      let secretRemoved = false;
-      let keychainReached = true;
-      try {
-        secretRemoved = await (deps.secrets ?? (() => osKeychain()))().delete(connection.clientId);
-      } catch (error) {
-        if (!(error instanceof KeychainError)) throw error;
-        keychainReached = false;
-        io.err(`${error.message}: no keychain entry was removed (none can have been stored on this machine without one).`);
-      }
+      const { removed: secretRemoved, problem } = await dropSecret((deps.secrets ?? (() => osKeychain()))(), connection.clientId);
+      const keychainReached = problem === null;
+      if (problem) io.err(`${problem}: no keychain entry was removed (none can have been stored on this machine without one).`);
       removeConnection(dataDir, connection.name);
       const dataDeleted = values['delete-data'] ? deleteStoreFiles(connection) : false;
       if (values.json)

@@ -1,11 +1,10 @@
 import { resolve } from 'node:path';
-import { appVersion } from '../../main/app-version';
-import { runExport } from '../../main/app/tasks/export';
+import { appVersion } from '../../main/app/app-version';
+import { defaultDataDir } from '../../main/app/data-dir';
+import { refuseExisting } from '../../main/app/output-file';
+import { osKeychain, signingKey, type SecretStore } from '../../main/app/secrets';
+import { ExportCancelled, isReportKind, REPORT_KINDS, REPORTS, runExport, type ExportResult } from '../../main/app/tasks/export';
 import { openWorkspace, StoreMissingError, type Workspace } from '../../main/app/workspace';
-import { defaultDataDir } from '../../main/data-dir';
-import { osKeychain, type SecretStore } from '../../main/keychain';
-import { refuseExisting } from '../../main/output-file';
-import { ExportCancelled, isReportKind, REPORT_KINDS, REPORTS, signingKey, type ExportResult } from '../../main/reports';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
 

@@ -1,4 +1,4 @@
-import { MUTATION_KINDS, OUTBOX_STATES, type JournalEntryInWords, type MutationKind } from '../../main/outbox/queue';
+import { MUTATION_KINDS, OUTBOX_STATES, type JournalEntryInWords, type MutationKind } from '../../main/app/outbox';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 import { OUTPUT_OPTIONS, OUTPUT_USAGE, outputFormat, print } from '../output';

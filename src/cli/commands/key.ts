@@ -1,8 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { osKeychain, type SecretStore } from '../../main/keychain';
-import { refuseExisting } from '../../main/output-file';
-import { publicKeyPem, SIGNING_KEY_ACCOUNT, signingKey } from '../../main/reports';
+import { refuseExisting } from '../../main/app/output-file';
+import { osKeychain, publicKeyPem, SIGNING_KEY_ACCOUNT, signingKey, type SecretStore } from '../../main/app/secrets';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 

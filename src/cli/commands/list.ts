@@ -1,5 +1,10 @@
-import { collection as descriptorOf, resolveFilter, type CollectionDescriptor } from '../../main/collections';
-import type { Filters, StoredObject } from '../../main/store/db';
+import {
+  collection as descriptorOf,
+  resolveFilter,
+  type CollectionDescriptor,
+  type Filters,
+  type StoredObject,
+} from '../../main/app/collections';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 import { OUTPUT_OPTIONS, OUTPUT_USAGE, outputFormat, print, type Cell } from '../output';

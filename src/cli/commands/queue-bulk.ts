@@ -12,7 +12,7 @@ import {
   type OutboxBatch,
   type OutboxFilter,
   type OutboxState,
-} from '../../main/outbox/queue';
+} from '../../main/app/outbox';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { UsageError, type CliIO } from '../io';
 import { escapeControls, print, type OutputFormat } from '../output';

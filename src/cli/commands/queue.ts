@@ -1,8 +1,16 @@
 import { resolve } from 'node:path';
-import { RateLimiter, type ApiClient } from '../../main/api/client';
-import { parseClientId, parseClientSecret } from '../../main/api/credentials';
+import { readInputFile } from '../../main/app/input-files';
+import { refuseExisting, writeOutputFile } from '../../main/app/output-file';
+import { parseClientId, parseClientSecret } from '../../main/app/saved-connections';
 import { runSend } from '../../main/app/tasks/send';
-import { openApiForConnection, type Credentials, type Workspace } from '../../main/app/workspace';
+import {
+  batchLimiter,
+  openApiForConnection,
+  type ApiClient,
+  type Credentials,
+  type RateLimiter,
+  type Workspace,
+} from '../../main/app/workspace';
 import {
   OutboxStateError,
   OutboxValidationError,
@@ -16,9 +24,7 @@ import {
   type QueuedItem,
   type SendSummary,
   type ImportResult,
-} from '../../main/outbox/queue';
-import { refuseExisting, writeOutputFile } from '../../main/output-file';
-import { readInputFile } from '../../main/input-file';
+} from '../../main/app/outbox';
 import { CSV_IMPORT_MAX_BYTES, JSON_INPUT_MAX_BYTES } from '../../shared/input-limits';
 import { namedSummary } from '../../shared/named-summary';
 import { EXIT, type ExitCode } from '../exit-codes';
@@ -122,8 +128,7 @@ type Values = ReturnType<typeof parseCommandArgs<typeof options>>['values'];
 
 /** One limiter for the whole batch: a Retry-After pauses every sender; --rps paces them. */
 function limiterFrom(values: Values): RateLimiter {
-  const rps = values.rps ? positiveInt(values.rps, '--rps') : undefined;
-  return new RateLimiter(rps ? { requestsPerSecond: rps } : {});
+  return batchLimiter(values.rps ? positiveInt(values.rps, '--rps') : undefined);
 }
 
 /** Credentials given as --client-id ID [--server-url URL] [--auth secret], with the client secret on standard input. */

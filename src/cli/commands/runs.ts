@@ -1,4 +1,4 @@
-import { completenessOf } from '../../main/collections';
+import { completenessOf } from '../../main/app/collections';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, type CommandModule } from '../io';
 import { OUTPUT_OPTIONS, outputFormat, print, textLine } from '../output';

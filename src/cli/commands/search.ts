@@ -1,4 +1,4 @@
-import { COLLECTIONS, collection as descriptorOf } from '../../main/collections';
+import { COLLECTIONS, collection as descriptorOf } from '../../main/app/collections';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 import { SEARCH_COUNT_CAP } from '../../shared/search-limits';

@@ -1,6 +1,6 @@
+import { COLLECTION_IDS, isCollectionId, type CollectionId } from '../../main/app/collections';
+import { defaultDataDir } from '../../main/app/data-dir';
 import { openStoreFile, openWorkspace, StoreMissingError, type OpenOptions, type Workspace } from '../../main/app/workspace';
-import { defaultDataDir } from '../../main/data-dir';
-import { COLLECTION_IDS, isCollectionId, type CollectionId } from '../../main/collections';
 import { UsageError, type CliIO } from '../io';
 
 /**

@@ -1,6 +1,6 @@
-import { runSync } from '../../main/app/tasks/sync';
-import type { CollectionId } from '../../main/collections';
-import type { SyncProgress, SyncSummary } from '../../main/sync/engine';
+import type { CollectionId } from '../../main/app/collections';
+import { runSync, type SyncSummary } from '../../main/app/tasks/sync';
+import type { SyncProgress } from '../../shared/contract';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
 import { escapeControls } from '../terminal-text';

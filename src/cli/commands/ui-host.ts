@@ -1,11 +1,11 @@
-import { appVersion } from '../../main/app-version';
+import { appVersion } from '../../main/app/app-version';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBrowserHost } from '../../main/browser-host/server';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
-import { defaultDataDir } from '../../main/data-dir';
+import { defaultDataDir } from '../../main/app/data-dir';
 
 const usage = `Usage: attest ui-host [--port N] [--data-dir DIR] [--renderer DIR] [--store FILE] [--dialog-dir DIR] [--online-check-seconds N]
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { checkInputFile } from '../../main/input-file';
+import { checkInputFile } from '../../main/app/input-files';
 import {
   changedSheets,
   fingerprintFromKeyText,
@@ -10,9 +10,9 @@ import {
   type VerifyResult,
   CANONICAL_FORM,
   propertiesLine,
-} from '../../main/reports';
-import { verifyWithStore } from '../../main/app/tasks/verify';
-import { defaultDataDir } from '../../main/data-dir';
+  verifyWithStore,
+} from '../../main/app/tasks/verify';
+import { defaultDataDir } from '../../main/app/data-dir';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 

@@ -9,7 +9,6 @@ import type {
   SyncProgress,
 } from '../../shared/contract';
 import { AUTO_RUN_OFF, type AutoRunChoice } from '../../shared/auto-run';
-import { lastUsedConnection, listConnections } from '../connections';
 import { startDemoTenant, type DemoTenant, type DemoTenantLaunch } from '../demo-tenant';
 import { CoreError, firstLineOf } from '../errors';
 import type { EventBus } from '../events';
@@ -21,6 +20,8 @@ import {
   checkCredentials,
   DEMO_CONNECTION,
   forgetConnection,
+  lastUsedConnection,
+  listConnections,
   replaceCredential,
   recordDemoConnection,
   saveAutoRun,
@@ -28,7 +29,7 @@ import {
   saveConnection,
   testConnection,
   type CredentialsInput,
-} from './connections';
+} from './saved-connections';
 import { runExport, type ExportTaskOptions } from './tasks/export';
 import { runSend } from './tasks/send';
 import { NO_SECRET_MESSAGE, runSync } from './tasks/sync';

@@ -1,16 +1,17 @@
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { ConnectionInfo } from '../../shared/contract';
-import { createApiClient, type ApiClient, type ApiClientOptions } from '../api/client';
+import { createApiClient, RateLimiter, type ApiClient, type ApiClientOptions } from '../api/client';
 import type { AuthMethod } from '../api/token';
-import { ConnectionError, getConnection, markUsed, type Connection } from '../connections';
 import { CoreError } from '../errors';
 import { osKeychain, type SecretStore } from '../keychain';
 import { openOutbox, type Outbox, type OutboxStore } from '../outbox/queue';
 import { openStore, type Store } from '../store/db';
 import { storeFreshCopies } from '../store/fresh-copies';
 import { isCollectionId } from '../collections';
-import { connectionInfo } from './connections';
+import { ConnectionError, connectionInfo, getConnection, markUsed, type Connection } from './saved-connections';
+
+export type { ApiClient, RateLimiter };
 
 /**
  * Opening a workspace: a data folder + a saved connection -> its store, its outbox and its API
@@ -204,6 +205,14 @@ function assemble(
     },
   };
   return workspace;
+}
+
+/**
+ * One limiter for every request of a batch, given as `client.limiter`: a Retry-After pauses every
+ * sender, and `requestsPerSecond` (when given) paces them.
+ */
+export function batchLimiter(requestsPerSecond?: number): RateLimiter {
+  return new RateLimiter(requestsPerSecond ? { requestsPerSecond } : {});
 }
 
 /** A saved connection found and its secret looked for as asked: opening it is all that is left. */

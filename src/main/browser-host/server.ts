@@ -1,4 +1,4 @@
-import { appVersion } from '../app-version';
+import { appVersion } from '../app/app-version';
 import { NOTICES_FILE } from '../app/about';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, readdir, stat } from 'node:fs/promises';

@@ -3,6 +3,9 @@ import { firstLineOf } from '../../errors';
 import { exportReport, type ExportOptions, type ExportResult } from '../../reports';
 import type { Workspace } from '../workspace';
 
+// The report catalogue and the export's outcome, as the fronts name them.
+export { ExportCancelled, isReportKind, REPORT_KINDS, REPORTS, type ExportResult } from '../../reports';
+
 /**
  * Writing a report workbook from a workspace, for both fronts: its store, its outbox journal and
  * its connection (named on the Evidence sheet). Aborting `signal` leaves nothing at `out`.

@@ -5,6 +5,8 @@ import type { CollectionId } from '../../collections';
 import { syncTenant, type SyncSummary } from '../../sync/engine';
 import type { Workspace } from '../workspace';
 
+export type { SyncSummary };
+
 /**
  * A sync of a workspace, for both fronts: in this thread (the CLI) or in a worker thread with its
  * own store connection (the app, whose main process must stay responsive). Aborting `signal`

@@ -5,6 +5,18 @@ import { recordedParameters, verifyWorkbook, type OriginalWorkbook, type VerifyO
 import { openWorkspace } from '../workspace';
 import { runExport } from './export';
 
+// The verifier's own checks and words, for a front that reads a workbook and tells its verdict.
+export {
+  CANONICAL_FORM,
+  changedSheets,
+  fingerprintFromKeyText,
+  normaliseFingerprint,
+  propertiesLine,
+  READ_LIMITS,
+  verifyWorkbook,
+  type VerifyResult,
+} from '../../reports';
+
 /**
  * `attest verify` for both fronts: the workbook's hashes, and where a sheet changed and the store
  * that exported it is at hand (the connection the Evidence sheet names, of the same tenant and

@@ -1,5 +1,5 @@
 import type { Session } from '../../app/session';
-import { inspectCredentials, testConnection } from '../../app/connections';
+import { inspectCredentials, testConnection } from '../../app/saved-connections';
 import type { Handlers } from '../dispatch';
 import type { HostInfo } from './host';
 

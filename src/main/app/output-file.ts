@@ -5,7 +5,7 @@
  */
 import { lstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { CoreError } from './errors';
+import { CoreError } from '../errors';
 
 /** An output file that is there already, refused: nothing was written. Exit 2 in the CLI. */
 export class OutputFileExistsError extends CoreError {
