@@ -152,8 +152,11 @@ export const SyncRun = z.object({
   finishedAt: IsoTime.nullable(),
   status: z.string(),
   collections: z.array(z.string()),
-  /** `sync`: a walk of the tenant; `outbox`: the objects that sent changes returned, stored at once. */
-  origin: z.enum(['sync', 'outbox']),
+  /**
+   * `sync`: a walk of the tenant; `outbox`: the objects that sent changes returned, stored at once;
+   * `live`: objects read one by one on request (a template added by id, a refresh from the tenant).
+   */
+  origin: z.enum(['sync', 'outbox', 'live']),
 });
 export type SyncRun = z.infer<typeof SyncRun>;
 
