@@ -7,7 +7,7 @@
  */
 import { ApiError } from '../api/errors';
 import type { ApiClient } from '../api/client';
-import { collection as descriptorOf, prepareObject, type CollectionId, type ReceivedObject } from '../collections';
+import { collection as descriptorOf, COLLECTIONS, prepareObject, type CollectionId, type ReceivedObject } from '../collections';
 import { CoreError, firstLineOf } from '../errors';
 import { fieldChanges, type FieldChange } from '../store/changes';
 import { fetchOne } from '../sync/pages';
@@ -21,9 +21,9 @@ export function liveReadable(collection: CollectionId): boolean {
   return descriptorOf(collection).readOne !== undefined;
 }
 
-/** The collections whose objects can be read one by one. */
+/** The collections whose objects can be read one by one (their descriptors name a GET of one object). */
 export function liveReadableCollections(): CollectionId[] {
-  return (['campaigns', 'templates', 'automations', 'tasks'] as const).filter(liveReadable);
+  return COLLECTIONS.filter((d) => d.readOne !== undefined).map((d) => d.id);
 }
 
 /** The API client for a read that needs the tenant, or a clear error saying why there is none. */

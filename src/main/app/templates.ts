@@ -5,7 +5,7 @@
  * every later sync reads along with the referenced ones (see migration 0010-added-ids).
  */
 import { ApiError } from '../api/errors';
-import { collection as descriptorOf } from '../collections';
+import { collection as descriptorOf, type ReceivedObject } from '../collections';
 import { CoreError, firstLineOf } from '../errors';
 import { apiForLiveRead, readOne, storeLiveCopies } from './live-read';
 import type { Workspace } from './workspace';
@@ -50,7 +50,7 @@ export async function addTemplatesById(
   const list = idsOf(ids);
   const api = await apiForLiveRead(workspace, 'Adding a template by id');
   const descriptor = descriptorOf(TEMPLATES);
-  const found: { id: string; object: NonNullable<Awaited<ReturnType<typeof readOne>>> }[] = [];
+  const found: { id: string; object: ReceivedObject }[] = [];
   const notFound: string[] = [];
   const failed: { id: string; error: string }[] = [];
   for (const id of list) {
