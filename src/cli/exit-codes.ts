@@ -40,6 +40,9 @@ export function exitCodeFor(error: unknown): ExitCode {
       if (code === 'not_found' || code === 'ambiguous' || code === 'invalid_name' || code === 'exists' || code === 'other_tenant')
         return EXIT.usage;
       return EXIT.other;
+    case 'CoreError':
+      // A read that needs the tenant, asked of a store opened without one.
+      return code === 'offline' ? EXIT.network : EXIT.other;
     case 'ApiError':
       if (kind === 'auth') return EXIT.auth;
       if (kind === 'network' || kind === 'timeout' || kind === 'uncertain') return EXIT.network;

@@ -21,6 +21,7 @@ const commands: Record<string, () => Promise<{ default: CommandModule }>> = {
   diff: () => import('./commands/diff'),
   runs: () => import('./commands/runs'),
   toolset: () => import('./commands/toolset'),
+  template: () => import('./commands/template'),
   export: () => import('./commands/export'),
   verify: () => import('./commands/verify'),
   key: () => import('./commands/key'),

@@ -131,6 +131,8 @@ export const CollectionInfo = z.object({
   filterValues: z.record(z.string(), z.array(z.string())),
   /** The names of the filter choices that are ids of synced objects (an app, a template), by column then id. */
   filterLabels: z.record(z.string(), z.record(z.string(), z.string())),
+  /** The API can read one object of it (its page offers "Refresh from the tenant"). */
+  liveRead: z.boolean(),
 });
 export type CollectionInfo = z.infer<typeof CollectionInfo>;
 
@@ -152,8 +154,11 @@ export const SyncRun = z.object({
   finishedAt: IsoTime.nullable(),
   status: z.string(),
   collections: z.array(z.string()),
-  /** `sync`: a walk of the tenant; `outbox`: the objects that sent changes returned, stored at once. */
-  origin: z.enum(['sync', 'outbox']),
+  /**
+   * `sync`: a walk of the tenant; `outbox`: the objects that sent changes returned, stored at once;
+   * `live`: objects read one by one on request (a template added by id, a refresh from the tenant).
+   */
+  origin: z.enum(['sync', 'outbox', 'live']),
 });
 export type SyncRun = z.infer<typeof SyncRun>;
 
@@ -574,6 +579,40 @@ export const CHANNELS = {
       reason: z.string().nullable(),
     }),
     "An entitlement's MCP toolset: the tenant's own lookup while online, the synced toolsets otherwise (saying which, and why).",
+  ),
+  refreshObject: channel(
+    z.object({ collection: CollectionId, id: Id }).strict(),
+    z.object({
+      title: z.string(),
+      readAt: IsoTime,
+      /** The version the store held before (deleted: its last one), or null when it held none. */
+      before: z.object({ runId: z.number().int(), fetchedAt: z.string(), deleted: z.boolean() }).nullable(),
+      /** The run that holds the fresh copy (origin `live`); null when nothing changed, or see `note`. */
+      runId: z.number().int().nullable(),
+      fields: z.array(FieldChange),
+      fieldCount: z.number().int().nonnegative(),
+      note: z.string().nullable(),
+    }),
+    'Reads one object from the tenant now through its GET (campaigns: GET /access_review/{id}), stores it as a fresh copy, ' +
+      'and says what changed since the stored version.',
+  ),
+  addTemplates: channel(
+    z.object({ ids: z.array(Id).min(1).max(100) }).strict(),
+    z.object({
+      added: z.array(z.object({ id: z.string(), title: z.string(), newlyAdded: z.boolean() })),
+      notFound: z.array(z.string()),
+      failed: z.array(z.object({ id: z.string(), error: z.string() })),
+      runId: z.number().int().nullable(),
+      note: z.string().nullable(),
+    }),
+    'Reads templates by id from the tenant (the API has no template list), stores them, and has every later sync read them.',
+  ),
+  addedTemplates: channel(
+    none,
+    z.object({
+      templates: z.array(z.object({ id: z.string(), title: z.string(), stored: z.boolean(), referenced: z.boolean() })),
+    }),
+    'The templates added by id: their stored names, and whether the store holds them now.',
   ),
   objectHistory: channel(
     z.object({ collection: CollectionId, id: Id }).strict(),

@@ -26,6 +26,8 @@ export const UNIT_SIZES = {
   scopes: 40,
   automations: 40,
   templates: 8,
+  /** Templates no campaign or automation names: reachable by id only. */
+  unreferencedTemplates: 2,
   campaigns: 16,
   toolsets: 12,
   routingRules: 12,
@@ -70,6 +72,7 @@ export function generateDataset(seed: number, scale: Scale = 'demo'): TenantData
   b.campaigns(count('campaigns', 2));
   // Every step action and every trigger of the spec appears at least once, whatever the scale.
   b.automations(count('automations', b.minimumAutomations));
+  b.unreferencedTemplates(count('unreferencedTemplates'));
   b.toolsets(count('toolsets', 2));
   b.routingRules(count('routingRules', 4));
   b.tasks(count('tasks', 6));

@@ -110,7 +110,7 @@ describe('evidence workbook of a synced reference tenant', () => {
     expect((await verifyWorkbook(file)).status).toBe('intact');
   });
 
-  it('says how each collection was gathered: templates are partial (referenced only), the others full walks that ended', async () => {
+  it('says how each collection was gathered: templates are partial (referenced or added), the others full walks that ended', async () => {
     // The tenant holds a template no campaign or automation names: the store cannot have it.
     expect(store.countObjects('templates')).toBeLessThan(tenant.data.templates.size);
     expect(result.complete).toBe(false);
@@ -121,10 +121,10 @@ describe('evidence workbook of a synced reference tenant', () => {
     const line = (title: string): unknown[] => rows.find((r) => r[1] === title)!;
     const templates = line('Access review templates');
     expect(templates[at('Gathered')]).toBe(
-      'referenced only: the API has no list of templates; those named by access review campaigns and automations are fetched one by one',
+      'referenced or added: the API has no list of templates; those named by access review campaigns and automations, and those added by id, are fetched one by one',
     );
     expect(templates[at('Complete')]).toBe('NO');
-    expect(templates[at('Note')]).toMatch(/^partial: referenced only: the API has no list of templates \(as of run \d+\)$/);
+    expect(templates[at('Note')]).toMatch(/^partial: referenced or added: the API has no list of templates \(as of run \d+\)$/);
     for (const title of ['Access review campaigns', 'Automations', 'Cross-app scopes']) {
       expect(line(title)[at('Gathered')], title).toBe('full walk of the list');
       expect(line(title)[at('Complete')], title).toBe('yes');
@@ -132,14 +132,14 @@ describe('evidence workbook of a synced reference tenant', () => {
     }
     const overall = String(rows.find((r) => r[1] === 'All collections complete')![2]);
     expect(overall).toMatch(
-      /^NO: Access review templates \(partial: referenced only: the API has no list of templates \(as of run \d+\)\)$/,
+      /^NO: Access review templates \(partial: referenced or added: the API has no list of templates \(as of run \d+\)\)$/,
     );
 
     // `attest runs` says it in the same words.
     const runs = await runCli(['runs', '--store', store.file]);
     expect(runs.code).toBe(0);
     const templatesLine = runs.out.split('\n').find((l) => l.startsWith('templates '))!;
-    expect(templatesLine).toContain('referenced only');
+    expect(templatesLine).toContain('referenced or added');
     expect(templatesLine).toContain(String(templates[at('Note')]));
     expect(runs.out).toContain(`templates: ${String(templates[at('Gathered')])}`);
     expect(runs.out.split('\n').find((l) => l.startsWith('scopes '))).toMatch(/full walk +complete as of run \d+$/);

@@ -7,9 +7,10 @@ import { openForReading, STORE_OPTIONS, STORE_USAGE } from './store-option';
 const usage = `Usage: attest runs [-o table|json|csv] [--connection NAME] [--data-dir DIR] [--store FILE]
 
 Lists the runs of a connection's local store, newest first (FROM: \`sync\`, a walk of the tenant;
-\`outbox\`, the objects that sent changes returned, stored until the next sync), then the state of each
+\`outbox\`, the objects that sent changes returned, stored until the next sync; \`live\`, objects read
+one by one on request: templates added by id, \`attest show --live\`), then the state of each
 collection: its last completed run ("data as of"), how it is gathered (a full walk of the API's list,
-or "referenced only" where the API has no list: then it is partial by nature), whether the data is a
+or "referenced or added" where the API has no list: then it is partial by nature), whether the data is a
 complete snapshot, whether a later walk was interrupted (the next \`attest sync\` resumes it), and its
 object count; in the words of the Evidence sheet of an export.
 ${STORE_USAGE}

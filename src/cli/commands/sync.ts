@@ -17,7 +17,8 @@ only when a collection was walked to its end.
   --concurrency N     collections walked at the same time (default 3)
   --data-dir DIR      where connections are recorded (default: the OS app-data folder; ATTEST_DATA_DIR)
   --json              print the summary as JSON on stdout: runId, status, resumed, ms, and per
-                      collection fetched, pages, upserted, deleted, complete, ms (and error)
+                      collection fetched, pages, upserted, deleted, complete, ms (and error;
+                      gone: templates added by id that the tenant answered 404 for)
 Progress goes to standard error (one line per collection on a terminal).
 Exit codes: 0 every collection complete, 3 authentication, 4 network, 1 otherwise.`;
 
@@ -90,6 +91,17 @@ async function printSummary(io: CliIO, summary: SyncSummary): Promise<void> {
     json: () => summary,
   });
   io.err(`run ${summary.runId}${summary.resumed ? ' (resumed)' : ''}: ${summary.status} in ${(summary.ms / 1000).toFixed(1)} s`);
+  for (const c of summary.collections) if (c.gone) io.err(goneInWords(c.collection, c.gone, summary.runId));
+}
+
+/** Ids added by id that the tenant answered 404 for: what happened to them, and how to stop reading them. */
+function goneInWords(collection: CollectionId, ids: readonly string[], runId: number): string {
+  const list = ids.map((id) => escapeControls(id)).join(', ');
+  return (
+    `${collection}: ${ids.length === 1 ? '1 id' : `${ids.length} ids`} added by id no longer on the tenant (404): ${list}. ` +
+    `Gone from the store as of run ${runId}; still added, so every sync reads ${ids.length === 1 ? 'it' : 'them'} again ` +
+    `(\`attest template remove ID\` stops that).`
+  );
 }
 
 const command: CommandModule = {
@@ -125,7 +137,10 @@ const command: CommandModule = {
       if (values.json) {
         io.out(JSON.stringify(summary, null, 2));
         // The table is not printed: the reasons go to stderr, for people and for the JSON's error.
-        const failed = summary.collections.flatMap((c) => (c.error ? [c.error] : []));
+        const failed = summary.collections.flatMap((c) => [
+          ...(c.error ? [c.error] : []),
+          ...(c.gone ? [goneInWords(c.collection, c.gone, summary.runId)] : []),
+        ]);
         if (failed.length > 0) io.err(failed.join('\n'));
       } else await printSummary(io, summary);
       return exitCodeOf(summary);

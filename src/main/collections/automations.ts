@@ -45,6 +45,7 @@ export const automations: CollectionDescriptor = {
     fetchOne: (api, id, signal) => getAutomation(api, id, { signal }),
     member: 'automation',
   },
+  readOne: { fetch: (api, id, signal) => getAutomation(api, id, { signal }), member: 'automation' },
   idOf: (a) => str(getPath(a, 'id')),
   columns: [
     text('displayName', 'Name'),

@@ -1,4 +1,4 @@
-import { walks } from '../api/endpoints';
+import { getAccessReview, walks } from '../api/endpoints';
 import { bool, date, enumCol, idFilter, int, text, under, type CollectionDescriptor } from './descriptor';
 import { celText, getPath, lines, str, unique } from './extract';
 
@@ -17,6 +17,8 @@ export const campaigns: CollectionDescriptor = {
   pageSize: walks.accessReviews.pageSize,
   listKey: walks.accessReviews.listKey,
   fetchPage: (api, req, signal) => walks.accessReviews.fetchPage(api)(req, signal),
+  // The wrapper's `accessReview` member is the very view the list rows are.
+  readOne: { fetch: (api, id, signal) => getAccessReview(api, id, { signal }), member: CAMPAIGN },
   idOf: (view) => str(getPath(campaignOf(view), 'id')),
   diffRoot: CAMPAIGN,
   columns: under(CAMPAIGN, [

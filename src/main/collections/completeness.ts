@@ -1,6 +1,6 @@
 /**
  * What a collection's local copy can claim: how it was gathered (a full walk of the API's list,
- * or only the objects other collections name, where the API has no list), and whether it is
+ * or only the objects other collections name and those added by id, where the API has no list), and whether it is
  * complete. Only a full walk that ended is complete; a collection gathered by reference is
  * partial by nature, however its fetches went. The Evidence sheet and `attest runs` say it in
  * these words.
@@ -17,11 +17,11 @@ export interface WalkState {
   error: string | null;
 }
 
-export type Gathering = 'full walk' | 'referenced only';
+export type Gathering = 'full walk' | 'referenced or added';
 
 export interface Completeness {
   gathering: Gathering;
-  /** How the collection was gathered, in words ("full walk of the list", "referenced only: …"). */
+  /** How the collection was gathered, in words ("full walk of the list", "referenced or added: …"). */
   gathered: string;
   /** A full walk of the whole list ended, and nothing later stopped half-way. */
   complete: boolean;
@@ -36,8 +36,8 @@ export function gatheringOf(id: CollectionId): { gathering: Gathering; gathered:
     const by = d.byIds.referencedBy.map((c) => descriptorOf(c).title.toLowerCase());
     const noun = d.title.replace(/^Access review /, '').toLowerCase();
     return {
-      gathering: 'referenced only',
-      gathered: `referenced only: the API has no list of ${noun}; those named by ${by.join(' and ')} are fetched one by one`,
+      gathering: 'referenced or added',
+      gathered: `referenced or added: the API has no list of ${noun}; those named by ${by.join(' and ')}, and those added by id, are fetched one by one`,
     };
   }
   return { gathering: 'full walk', gathered: 'full walk of the list' };
@@ -47,7 +47,7 @@ export function gatheringOf(id: CollectionId): { gathering: Gathering; gathered:
 export function completenessOf(id: CollectionId, state: WalkState | undefined): Completeness {
   const { gathering, gathered } = gatheringOf(id);
   const never = !state || state.lastCompletedRunId === null;
-  const partial = gathering === 'referenced only';
+  const partial = gathering === 'referenced or added';
   const walkEnded = !never && state.complete && !state.interrupted;
   const note = never
     ? 'never fully synced'
@@ -64,7 +64,7 @@ export function completenessOf(id: CollectionId, state: WalkState | undefined): 
 /** Completeness of a collection in the snapshot of a completed run. */
 export function snapshotCompleteness(id: CollectionId, runId: number, walked: boolean): Completeness {
   const { gathering, gathered } = gatheringOf(id);
-  const partial = gathering === 'referenced only';
+  const partial = gathering === 'referenced or added';
   const note = !walked
     ? `run ${runId} did not sync this collection`
     : partial

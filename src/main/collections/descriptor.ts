@@ -132,6 +132,15 @@ export interface CollectionDescriptor {
     referencedBy: CollectionId[];
     fetch(api: ApiClient, id: string, signal?: AbortSignal): Promise<ApiResponse<unknown>>;
   };
+  /**
+   * The API's GET of one object, where it has one (campaigns: the spec's `GET /access_review/{id}`
+   * wrapper; the vendor's GETs of a template, an automation, a task): `member` is the member of its
+   * answer that is the object as this collection stores it. Used to read one object live.
+   */
+  readOne?: {
+    fetch(api: ApiClient, id: string, signal?: AbortSignal): Promise<ApiResponse<unknown>>;
+    member: string;
+  };
   idOf(obj: unknown): string;
   /** Where the object itself sits inside what is stored, when that is a wrapper ('' or absent: the top). */
   diffRoot?: string;

@@ -1,6 +1,6 @@
 import { TASK_TYPE_KEYS } from '../../shared/api-types/task';
 import { kindOf } from '../../shared/api-types/common';
-import { walks } from '../api/endpoints';
+import { getTask, walks } from '../api/endpoints';
 import { bool, date, enumCol, int, text, under, valueCol, type CollectionDescriptor, type ColumnDef } from './descriptor';
 import { asArray, getPath, lines, str } from './extract';
 
@@ -37,6 +37,7 @@ export const tasks: CollectionDescriptor = {
   pageSize: walks.tasks.pageSize,
   listKey: walks.tasks.listKey,
   fetchPage: (api, req, signal) => walks.tasks.fetchPage(api)(req, signal),
+  readOne: { fetch: (api, id, signal) => getTask(api, id, { signal }), member: 'taskView' },
   idOf: (view) => str(getPath(taskOf(view), 'id')),
   diffRoot: TASK,
   columns: [

@@ -13,6 +13,7 @@ export const templates: CollectionDescriptor = {
     referencedBy: ['campaigns', 'automations'],
     fetch: (api, id, signal) => getAccessReviewTemplate(api, id, { signal }),
   },
+  readOne: { fetch: (api, id, signal) => getAccessReviewTemplate(api, id, { signal }), member: 'accessReviewTemplate' },
   idOf: (t) => str(getPath(t, 'id')),
   columns: [
     text('displayName', 'Name'),

@@ -77,7 +77,7 @@ function computeCollectionInfos(store: Store | null): CollectionInfo[] {
         const refersTo = descriptor.columns.find((c) => c.name === column.key)?.refersTo;
         if (refersTo) filterLabels[column.key] = namesOf(store, refersTo, filterValues[column.key]!);
       }
-    return { id: descriptor.id, label: descriptor.title, columns, filterValues, filterLabels };
+    return { id: descriptor.id, label: descriptor.title, columns, filterValues, filterLabels, liveRead: descriptor.readOne !== undefined };
   });
 }
 

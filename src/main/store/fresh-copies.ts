@@ -7,6 +7,7 @@
  */
 import { collection as descriptorOf, isCollectionId, prepareObject, type CollectionId, type PreparedObject } from '../collections';
 import type { Store } from './db';
+import type { RunOrigin } from './types';
 
 export interface FreshCopy {
   collection: string;
@@ -22,7 +23,11 @@ export interface FreshCopiesStored {
   stored: number;
 }
 
-export function storeFreshCopies(store: Pick<Store, 'sync'>, copies: readonly FreshCopy[]): FreshCopiesStored {
+export function storeFreshCopies(
+  store: Pick<Store, 'sync'>,
+  copies: readonly FreshCopy[],
+  origin: Exclude<RunOrigin, 'sync'> = 'outbox',
+): FreshCopiesStored {
   const prepared: { collection: CollectionId; object: PreparedObject }[] = [];
   const removed: { collection: CollectionId; id: string }[] = [];
   const seen = new Set<string>();
@@ -47,5 +52,5 @@ export function storeFreshCopies(store: Pick<Store, 'sync'>, copies: readonly Fr
     }
   }
   if (prepared.length === 0 && removed.length === 0) return { runId: null, stored: 0 };
-  return store.sync.storeFreshCopies(prepared.reverse(), removed) ?? { runId: null, stored: 0 };
+  return store.sync.storeFreshCopies(prepared.reverse(), removed, origin) ?? { runId: null, stored: 0 };
 }

@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { facetsText, type CollectionId, type PreparedObject } from '../collections';
 import { recoverSearchQueue, refreshSearchTerms, TERMS_STALE_KEY } from './search';
 import { holdForSync, type SyncHold } from './sync-holder';
-import type { ColumnValue, RunCollection, RunStatus, WalkStatus } from './types';
+import type { ColumnValue, RunCollection, RunOrigin, RunStatus, WalkStatus } from './types';
 
 export interface RunStart {
   runId: number;
@@ -405,8 +405,8 @@ export class SyncWriter {
   }
 
   /**
-   * Stores fresh copies of objects that sent changes returned, as a completed run of their own
-   * (origin `outbox`): views show them at once, and "as of" and diffs see them like any version.
+   * Stores fresh copies of objects that sent changes returned (origin `outbox`), or that were read
+   * one by one on request (origin `live`), as a completed run of their own: views show them at once, and "as of" and diffs see them like any version.
    * `removed` are objects the tenant confirmed gone (a removed membership): they end as of this
    * run. The run has no walks, so it marks nothing else deleted and moves no collection's "data as of".
    * Nothing is stored while a sync run is open (running or interrupted: its walks decide what is
@@ -416,6 +416,7 @@ export class SyncWriter {
   storeFreshCopies(
     copies: readonly { collection: CollectionId; object: PreparedObject }[],
     removed: readonly { collection: CollectionId; id: string }[] = [],
+    origin: Exclude<RunOrigin, 'sync'> = 'outbox',
   ): { runId: number; stored: number } | null {
     const stored = this.db
       .transaction(
@@ -434,10 +435,8 @@ export class SyncWriter {
           const collections = [...new Set([...changed, ...gone].map((c) => c.collection))];
           const id = Number(
             this.db
-              .prepare(
-                "INSERT INTO sync_runs (started_at, finished_at, status, collections, origin) VALUES (?, ?, 'completed', ?, 'outbox')",
-              )
-              .run(at, at, JSON.stringify(collections)).lastInsertRowid,
+              .prepare("INSERT INTO sync_runs (started_at, finished_at, status, collections, origin) VALUES (?, ?, 'completed', ?, ?)")
+              .run(at, at, JSON.stringify(collections), origin).lastInsertRowid,
           );
           // Walk 0: no sync walk has that number, so a later walk still decides what it did not see.
           for (const { collection, object } of changed) this.upsert(id, collection, 0, object, at, storedOne(collection, object.id));
@@ -534,6 +533,27 @@ export class SyncWriter {
   /** The ids of the current objects of `collection`, in order. */
   currentIds(collection: CollectionId): string[] {
     return this.s.currentIds!.all(collection) as string[];
+  }
+
+  /**
+   * Adds ids to those of `collection` an admin added by id (see migration 0010-added-ids); an id
+   * added before keeps its first time. Returns the ids that were not added yet.
+   */
+  addIds(collection: CollectionId, ids: readonly string[]): string[] {
+    const insert = this.db.prepare('INSERT OR IGNORE INTO added_ids (collection, id, added_at) VALUES (?, ?, ?)');
+    const at = now();
+    return this.db.transaction(() => ids.filter((id) => insert.run(collection, id, at).changes > 0))();
+  }
+
+  /** Removes added ids of `collection` (the objects stay until a sync no longer reads them); returns those that were added. */
+  removeAddedIds(collection: CollectionId, ids: readonly string[]): string[] {
+    const remove = this.db.prepare('DELETE FROM added_ids WHERE collection = ? AND id = ?');
+    return this.db.transaction(() => ids.filter((id) => remove.run(collection, id).changes > 0))();
+  }
+
+  /** The ids of `collection` added by id, in order. */
+  addedIds(collection: CollectionId): string[] {
+    return this.db.prepare('SELECT id FROM added_ids WHERE collection = ? ORDER BY id').pluck().all(collection) as string[];
   }
 
   /** The ids the current objects of `from` point at in `target` (templates from campaigns and automations). */

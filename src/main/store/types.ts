@@ -7,8 +7,11 @@ export type { ColumnValue };
 
 export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 export type WalkStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
-/** `sync`: a walk of the tenant; `outbox`: fresh copies of objects that sent changes returned. */
-export type RunOrigin = 'sync' | 'outbox';
+/**
+ * `sync`: a walk of the tenant; `outbox`: fresh copies of objects that sent changes returned;
+ * `live`: objects read from the tenant one by one on request (a template added by id, a refresh).
+ */
+export type RunOrigin = 'sync' | 'outbox' | 'live';
 
 export interface SyncRun {
   id: number;

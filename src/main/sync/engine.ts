@@ -38,6 +38,12 @@ export interface CollectionSummary {
   error?: string;
   /** The API client's error kind (auth, network, bad_response, cancelled, ...). */
   errorKind?: string;
+  /**
+   * Ids added by id (see `attest template add`) that the tenant no longer has: it answered 404, so
+   * they are gone from the store as of this run, but stay added (an admin removes them) and are
+   * reported on every sync until then.
+   */
+  gone?: string[];
 }
 
 export interface SyncSummary {
@@ -311,8 +317,9 @@ async function walkCollection(
   }
 
   let plan: string[] | null = null;
+  const added = descriptor.byIds ? writer.addedIds(id) : [];
   if (descriptor.byIds) {
-    plan = state.plan ?? writer.referencedIds(id, descriptor.byIds.referencedBy);
+    plan = state.plan ?? [...new Set([...writer.referencedIds(id, descriptor.byIds.referencedBy), ...added])].sort();
     if (state.plan === null) writer.setPlan(runId, id, plan);
     expected = expectationOf(
       { pages: Math.max(1, Math.ceil(plan.length / descriptor.pageSize)), fetched: plan.length },
@@ -365,6 +372,8 @@ async function walkCollection(
       progress('running');
     }
     summary.complete = true;
+    const gone = goneOfAdded(writer, id, added, plan);
+    if (gone.length > 0) summary.gone = gone;
     summary.ms = Math.round(performance.now() - started);
     progress('done');
     return summary;
@@ -379,6 +388,14 @@ async function walkCollection(
   } finally {
     cursors.close();
   }
+}
+
+/** The ids added by id that a completed walk read (its plan) but that are not current now: the tenant answered 404. */
+function goneOfAdded(writer: SyncTarget, id: CollectionId, added: readonly string[], plan: readonly string[] | null): string[] {
+  if (added.length === 0 || !plan) return [];
+  const planned = new Set(plan);
+  const current = writer.currentHashes(id, added);
+  return added.filter((a) => planned.has(a) && !current.has(a));
 }
 
 /**

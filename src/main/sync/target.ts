@@ -50,6 +50,8 @@ export interface SyncTarget {
   unseenIds(runId: number, collection: CollectionId, walk: number): string[];
   /** The ids the current objects of `from` point at in `target`. */
   referencedIds(target: CollectionId, from: readonly CollectionId[]): string[];
+  /** The ids of a collection read by id that an admin added (read along with the referenced ones). */
+  addedIds(collection: CollectionId): string[];
   /** The ids of the current objects of `collection`, in order. */
   currentIds(collection: CollectionId): string[];
   /** Whether `collection` has any current object stored. */

@@ -104,6 +104,8 @@ export interface AppState {
   setAddingConnection(open: boolean): void;
   refreshOutbox(): Promise<void>;
   outboxChanged(): void;
+  /** Stored data changed outside a sync (an object read from the tenant): views refetch, the status too. */
+  dataChanged(): void;
   refreshAutoRun(): Promise<void>;
   dismissNotice(notice: Notice): void;
 }
@@ -262,6 +264,11 @@ export const useApp = create<AppState>()((set, get) => ({
     } catch {
       // No workspace yet: nothing pending.
     }
+  },
+
+  dataChanged() {
+    set((s) => ({ dataVersion: s.dataVersion + 1 }));
+    void get().refreshStatus();
   },
 
   outboxChanged() {

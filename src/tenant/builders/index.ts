@@ -73,6 +73,11 @@ export class Builders {
     templates(this.ctx, count);
   }
 
+  /** Templates no campaign or automation names (build them after both). */
+  unreferencedTemplates(count: number): void {
+    templates(this.ctx, count, true);
+  }
+
   /** A campaign's own fields (shared by generation, create and duplicate). */
   campaign(r: Random, init: Partial<AccessReview> & { id: string; createdAt: string }): AccessReview {
     return campaign(this.ctx, r, init);

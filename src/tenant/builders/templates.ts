@@ -21,11 +21,19 @@ const TEMPLATE_NAMES = [
   'Customer data access review',
 ];
 
-export function templates(ctx: BuildContext, count: number): void {
-  const r = ctx.stream('templates');
-  for (let i = 0; i < count; i += 1) {
-    const base = TEMPLATE_NAMES[i % TEMPLATE_NAMES.length] as string;
-    const round = Math.floor(i / TEMPLATE_NAMES.length);
+/**
+ * `count` templates. `unreferenced`: templates no campaign or automation will name (built after
+ * them, from a stream of their own, so the rest of the data stays as it was): a client can only
+ * reach them by id.
+ */
+export function templates(ctx: BuildContext, count: number, unreferenced = false): void {
+  const r = ctx.stream(unreferenced ? 'unreferenced-templates' : 'templates');
+  const first = ctx.data.templates.size;
+  for (let i = first; i < first + count; i += 1) {
+    // Named in their own series; the index of the whole collection decides the rest (isFuture).
+    const n = i - first;
+    const base = (unreferenced ? 'Unscheduled ' : '') + (TEMPLATE_NAMES[n % TEMPLATE_NAMES.length] as string);
+    const round = Math.floor(n / TEMPLATE_NAMES.length);
     const createdAt = ctx.past(r, 700, 60);
     const scheduled = r.chance(0.5);
     const t: AccessReviewTemplate & Record<string, unknown> = {
@@ -91,6 +99,6 @@ export function templates(ctx: BuildContext, count: number): void {
       t.riskScoreV3 = riskScoreV3(r);
     }
     ctx.data.templates.set(t.id as string, t);
-    ctx.templateIds.push(t.id as string);
+    if (!unreferenced) ctx.templateIds.push(t.id as string);
   }
 }

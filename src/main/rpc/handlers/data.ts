@@ -5,10 +5,13 @@ import type { Handlers } from '../dispatch';
 import { createLatest } from '../latest';
 import { compareRuns } from '../../app/changes';
 import { entitlementToolset } from '../../app/toolsets';
+import { readLive } from '../../app/live-read';
+import { addedTemplates, addTemplatesById } from '../../app/templates';
 import {
   changedObjectOf,
   collectionInfos,
   detailOf,
+  fieldChangeOf,
   filtersOf,
   historyOf,
   hitOf,
@@ -33,6 +36,9 @@ export function dataHandlers(
   | 'getObject'
   | 'objectHistory'
   | 'entitlementToolset'
+  | 'refreshObject'
+  | 'addTemplates'
+  | 'addedTemplates'
   | 'compareRuns'
   | 'search'
   | 'overview'
@@ -76,6 +82,13 @@ export function dataHandlers(
       const { online } = await session.connectionState();
       return entitlementToolset(workspace, { online, appId, appEntitlementId });
     },
+    refreshObject: async ({ collection, id }) => {
+      const read = await readLive(session.workspace(), collection, id);
+      const { title, readAt, before, runId, note } = read;
+      return { title, readAt, before, runId, note, fields: read.changes.map(fieldChangeOf), fieldCount: read.changeCount };
+    },
+    addTemplates: ({ ids }) => addTemplatesById(session.workspace(), ids),
+    addedTemplates: () => ({ templates: session.activeConnection() ? addedTemplates(session.workspace()) : [] }),
     compareRuns: (args) => {
       const found = compareRuns(store(), args);
       return { ...found, runs: found.runs.map(runOf), changes: found.changes.map(changedObjectOf) };

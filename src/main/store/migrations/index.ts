@@ -8,6 +8,8 @@ import m0006 from './0006-run-origin';
 import m0007 from './0007-campaign-views';
 import m0008 from './0008-current-hash';
 import m0009 from './0009-sync-holder';
+import m0010 from './0010-added-ids';
+import m0011 from './0011-live-origin';
 import m0100 from './0100-outbox';
 import m0101 from './0101-outbox-batches';
 
@@ -16,4 +18,4 @@ import m0101 from './0101-outbox-batches';
  * exporting `{ version: NNNN, name, up(db) }`; add its line here (a unit test checks that every
  * file is listed). Versions only grow; a shipped migration is never edited.
  */
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0100, m0101];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0100, m0101];

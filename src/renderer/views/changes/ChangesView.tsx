@@ -13,7 +13,8 @@ const KINDS: ChangeKind[] = ['added', 'removed', 'modified'];
 type Exported = ChannelResult<'exportReport'>;
 
 function runLabel(run: SyncRun): string {
-  return `${run.origin === 'outbox' ? 'Sent changes' : 'Sync'} run ${run.id} · ${dateTime(run.finishedAt ?? run.startedAt)}`;
+  const from = run.origin === 'outbox' ? 'Sent changes' : run.origin === 'live' ? 'Read from the tenant' : 'Sync';
+  return `${from} run ${run.id} · ${dateTime(run.finishedAt ?? run.startedAt)}`;
 }
 
 /** Picks the two runs compared; any completed run can be either end. */

@@ -12,6 +12,7 @@ import { Structured } from './structured';
 import { EntitlementMembers, TaskActions } from './actions';
 import { AppObjects } from './app-objects';
 import { EntitlementToolset } from './toolset';
+import { RefreshFromTenant } from '../live/RefreshFromTenant';
 
 type Tab = 'details' | 'json' | 'history';
 
@@ -53,6 +54,7 @@ export function Detail({ collection, id }: { collection: CollectionId; id: strin
   const back = useApp((s) => s.back);
   const navigate = useApp((s) => s.navigate);
   const dataVersion = useApp((s) => s.dataVersion);
+  const liveRead = useApp((s) => s.collections.find((c) => c.id === collection)?.liveRead === true);
   const [tab, setTab] = useState<Tab>('details');
   const result = useQuery(() => call('getObject', { collection, id }), [collection, id, dataVersion]);
   const object = result.data?.object ?? null;
@@ -114,6 +116,7 @@ export function Detail({ collection, id }: { collection: CollectionId; id: strin
             Edit template…
           </button>
         )}
+        {liveRead && <RefreshFromTenant key={`${collection}/${id}`} collection={collection} id={object.id} />}
       </div>
       <div className="row small muted" style={{ marginTop: 6 }}>
         <CopyableId value={object.id} />

@@ -11,6 +11,7 @@ import { useDebounced } from '../../components/useQuery';
 import { draftOfView } from '../../components/report-draft';
 import { FieldFilters } from '../../components/FieldFilters';
 import { SelectionBar } from './SelectionBar';
+import { AddTemplateById } from '../live/AddTemplateById';
 import { useKeptList } from './kept-list';
 import { defaultTrack, useListLayout } from './prefs';
 
@@ -499,6 +500,7 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
   return (
     <div data-screen="list" data-collection={collection} style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }}>
       {header}
+      {collection === 'templates' && <AddTemplateById />}
       <SelectionBar collection={collection} selected={selected} onClear={() => setSelected(new Map())} />
       {error && total !== null && <div className="banner error">{error}</div>}
       {body}

@@ -206,7 +206,8 @@ export function Overview() {
                     </Badge>
                   </td>
                   <td className="small">
-                    {run.origin === 'outbox' && <Badge tone="pending">from sent changes</Badge>} {run.collections.join(', ')}
+                    {run.origin === 'outbox' && <Badge tone="pending">from sent changes</Badge>}
+                    {run.origin === 'live' && <Badge tone="pending">read from the tenant</Badge>} {run.collections.join(', ')}
                   </td>
                 </tr>
               ))}

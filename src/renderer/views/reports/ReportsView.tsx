@@ -261,7 +261,8 @@ export function ReportsView({ draft }: { draft?: ReportDraft | undefined }) {
               <option value="">The latest data</option>
               {completed.map((run) => (
                 <option key={run.id} value={run.id}>
-                  {run.origin === 'outbox' ? 'Sent changes' : 'Sync run'} {run.id} · {dateTime(run.finishedAt ?? run.startedAt)}
+                  {run.origin === 'outbox' ? 'Sent changes' : run.origin === 'live' ? 'Read from the tenant' : 'Sync run'} {run.id} ·{' '}
+                  {dateTime(run.finishedAt ?? run.startedAt)}
                 </option>
               ))}
             </select>
