@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/main/store/db';
-import { prepareConnection, saveConnection } from '../../src/main/connections';
+import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
 import type { AccessReviewTemplate } from '../../src/shared/api-types';
 import { campaignView } from '../../src/tenant/routes/campaigns';
 import { startTestTenant, type TestTenant } from '../helpers/tenant';
@@ -43,7 +43,7 @@ beforeAll(async () => {
   tmp = tempDir('attest-templates-');
   const dataDir = join(tmp.dir, 'data');
   const connection = prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'tpl' });
-  saveConnection(dataDir, connection);
+  recordConnection(dataDir, connection);
   storeFile = connection.storeFile;
   env = { ATTEST_CLIENT_SECRET: tenant.clientSecret, ATTEST_DATA_DIR: dataDir };
   const synced = await cli('sync');
