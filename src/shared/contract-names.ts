@@ -27,6 +27,7 @@ export const CHANNEL_NAMES = [
   'getObject',
   'objectHistory',
   'entitlementToolset',
+  'searchAutomations',
   'compareRuns',
   'search',
   'overview',

@@ -5,6 +5,7 @@ import type { Handlers } from '../dispatch';
 import { createLatest } from '../latest';
 import { compareRuns } from '../../app/changes';
 import { entitlementToolset } from '../../app/toolsets';
+import { searchAutomationsInStore, searchAutomationsLive } from '../../app/automations';
 import {
   changedObjectOf,
   collectionInfos,
@@ -33,6 +34,7 @@ export function dataHandlers(
   | 'getObject'
   | 'objectHistory'
   | 'entitlementToolset'
+  | 'searchAutomations'
   | 'compareRuns'
   | 'search'
   | 'overview'
@@ -75,6 +77,12 @@ export function dataHandlers(
       const workspace = session.workspace();
       const { online } = await session.connectionState();
       return entitlementToolset(workspace, { online, appId, appEntitlementId });
+    },
+    searchAutomations: async ({ live, ...filters }) => {
+      const workspace = session.workspace();
+      const answer = live ? await searchAutomationsLive(workspace, filters) : searchAutomationsInStore(workspace, filters);
+      // The rows without their JSON: a row opens as the store holds it.
+      return { ...answer, automations: answer.automations.map(({ raw: _raw, ...a }) => a) };
     },
     compareRuns: (args) => {
       const found = compareRuns(store(), args);

@@ -10,6 +10,7 @@ import { ago, count } from '../../components/format';
 import { useDebounced } from '../../components/useQuery';
 import { draftOfView } from '../../components/report-draft';
 import { FieldFilters } from '../../components/FieldFilters';
+import { AutomationSearch } from './AutomationSearch';
 import { SelectionBar } from './SelectionBar';
 import { useKeptList } from './kept-list';
 import { defaultTrack, useListLayout } from './prefs';
@@ -499,6 +500,7 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
   return (
     <div data-screen="list" data-collection={collection} style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }}>
       {header}
+      {collection === 'automations' && <AutomationSearch />}
       <SelectionBar collection={collection} selected={selected} onClear={() => setSelected(new Map())} />
       {error && total !== null && <div className="banner error">{error}</div>}
       {body}
