@@ -155,6 +155,11 @@ describe('attest search automations', () => {
     const stored = await runCli(['search', 'automations', '--status', 'on', '--connection', 'auto'], env);
     expect(stored.code, stored.err).toBe(0);
     expect(stored.err).toMatch(/automations: from the store, automations synced \d{4}-.*\(offline; --live asks the tenant\)/);
+
+    // After `--`, the word is a full-text query as any other.
+    const word = await runCli(['search', '--json', '--connection', 'auto', '--', 'automations'], env);
+    expect(word.code, word.err).toBe(0);
+    expect(JSON.parse(word.out)).toHaveProperty('hits');
   });
 
   it('refuses bad values with the value and the allowed ones', async () => {

@@ -14,9 +14,23 @@ import { openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store
 
 const words = (values: readonly string[], prefix: string) => values.map((v) => v.slice(prefix.length).toLowerCase()).join(', ');
 
+/** `text` in lines of at most `width` characters, each after `indent`. */
+function wrapped(text: string, indent: string, width = 100): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && indent.length + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  lines.push(line);
+  return lines.map((l) => `${indent}${l}`).join('\n');
+}
+
 export const searchAutomationsUsage = `Usage: attest search automations [--live] [--query Q] [--app-id ID] [--app-ids A,B…] [--draft|--published]
-         [--status S,…] [--trigger-type T,…] [--any-trigger-type T,…] [--ref ID,…] [--page-size N] [--max-pages N]
-         [-o table|json|csv] [--connection NAME] [--data-dir DIR] [--store FILE]
+         [--status S,…] [--trigger-type T,…] [--any-trigger-type T,…] [--ref ID,…]
+         [--page-size N] [--max-pages N] [-o table|json|csv] [--connection NAME] [--data-dir DIR] [--store FILE]
 
 The spec's automation search (POST /search/automations) with each of its filters. With --live the
 tenant answers, page by page; without it the synced automations answer, each filter meaning what it
@@ -27,7 +41,7 @@ means on the server. It says which answered, and as of when.
   --draft, --published  drafts only, or published only (isDraft; default: both)
   --status S,…          ${words(AUTOMATION_STATUSES, 'AUTOMATION_STATUS_FILTER_')} (statuses: enabled or not, drafts included; both is no filter)
   --trigger-type T,…    the primary trigger type is one of these (triggerTypes, as the server matches it):
-                        ${words(AUTOMATION_TRIGGER_TYPES, 'TRIGGER_TYPE_')}
+${wrapped(words(AUTOMATION_TRIGGER_TYPES, 'TRIGGER_TYPE_'), ' '.repeat(24))}
                         (or the full names, TRIGGER_TYPE_SCHEDULE)
   --any-trigger-type T,… offline only: any trigger, live or draft, or the primary type, is one of these
   --ref ID,…            automations of these ids (refs: [{id}], repeatable)
