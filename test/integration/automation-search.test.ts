@@ -162,6 +162,21 @@ describe('attest search automations', () => {
     expect(JSON.parse(word.out)).toHaveProperty('hits');
   });
 
+  it('walks past empty pages with a live token, and stops at page tokens that go round in a cycle, naming the token', async () => {
+    try {
+      tenant.faults.set('emptyPages=0.5');
+      expect(ids(await search(['--live']))).toEqual(expected(() => true));
+      tenant.faults.set('cycleTokens=2');
+      const cycled = await runCli(['search', 'automations', '--live', '--connection', 'auto'], env);
+      expect(cycled.code).toBe(1);
+      expect(cycled.err).toMatch(
+        /the tenant gave page token '.+' again after page 3; it was first used for page 2\. Following it would never end/,
+      );
+    } finally {
+      tenant.faults.clear();
+    }
+  });
+
   it('refuses bad values with the value and the allowed ones', async () => {
     const bad = async (args: string[]) => {
       const r = await runCli(['search', 'automations', ...args, '--connection', 'auto'], env);

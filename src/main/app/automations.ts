@@ -5,6 +5,8 @@
  * filter only the store has, "any trigger type" (any trigger, live or draft), named as such.
  */
 import { searchAutomations } from '../api/endpoints';
+import { ApiError } from '../api/errors';
+import { tokenInWords } from '../sync/pages';
 import { getPath, str } from '../collections';
 import { AUTOMATION_STATUS_FILTER_VALUES, TRIGGER_TYPE_VALUES } from '../../shared/enums';
 import type { SearchAutomationsRequest } from '../../shared/api-types';
@@ -16,6 +18,8 @@ export const AUTOMATION_STATUSES = AUTOMATION_STATUS_FILTER_VALUES.filter((v) =>
 export const AUTOMATION_TRIGGER_TYPES = TRIGGER_TYPE_VALUES.filter((v) => !v.endsWith('_UNSPECIFIED'));
 /** The largest page the server answers for this search. */
 export const AUTOMATION_SEARCH_PAGE_MAX = AUTOMATIONS_PAGE_SIZE;
+/** Empty pages handing back their own token, in a row, before a live search gives up (as the paginator). */
+const MAX_SAME_TOKEN = 1000;
 /** Pages a live search walks at most before it stops and says more remain. */
 export const AUTOMATION_SEARCH_PAGES_DEFAULT = 50;
 
@@ -155,19 +159,40 @@ export async function searchAutomationsLive(
   const api = workspace.api ?? (await workspace.requireApi());
   const body = automationSearchBody(filters, pageSize);
   const hits: AutomationHit[] = [];
-  const seenTokens = new Set<string>();
+  // Each token used, with the page it fetched: one handed back again would go round forever.
+  const used = new Map<string, number>();
   let token = '';
   let pages = 0;
-  do {
+  let repeats = 0;
+  for (;;) {
     const res = await searchAutomations(api, token ? { ...body, pageToken: token } : body, { signal: opts.signal });
     pages += 1;
+    if (token) used.set(token, pages);
     const list: unknown[] = Array.isArray(res.body?.list) ? res.body.list : [];
     for (const row of list) hits.push(hitOf(workspace, row, JSON.stringify(row)));
-    token = typeof res.body?.nextPageToken === 'string' ? res.body.nextPageToken : '';
-    if (token && seenTokens.has(token))
-      throw new AutomationSearchError(`the server sent page token '${token}' twice: its pages go round in a cycle`);
-    seenTokens.add(token);
-  } while (token && pages < maxPages);
+    const next = typeof res.body?.nextPageToken === 'string' ? res.body.nextPageToken : '';
+    if (next === '') {
+      token = '';
+      break;
+    }
+    // An empty page that hands back the token it was fetched with asks again at the same place.
+    if (list.length === 0 && next === token) {
+      repeats += 1;
+      if (repeats >= MAX_SAME_TOKEN)
+        throw new ApiError('bad_response', `search automations: the server returned the same page token ${repeats} times in a row`);
+    } else {
+      repeats = 0;
+      const first = used.get(next);
+      if (first !== undefined)
+        throw new ApiError(
+          'bad_response',
+          `search automations: the tenant gave page token ${tokenInWords(next)} again after page ${pages}; it was first used for ` +
+            `page ${first}. Following it would never end, so the search stopped`,
+        );
+    }
+    token = next;
+    if (pages >= maxPages) break;
+  }
   return { source: 'live', asOf, automations: hits, pages, complete: token === '' };
 }
 
