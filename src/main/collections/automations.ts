@@ -52,7 +52,7 @@ export const automations: CollectionDescriptor = {
     bool('enabled', 'Enabled'),
     bool('isDraft', 'Draft'),
     enumCol('primaryTriggerType', 'Trigger type', 'TriggerType'),
-    enumList('triggerType', 'All triggers', 'TriggerType', 'triggers', triggerTypes),
+    enumList('triggerType', 'Any trigger type', 'TriggerType', 'triggers', triggerTypes),
     {
       name: 'triggerKinds',
       label: 'Triggers',
