@@ -52,7 +52,7 @@ interface ShownItem {
   };
 }
 
-async function queueAndSend(args: string[]): Promise<ShownItem> {
+async function queueAndSend(args: string[]): Promise<ShownItem & { sendOutput: string }> {
   const added = await runCli(['queue', 'add', 'escalate', '--connection', 'esc', ...args, '--json'], env);
   expect(added.code, added.err).toBe(0);
   const id = (JSON.parse(added.out) as { id: string }).id;
@@ -60,7 +60,7 @@ async function queueAndSend(args: string[]): Promise<ShownItem> {
   expect(sent.code, sent.err).toBe(0);
   const shown = await runCli(['queue', 'show', id, '--connection', 'esc'], env);
   expect(shown.code, shown.err).toBe(0);
-  return (JSON.parse(shown.out) as { item: ShownItem }).item;
+  return { ...(JSON.parse(shown.out) as { item: ShownItem }).item, sendOutput: sent.err };
 }
 
 describe('escalate', () => {
@@ -98,6 +98,7 @@ describe('escalate', () => {
       ['AppEntitlement', grant.appEntitlementId, null],
     ]);
     expect(item.result.expanded?.[1]?.json).toMatchObject({ id: user.id, displayName: 'Renamed after the sync' });
+    expect(item.sendOutput).toMatch(/stored 2 changed object\(s\) of .*apps.* from the answers/);
 
     await read((ws) => {
       const stored = ws.store.getObject('apps', app.id)!;
