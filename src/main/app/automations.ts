@@ -120,7 +120,7 @@ export function automationSearchBody(f: AutomationFilters, pageSize: number): Se
     ...(f.statuses ? { statuses: f.statuses } : {}),
     ...(f.triggerTypes ? { triggerTypes: f.triggerTypes } : {}),
     ...(f.refs ? { refs: f.refs.map((id) => ({ id })) } : {}),
-  } as SearchAutomationsRequest;
+  };
 }
 
 function hitOf(workspace: Workspace, json: unknown, raw: string): AutomationHit {

@@ -28,6 +28,8 @@ export interface FreshCopiesStored {
  * Whether a related object is the whole object, not a projection of it: the store must hold a
  * current copy (without one, nothing tells a projection from the whole), and the object must carry
  * every member that copy carries. A projection stored as a version would read as members removed.
+ * (A member cleared since, and so left out as JSON leaves out defaults, also keeps the object with
+ * its item: the next sync brings it.)
  */
 function isWhole(store: Pick<Store, 'getObject'>, collection: CollectionId, copy: FreshCopy): boolean {
   const held = store.getObject(collection, copy.id);
