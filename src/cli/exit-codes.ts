@@ -31,6 +31,7 @@ export function exitCodeFor(error: unknown): ExitCode {
     case 'OutputFileExistsError':
     case 'InvalidArgumentError':
     case 'StoreQueryError':
+    case 'AutomationSearchError':
       return EXIT.usage;
     case 'CredentialError':
     case 'KeychainError':

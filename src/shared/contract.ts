@@ -614,6 +614,42 @@ export const CHANNELS = {
     }),
     'The templates added by id: their stored names, and whether the store holds them now.',
   ),
+  searchAutomations: channel(
+    z
+      .object({
+        /** Ask the tenant (the spec's POST /search/automations) instead of the store. */
+        live: z.boolean(),
+        query: z.string().max(1000).optional(),
+        appId: z.string().max(1000).optional(),
+        appIds: z.array(z.string().max(1000)).max(1000).optional(),
+        isDraft: z.boolean().optional(),
+        statuses: z.array(z.string().max(100)).max(10).optional(),
+        triggerTypes: z.array(z.string().max(100)).max(100).optional(),
+        /** The store's own filter: any trigger, live or draft (refused live). */
+        anyTriggerTypes: z.array(z.string().max(100)).max(100).optional(),
+        refs: z.array(z.string().max(1000)).max(1000).optional(),
+      })
+      .strict(),
+    z.object({
+      source: z.enum(['live', 'store']),
+      asOf: z.string().nullable(),
+      pages: z.number().int().nonnegative(),
+      complete: z.boolean(),
+      automations: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          appId: z.string(),
+          appName: z.string(),
+          primaryTriggerType: z.string(),
+          enabled: z.boolean(),
+          isDraft: z.boolean(),
+        }),
+      ),
+    }),
+    "The spec's automation search with each of its filters: asked of the tenant (live), or answered by the store " +
+      "with the server's meaning of each filter, saying which answered and as of when.",
+  ),
   objectHistory: channel(
     z.object({ collection: CollectionId, id: Id }).strict(),
     z.object({ entries: z.array(HistoryEntry) }),

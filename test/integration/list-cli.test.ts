@@ -114,14 +114,23 @@ describe('attest list', () => {
     expect(rows).toHaveLength(expected.size);
     expect(listed.stderr).toContain(`${expected.size} automations`);
 
-    // The spec's name of the filter is the same filter.
-    const alias = await attest(['list', 'automations', '--filter', 'triggerTypes=TRIGGER_TYPE_SCHEDULE', '--json', '--store', file]);
-    expect(alias.code, alias.stderr).toBe(0);
-    const json = JSON.parse(alias.stdout) as { total: number; rows: { id: string; raw: string }[] };
+    // The offline "any trigger" filter under its own name is the same filter.
+    const anyAlias = await attest(['list', 'automations', '--filter', 'anyTriggerTypes=TRIGGER_TYPE_SCHEDULE', '--json', '--store', file]);
+    expect(anyAlias.code, anyAlias.stderr).toBe(0);
+    const json = JSON.parse(anyAlias.stdout) as { total: number; rows: { id: string; raw: string }[] };
     expect(json.total).toBe(expected.size);
     expect(new Set(json.rows.map((r) => r.id))).toEqual(expected);
     // JSON carries each object exactly as the tenant sent it.
     for (const row of json.rows) expect(row.raw).toBe(JSON.stringify(tenant.data.automations.get(row.id)));
+
+    // The spec's name, triggerTypes, matches as the server does: the primary trigger type only.
+    const spec = await attest(['list', 'automations', '--filter', 'triggerTypes=TRIGGER_TYPE_SCHEDULE', '--json', '--store', file]);
+    expect(spec.code, spec.stderr).toBe(0);
+    const primaryIds = new Set(
+      [...tenant.data.automations.values()].filter((a) => a.primaryTriggerType === 'TRIGGER_TYPE_SCHEDULE').map((a) => a.id!),
+    );
+    expect(new Set((JSON.parse(spec.stdout) as { rows: { id: string }[] }).rows.map((r) => r.id))).toEqual(primaryIds);
+    expect(primaryIds.has(secondTrigger.id!)).toBe(false);
   });
 
   it('finds them in a store synced before the column existed (columns extracted again on open)', async () => {

@@ -161,7 +161,15 @@ describe('attest queue', () => {
     await main(['queue', 'show', id, '--store', file], shown);
     const { item } = JSON.parse(shown.stdout) as { item: { state: string; result: Record<string, unknown> } };
     expect(item.state).toBe('succeeded');
-    expect(item.result).toEqual({ taskId: task!.taskId, emergencyAccess: true, ticketActionId: expect.stringMatching(/\S/) });
+    expect(item.result).toEqual({
+      taskId: task!.taskId,
+      emergencyAccess: true,
+      ticketActionId: expect.stringMatching(/\S/),
+      expanded: [
+        expect.objectContaining({ type: 'App', collection: 'apps' }),
+        expect.objectContaining({ type: 'AppUser', collection: null }),
+      ],
+    });
   });
 
   it('exits 3 when the tenant refuses the credentials, and nothing is lost', async () => {

@@ -722,6 +722,10 @@ describe('tasks', () => {
     expect(r.body.taskView?.appPath).toBe('expanded[0]');
     expect(r.body.expanded?.[0]).toMatchObject({ '@type': 'type.googleapis.com/c1.api.app.v1.App', id: task.type?.grant?.appId });
     expect(r.body.expanded?.[1]).toMatchObject({ '@type': 'type.googleapis.com/c1.api.app.v1.AppUser', id: task.type?.grant?.appUserId });
+    // Each expanded object is the whole message, as the apps search serves the app.
+    const apps = await t.call<{ list: unknown[] }>('POST', '/api/v1/search/apps', { appIds: [task.type?.grant?.appId] });
+    const { '@type': _type, ...app } = r.body.expanded![0] as Record<string, unknown>;
+    expect(app).toEqual(apps.body.list[0]);
     expect(t.data.tasks.get(task.id!)?.emergencyAccess).toBe(true);
     expectError(await t.call('POST', `/api/v1/tasks/${task.id}/action/escalate`, {}), 400, FAILED_PRECONDITION, /already escalated/);
     expect(t.journal().filter((e) => e.operation === 'escalateTask' && e.objectId === task.id)).toHaveLength(1);

@@ -17,9 +17,11 @@ Lists a collection of the local store, offline, without a search query. COLLECTI
 ${collectionsInWords()}.
   --filter KEY=VALUE  only objects whose column KEY is VALUE; repeat a key for any of several values,
                       different keys must all match. Any column of the collection (and id, title), e.g.
-                        automations:  triggerType=TRIGGER_TYPE_SCHEDULE (any trigger, live or draft;
-                                      the spec's triggerTypes), statuses=AUTOMATION_STATUS_FILTER_ON
-                                      (enabled=true), isDraft=true, appId=APP (appIds)
+                        automations:  triggerTypes=TRIGGER_TYPE_SCHEDULE (the primary trigger type, as
+                                      the server's filter; primaryTriggerType=…), anyTriggerTypes=…
+                                      (any trigger, live or draft; triggerType=…),
+                                      statuses=AUTOMATION_STATUS_FILTER_ON (enabled=true),
+                                      isDraft=true, appId=APP (appIds)
                         scopes:       state=XAA_SCOPE_STATE_ENABLED, classification=…, appId=APP
                         routing-rules, toolsets: appId=APP; routing-rules: actionKind=suppress
   --sort FIELD[:desc] order by a column (default: the collection's own order, e.g. by name)

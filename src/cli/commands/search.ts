@@ -4,10 +4,12 @@ import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 import { SEARCH_COUNT_CAP } from '../../shared/search-limits';
 import { MARK_CLOSE, MARK_OPEN, OUTPUT_OPTIONS, OUTPUT_USAGE, outputFormat, print } from '../output';
 import { parseFilters } from './list';
+import { searchAutomationsCommand, searchAutomationsUsage } from './search-automations';
 import { collectionArg, collectionsInWords, intOption, openForReading, positiveInt, STORE_OPTIONS, STORE_USAGE } from './store-option';
 
 const synopsis = 'attest search QUERY [--collection C] [--filter COLUMN=VALUE]... [--limit N] [--offset N]';
 const usage = `Usage: ${synopsis} [-o table|json|csv] [--connection NAME] [--data-dir DIR] [--store FILE]
+       attest search automations [--live] [filters of the spec's automation search…]   (see below)
 
 Searches the local store offline: names, descriptions, scope values, conditions and every CEL
 expression, and states, classifications and trigger types by their labels ("dangerous", "pending
@@ -24,12 +26,16 @@ ${collectionsInWords('                      ')}
 ${STORE_USAGE}
 ${OUTPUT_USAGE}
                       (json: {total, capped, order, hits: [{collection, id, title, snippet, rank, columns}]};
-                      matches are counted up to 10,000: capped says there were more)`;
+                      matches are counted up to 10,000: capped says there were more)
+(To search the store's text for the word "automations" itself: attest search -- automations.)
+
+${searchAutomationsUsage}`;
 
 const command: CommandModule = {
   summary: 'offline full-text search across the synced collections',
   usage,
   async run(argv, io) {
+    if (argv[0] === 'automations') return searchAutomationsCommand(argv.slice(1), io);
     const { values, positionals } = parseCommandArgs(
       argv,
       {

@@ -5,9 +5,10 @@ import { appCol, bool, date, enumCol, enumList, text, type CollectionDescriptor 
 import { asArray, celText, getPath, lines, str, unique } from './extract';
 
 /**
- * Every trigger type of an automation, as the search filter `triggerTypes` matches them: its
- * primary type and the type of each of its triggers, live and draft (an unknown trigger member
- * adds nothing; a form-started automation has only its primary type).
+ * Every trigger type of an automation (the offline "any trigger" filter, wider than the server's
+ * `triggerTypes`, which matches the primary type only): its primary type and the type of each of
+ * its triggers, live and draft (an unknown trigger member adds nothing; a form-started automation
+ * has only its primary type).
  */
 function triggerTypes(a: unknown): string[] {
   const triggers = [...asArray(getPath(a, 'triggers')), ...asArray(getPath(a, 'draftTriggers'))];
@@ -52,7 +53,7 @@ export const automations: CollectionDescriptor = {
     bool('enabled', 'Enabled'),
     bool('isDraft', 'Draft'),
     enumCol('primaryTriggerType', 'Trigger type', 'TriggerType'),
-    enumList('triggerType', 'All triggers', 'TriggerType', 'triggers', triggerTypes),
+    enumList('triggerType', 'Any trigger type', 'TriggerType', 'triggers', triggerTypes),
     {
       name: 'triggerKinds',
       label: 'Triggers',
@@ -83,7 +84,10 @@ export const automations: CollectionDescriptor = {
   ],
   defaultSort: { column: 'displayName', dir: 'asc' },
   filterAliases: {
-    triggerTypes: { column: 'triggerType' },
+    // The server's `triggerTypes` matches the primary trigger type only; any trigger, live or
+    // draft, is a filter of its own, named as such.
+    triggerTypes: { column: 'primaryTriggerType' },
+    anyTriggerTypes: { column: 'triggerType' },
     // Enabled is ON; "empty or both ON and OFF applies no status filter", as any of true and false does.
     statuses: { column: 'enabled', values: { AUTOMATION_STATUS_FILTER_ON: 'true', AUTOMATION_STATUS_FILTER_OFF: 'false' } },
     appIds: { column: 'appId' },

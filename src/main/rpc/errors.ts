@@ -21,6 +21,7 @@ const BY_NAME: Record<string, ErrorCode> = {
   OutboxValidationError: 'bad_request',
   OutboxStateError: 'conflict',
   StoreQueryError: 'bad_request',
+  AutomationSearchError: 'bad_request',
   ConnectionError: 'not_found',
 };
 

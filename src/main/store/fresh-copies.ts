@@ -14,6 +14,8 @@ export interface FreshCopy {
   id: string;
   /** null: the object is gone from the tenant (a removed membership). */
   json: Record<string, unknown> | null;
+  /** A related object an answer carried (its `expanded` list): stored only when whole (see isWhole). */
+  related?: boolean;
 }
 
 export interface FreshCopiesStored {
@@ -23,8 +25,23 @@ export interface FreshCopiesStored {
   stored: number;
 }
 
+/**
+ * Whether a related object is the whole object, not a projection of it: the store must hold a
+ * current copy (without one, nothing tells a projection from the whole), and the object must carry
+ * every member that copy carries. A projection stored as a version would read as members removed.
+ * (A member cleared since, and so left out as JSON leaves out defaults, also keeps the object with
+ * its item: the next sync brings it.)
+ */
+function isWhole(store: Pick<Store, 'getObject'>, collection: CollectionId, copy: FreshCopy): boolean {
+  const held = store.getObject(collection, copy.id);
+  if (!held || held.deleted || copy.json === null) return false;
+  const members = (value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : []);
+  const have = new Set(members(copy.json));
+  return members(held.json).every((m) => have.has(m));
+}
+
 export function storeFreshCopies(
-  store: Pick<Store, 'sync'>,
+  store: Pick<Store, 'sync' | 'getObject'>,
   copies: readonly FreshCopy[],
   origin: Exclude<RunOrigin, 'sync'> = 'outbox',
 ): FreshCopiesStored {
@@ -36,6 +53,8 @@ export function storeFreshCopies(
     if (!isCollectionId(copy.collection)) continue;
     const key = `${copy.collection}\u0000${copy.id}`;
     if (seen.has(key)) continue;
+    // A projection is kept with its outbox item only: it is no version of the object.
+    if (copy.related && !isWhole(store, copy.collection, copy)) continue;
     seen.add(key);
     if (copy.json === null) {
       removed.push({ collection: copy.collection, id: copy.id });

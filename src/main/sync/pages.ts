@@ -228,7 +228,7 @@ function digest(token: string): string {
 }
 
 /** A page token as an error names it: its start and end, anything but printable ASCII as a \uXXXX escape. */
-function tokenInWords(token: string): string {
+export function tokenInWords(token: string): string {
   const printable = (text: string) => text.replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return `'${token.length > 24 ? `${printable(token.slice(0, 10))}…${printable(token.slice(-10))}` : printable(token)}'`;
 }

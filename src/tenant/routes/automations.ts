@@ -50,7 +50,8 @@ function searchAutomations(ctx: RequestContext) {
   const sortField = optEnum(body, 'sortField', AUTOMATION_SORT_FIELD_VALUES);
   const direction = optEnum(body, 'direction', SORT_DIRECTION_VALUES);
   const text = textMatcher(filter.query);
-  const apps = filter.appId ? [...filter.appIds, filter.appId] : filter.appIds;
+  // `appIds` supersedes `appId` when not empty; an empty `appIds` falls back to `appId`.
+  const apps = filter.appIds.length > 0 ? filter.appIds : filter.appId ? [filter.appId] : [];
   const page = listPage(ctx, {
     collection: ctx.data.automations,
     filter,

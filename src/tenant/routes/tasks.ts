@@ -15,7 +15,7 @@ import {
   optTimestamp,
   textMatcher,
 } from '../input';
-import { servedTaskView } from '../views';
+import { appUserView, appView, entitlementView, servedTaskView } from '../views';
 import { FULL_PERMISSIONS, listPage, param, type RequestContext, type Route } from './common';
 
 /** Expand paths the vendor document lists for tasks. */
@@ -52,8 +52,9 @@ function checkExpandPaths(paths: string[] | undefined): string[] {
 }
 
 /**
- * The task view, with the related objects the mask asks for appended to `expanded` and their
- * JSONPath set in the view. Only app, app user, entitlement and access review are materialised.
+ * The task view, with the related objects the mask asks for appended to `expanded` (each the whole
+ * message of its `@type`, as the other expanding searches serve them) and their JSONPath set in the
+ * view. Only app, app user, entitlement and access review are materialised.
  */
 function taskView(ctx: RequestContext, task: Task, paths: string[], expanded: AnyMessage[]): TaskView {
   const view: TaskView = {
@@ -78,34 +79,13 @@ function taskView(ctx: RequestContext, task: Task, paths: string[], expanded: An
   const add = (message: AnyMessage) => `expanded[${expanded.push(message) - 1}]`;
   const t = target(task);
   const app = t.appId ? ctx.data.apps.get(t.appId) : undefined;
-  if (app && wants('app_id'))
-    view.appPath = add({
-      '@type': 'type.googleapis.com/c1.api.app.v1.App',
-      id: app.id,
-      displayName: app.displayName,
-      description: app.description,
-    });
+  if (app && wants('app_id')) view.appPath = add({ '@type': 'type.googleapis.com/c1.api.app.v1.App', ...appView(ctx.data, app) });
   const user = t.appUserId ? ctx.data.appUsers.get(t.appUserId) : undefined;
-  if (user && wants('app_user_id')) {
-    view.appUserPath = add({
-      '@type': 'type.googleapis.com/c1.api.app.v1.AppUser',
-      id: user.id,
-      appId: user.appId,
-      displayName: user.displayName,
-      email: user.email,
-      appUserType: user.userType,
-    });
-  }
+  if (user && wants('app_user_id'))
+    view.appUserPath = add({ '@type': 'type.googleapis.com/c1.api.app.v1.AppUser', ...(appUserView(ctx.data, user).appUser as object) });
   const entitlement = t.appEntitlementId ? ctx.data.entitlements.get(t.appEntitlementId) : undefined;
-  if (entitlement && wants('app_entitlement_ids')) {
-    view.entitlementsPath = add({
-      '@type': 'type.googleapis.com/c1.api.app.v1.AppEntitlement',
-      id: entitlement.id,
-      appId: entitlement.appId,
-      displayName: entitlement.displayName,
-      slug: entitlement.slug,
-    });
-  }
+  if (entitlement && wants('app_entitlement_ids'))
+    view.entitlementsPath = add({ '@type': 'type.googleapis.com/c1.api.app.v1.AppEntitlement', ...entitlementView(ctx.data, entitlement) });
   const campaign = t.accessReviewId ? ctx.data.campaigns.get(t.accessReviewId) : undefined;
   if (campaign && wants('access_review_id'))
     view.accessReviewPath = add({ '@type': 'type.googleapis.com/c1.api.accessreview.v1.AccessReview', ...campaign });

@@ -68,6 +68,12 @@ export interface RefreshedObject {
   collection: string;
   id: string;
   json: Record<string, unknown> | null;
+  /**
+   * A related object the answer carried beside the one changed (its `expanded` list): stored only
+   * when it is whole, as the store's copy tells (see storeFreshCopies), since a tenant may send a
+   * projection of it.
+   */
+  related?: boolean;
 }
 
 /** How a CSV cell is read into the input: text as is, or typed (a bad value is an error at its line and column). */

@@ -1,7 +1,7 @@
 /** escalate-task: a task escalated to emergency access; read back after a success, and reconciled by reading the task. */
 import { TASK_TYPE_KEYS } from '../../../shared/api-types/task';
 import { kindOf } from '../../../shared/api-types/common';
-import { canEscalate, getPath, str } from '../../collections';
+import { canEscalate, getPath, str, type CollectionId } from '../../collections';
 import type { KindDescriptor, StoreCheck, ValidationContext } from './descriptor';
 import { get, isRecord, readTask, seg, text } from './server';
 import { StoreChecker } from './store-checks';
@@ -66,6 +66,43 @@ function rowEscalation(cells: Record<string, unknown>, ctx: ValidationContext): 
   return step ? { ...cells, policyStepId: step } : cells;
 }
 
+/**
+ * The `@type`s of expanded messages whose collection stores each object as that message itself (an
+ * app is stored as the apps search's row: the App). App users, entitlements and campaigns are
+ * stored as views that wrap the message with members of their own (paths into a page's `expanded`,
+ * the resource type, permissions): an expanded message alone is no version of those, so it stays
+ * with the item.
+ */
+const STORED_AS_MESSAGE: Record<string, CollectionId> = { 'type.googleapis.com/c1.api.app.v1.App': 'apps' };
+
+interface ExpandedObject {
+  /** The message's type, its last name (`App`, `AppUser`). */
+  type: string;
+  id: string;
+  name: string;
+  /** The collection it is stored in as a fresh copy when whole, or null: kept with the item only. */
+  collection: CollectionId | null;
+  /** The message as the answer carried it, without its `@type`. */
+  json: Record<string, unknown>;
+}
+
+/** The related objects the answer carried in `expanded` (asked for with the expand mask). */
+function expandedObjects(body: unknown): ExpandedObject[] {
+  const list = get(body, 'expanded');
+  if (!Array.isArray(list)) return [];
+  return list.filter(isRecord).map((message) => {
+    const { '@type': type, ...json } = message;
+    const typeName = typeof type === 'string' ? type : '';
+    return {
+      type: typeName.slice(typeName.lastIndexOf('.') + 1) || 'unknown',
+      id: text(json.id),
+      name: text(json.displayName),
+      collection: STORED_AS_MESSAGE[typeName] ?? null,
+      json,
+    };
+  });
+}
+
 export const escalateTask: KindDescriptor<EscalateTaskInput> = {
   kind: 'escalate-task',
   version: 1,
@@ -116,7 +153,17 @@ export const escalateTask: KindDescriptor<EscalateTaskInput> = {
     emergencyAccess: emergencyAccessOf(body) ?? false,
     // The ticket the tenant opened for the escalation, when it opened one.
     ...(text(get(body, 'ticketActionId')) ? { ticketActionId: text(get(body, 'ticketActionId')) } : {}),
+    // What the expand mask brought, each object kept with the item as the answer carried it.
+    ...(expandedObjects(body).length > 0 ? { expanded: expandedObjects(body) } : {}),
   }),
+  /**
+   * The expanded objects a collection stores as the message itself, as fresh copies of them; each
+   * only when whole (the store's copy tells: an expand may bring a projection), see storeFreshCopies.
+   */
+  refresh: (body) =>
+    expandedObjects(body)
+      .filter((o) => o.collection !== null && o.id !== '')
+      .map((o) => ({ collection: o.collection!, id: o.id, json: o.json, related: true })),
   /** The task as it is now (its emergencyAccess, its steps), read back and stored. */
   readBack: ({ api, input, signal }) => readTask(api, input.taskId, signal),
   reconcileHow: 'reads the task: emergencyAccess set means the escalation was applied',

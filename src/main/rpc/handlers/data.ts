@@ -7,6 +7,7 @@ import { compareRuns } from '../../app/changes';
 import { entitlementToolset } from '../../app/toolsets';
 import { readLive } from '../../app/live-read';
 import { addedTemplates, addTemplatesById } from '../../app/templates';
+import { searchAutomationsInStore, searchAutomationsLive } from '../../app/automations';
 import {
   changedObjectOf,
   collectionInfos,
@@ -39,6 +40,7 @@ export function dataHandlers(
   | 'refreshObject'
   | 'addTemplates'
   | 'addedTemplates'
+  | 'searchAutomations'
   | 'compareRuns'
   | 'search'
   | 'overview'
@@ -89,6 +91,12 @@ export function dataHandlers(
     },
     addTemplates: ({ ids }) => addTemplatesById(session.workspace(), ids),
     addedTemplates: () => ({ templates: session.activeConnection() ? addedTemplates(session.workspace()) : [] }),
+    searchAutomations: async ({ live, ...filters }) => {
+      const workspace = session.workspace();
+      const answer = live ? await searchAutomationsLive(workspace, filters) : searchAutomationsInStore(workspace, filters);
+      // The rows without their JSON: a row opens as the store holds it.
+      return { ...answer, automations: answer.automations.map(({ raw: _raw, ...a }) => a) };
+    },
     compareRuns: (args) => {
       const found = compareRuns(store(), args);
       return { ...found, runs: found.runs.map(runOf), changes: found.changes.map(changedObjectOf) };

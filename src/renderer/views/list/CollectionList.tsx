@@ -10,6 +10,7 @@ import { ago, count } from '../../components/format';
 import { useDebounced } from '../../components/useQuery';
 import { draftOfView } from '../../components/report-draft';
 import { FieldFilters } from '../../components/FieldFilters';
+import { AutomationSearch } from './AutomationSearch';
 import { SelectionBar } from './SelectionBar';
 import { AddTemplateById } from '../live/AddTemplateById';
 import { useKeptList } from './kept-list';
@@ -501,6 +502,7 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
     <div data-screen="list" data-collection={collection} style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }}>
       {header}
       {collection === 'templates' && <AddTemplateById />}
+      {collection === 'automations' && <AutomationSearch />}
       <SelectionBar collection={collection} selected={selected} onClear={() => setSelected(new Map())} />
       {error && total !== null && <div className="banner error">{error}</div>}
       {body}

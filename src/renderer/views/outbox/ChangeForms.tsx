@@ -1,6 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import type { ChangeWarning, CollectionId, MutationKind, OutboxItemView } from '../../../shared/contract';
 import { ENUMS } from '../../../shared/enums';
+import { TASK_EXPAND_CHOICES } from '../../../shared/task-expand';
 import { validateScopeValue } from '../../../shared/validate';
 import { AttestError, call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
@@ -156,6 +157,10 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
   const [classification, setClassification] = useState(editing ? String(editing.input.classification ?? '') : '');
   const [state, setState] = useState(editing ? String(editing.input.state ?? '') : '');
   const [json, setJson] = useState(editing && !SIMPLE[editing.kind] ? JSON.stringify(editing.input, null, 2) : '');
+  // An escalation's expandMask: the related objects its answer is to carry.
+  const [expand, setExpand] = useState<string[]>(
+    Array.isArray(editing?.input.expandMask) ? editing.input.expandMask.filter((p): p is string => typeof p === 'string') : [],
+  );
   const [serverError, setServerError] = useState<{ field?: string; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [queued, setQueued] = useState<string | null>(null);
@@ -201,6 +206,7 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
       if (classification) result.classification = classification;
       if (state) result.state = state;
     }
+    if (kind === 'escalate-task' && expand.length > 0) result.expandMask = expand;
     return result;
   }
 
@@ -215,6 +221,7 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
       setWarnings(found);
       setValues({});
       setJson('');
+      setExpand([]);
       outboxChanged();
       onQueued();
     } catch (error) {
@@ -346,6 +353,26 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
           />
           <EnumSelect id="state" label="Initial state" values={ENUMS.XaaScopeState} value={state} onChange={setState} />
         </div>
+      )}
+      {kind === 'escalate-task' && (
+        <fieldset className="stack" data-testid="expand-choice" style={{ border: 'none', padding: 0, margin: 0 }}>
+          <legend className="label">Related objects the answer carries (expandMask)</legend>
+          <div className="row wrap">
+            {TASK_EXPAND_CHOICES.map((choice) => (
+              <label key={choice.path} className="row small">
+                <input
+                  type="checkbox"
+                  checked={expand.includes(choice.path)}
+                  onChange={(e) => setExpand((now) => (e.target.checked ? [...now, choice.path] : now.filter((p) => p !== choice.path)))}
+                />
+                {choice.label} <span className="muted mono">{choice.path}</span>
+              </label>
+            ))}
+          </div>
+          <div className="muted small">
+            Kept with the change once sent; an app is also stored as a fresh copy when the answer carries it whole.
+          </div>
+        </fieldset>
       )}
       {serverError && !fields?.some((f) => f.key === serverError.field) && (
         <div className="field-error" role="alert">
