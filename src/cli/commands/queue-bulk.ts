@@ -79,6 +79,19 @@ export function bulkLines(r: BulkResult): string[] {
   return lines;
 }
 
+/** The items a bulk action names: ids, or filters (at least one is needed); `--note` goes with resolve only. */
+export function selectionOf(
+  action: BulkAction,
+  outbox: Outbox,
+  values: SelectionValues & { note?: string | undefined },
+  ids: string[],
+): OutboxFilter {
+  if (!hasCriteria(values) && ids.length === 0)
+    throw new UsageError(`${action} needs an item ID, --ids ID,ID…, or a filter: --state S, --kind K, --batch B, --error TEXT`);
+  if (values.note !== undefined && action !== 'resolve') throw new UsageError('--note goes with resolve');
+  return filterFrom(outbox, values, ids);
+}
+
 /** retry, resolve or discard over the selection: one transaction; exit 1 when some items were refused. */
 export function bulkDecide(
   action: BulkAction,
@@ -87,10 +100,7 @@ export function bulkDecide(
   ids: string[],
   io: CliIO,
 ): ExitCode {
-  if (!hasCriteria(values) && ids.length === 0)
-    throw new UsageError(`${action} needs an item ID, --ids ID,ID…, or a filter: --state S, --kind K, --batch B, --error TEXT`);
-  if (values.note !== undefined && action !== 'resolve') throw new UsageError('--note goes with resolve');
-  const result = outbox.bulk(action, filterFrom(outbox, values, ids), values.note);
+  const result = outbox.bulk(action, selectionOf(action, outbox, values, ids), values.note);
   if (values.json) io.out(JSON.stringify(result, null, 2));
   for (const text of bulkLines(result)) io.err(escapeControls(text));
   return result.refused.length > 0 ? EXIT.other : EXIT.ok;

@@ -30,7 +30,7 @@ import { namedSummary } from '../../shared/named-summary';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { asInput, parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
 import { escapeControls, OUTPUT_OPTIONS, outputFormat, print } from '../output';
-import { bulkDecide, filterFrom, hasCriteria, KIND_ALIASES, printBatches } from './queue-bulk';
+import { bulkDecide, bulkLines, filterFrom, hasCriteria, KIND_ALIASES, printBatches, selectionOf } from './queue-bulk';
 import { dataDirOf, openWorkspaceFor, positiveInt } from './store-option';
 
 const usage = `Usage: attest queue <action> [options]
@@ -71,6 +71,9 @@ Actions:
   retry | discard | resolve [--note T] SELECTION    (every item selected, in one transaction: items in a
                                                      state the action does not apply to are refused and
                                                      counted; prints what changed, exit 1 if any refused)
+                                                     retry queues failed items again; an uncertain one is
+                                                     read from the tenant first (the connection's
+                                                     credentials) and queued again only if not applied
 
 Selection (all given must hold):
   --ids ID,ID…  --state S  --kind K  --batch N|NAME (see batches)  --error TEXT (in the reason shown, any case)
@@ -456,13 +459,38 @@ function decide(call: ActionCall): ExitCode {
   const { action, rest, values, io, outbox } = call;
   if (rest.length !== 1 || hasCriteria(values)) return bulkDecide(action as BulkAction, outbox, values, rest, io);
   const id = oneId(call);
-  if (action === 'retry') outbox.retry(id);
-  else if (action === 'discard') outbox.discard(id);
+  if (action === 'discard') outbox.discard(id);
   else outbox.resolve(id, values.note);
   const item = outbox.get(id)!;
   if (values.json) io.out(JSON.stringify(item, null, 2));
   io.err(line(item));
   return EXIT.ok;
+}
+
+/**
+ * Retries one item or a selection: failed items are queued again; uncertain ones are read from the
+ * tenant first (with the connection's credentials) and queued again only when not applied.
+ */
+async function retry(call: ActionCall): Promise<ExitCode> {
+  const { rest, values, io, outbox, workspace } = call;
+  const single = rest.length === 1 && !hasCriteria(values);
+  const filter = single ? { ids: [oneId(call)] } : selectionOf('retry', outbox, values, rest);
+  const needsRead = outbox.list(filter).some((i) => i.state === 'uncertain');
+  const api = needsRead ? await apiFrom(values, io, workspace) : null;
+  const { bulk, reconciled } = await outbox.retryChecked(api, filter);
+  if (values.json) io.out(JSON.stringify(single ? { ...outbox.get(filter.ids![0]!), reconciled } : { ...bulk, reconciled }, null, 2));
+  if (reconciled) {
+    const { examined, applied, requeued, unknown } = reconciled;
+    io.err(
+      `read ${examined} uncertain item(s) from the tenant first: ${applied} found applied (now succeeded), ` +
+        `${requeued} not applied (queued again), ${unknown} still uncertain`,
+    );
+    if (reconciled.paused) io.err(escapeControls(`paused: ${reconciled.paused.message}`));
+  }
+  if (single) io.err(line(outbox.get(filter.ids![0]!)!));
+  else for (const text of bulkLines(bulk)) io.err(escapeControls(text));
+  if (reconciled?.paused) return reconciled.paused.reason === 'auth' ? EXIT.auth : EXIT.network;
+  return bulk.refused.length > 0 || (reconciled?.unknown ?? 0) > 0 ? EXIT.other : EXIT.ok;
 }
 
 async function send({ values, io, workspace }: ActionCall): Promise<ExitCode> {
@@ -485,7 +513,7 @@ const ACTIONS: Record<string, (call: ActionCall) => ExitCode | Promise<ExitCode>
   list,
   batches: ({ values, io, outbox }) => printBatches(outbox, outputFormat(values), io),
   show,
-  retry: decide,
+  retry,
   discard: decide,
   resolve: decide,
   send,
