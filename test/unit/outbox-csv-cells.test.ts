@@ -13,6 +13,10 @@ describe('CSV cells read as their column type', () => {
     expect(readCell('1209600s', 'duration')).toBe('1209600s');
     expect(readCell('14d', 'duration')).toBe('1209600s');
     expect(readCell('1 day', 'duration')).toBe('86400s');
+    expect(readCell('36h', 'duration')).toBe('129600s');
+    expect(readCell('2 weeks', 'duration')).toBe('1209600s');
+    expect(readCell('90m', 'duration')).toBe('5400s');
+    expect(readCell('1.5s', 'duration')).toBe('1.5s');
     expect(readCell('  keep spaces ', 'text')).toBe('  keep spaces ');
   });
 
@@ -39,7 +43,8 @@ describe('CSV cells read as their column type', () => {
     expect(refusal('-3', 'integer')).toBe("'-3' is not a whole number of 0 or more");
     expect(refusal('2.5', 'integer')).toBe("'2.5' is not a whole number of 0 or more");
     expect(refusal('30/06/2027', 'date-time')).toMatch(/^'30\/06\/2027' is not a date: write 2025-06-30/);
-    expect(refusal('2 weeks', 'duration')).toMatch(/is not a duration: write seconds such as 1209600s, or days such as 14d/);
+    expect(refusal('2 fortnights', 'duration')).toMatch(/is not a duration: write '21d', '36h', '90m', '2w' or seconds such as '1209600s'/);
+    expect(refusal('-3d', 'duration')).toMatch(/is not a duration/);
     expect(refusal('user;robot', 'enum-list', ENUMS.AppUserType)).toBe(
       "'robot' is not one of APP_USER_TYPE_USER, APP_USER_TYPE_SERVICE_ACCOUNT, APP_USER_TYPE_SYSTEM_ACCOUNT",
     );

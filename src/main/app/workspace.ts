@@ -164,6 +164,11 @@ export function outboxStoreOf(store: Store): OutboxStore {
     getObject: (collection, id) => (isCollectionId(collection) ? store.getObject(collection, id) : null),
     syncedAsOf: (collection) => (isCollectionId(collection) ? store.dataAsOf(collection) : null),
     completeRun: (collection) => (isCollectionId(collection) ? store.completeRun(collection) : null),
+    findObject(collection, columns) {
+      if (!isCollectionId(collection)) return null;
+      const [row] = store.listObjects(collection, { filters: columns, limit: 1 }).rows;
+      return row ? { id: row.id, json: row.json } : null;
+    },
     refreshObjects: (copies) => storeFreshCopies(store, copies),
   };
 }

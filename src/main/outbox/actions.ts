@@ -38,6 +38,10 @@ export function validationContext(store: OutboxStore): ValidationContext {
     },
     syncedAsOf: (collection) => store.syncedAsOf?.(collection) ?? null,
     completeRun: (collection) => store.completeRun?.(collection) ?? null,
+    findObject(collection, columns) {
+      const found = store.findObject?.(collection, columns);
+      return found && isRecord(found.json) ? { id: found.id, json: found.json } : null;
+    },
   };
 }
 

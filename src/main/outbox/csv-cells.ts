@@ -3,6 +3,7 @@
  * enum values in their short form, lists. A cell that is not of its type is refused with a message
  * saying what was expected; the kind's own validation then checks the value as for any other entry.
  */
+import { DURATION_EXAMPLES, toApiDuration } from '../../shared/durations';
 import type { CsvCellType } from './kinds';
 
 /** Thrown for a cell that is not of its column's type. */
@@ -41,15 +42,11 @@ function listOf(value: string): string[] {
     .filter((v) => v !== '');
 }
 
-const DAY_SECONDS = 86_400;
-
-/** A duration: seconds as the API writes them (`1209600s`), or whole days (`14d`). */
+/** A duration: seconds as the API writes them (`1209600s`), or in days, hours… (`21d`, `36h`: src/shared/durations.ts). */
 function duration(value: string): string {
-  const v = value.trim();
-  if (/^\d+(\.\d{1,9})?s$/.test(v)) return v;
-  const days = /^(\d+)\s*d(ays?)?$/i.exec(v);
-  if (days) return `${Number(days[1]) * DAY_SECONDS}s`;
-  throw new CellTypeError(`${q(value)} is not a duration: write seconds such as 1209600s, or days such as 14d`);
+  const api = toApiDuration(value);
+  if (api === null) throw new CellTypeError(`${q(value)} is not a duration: write ${DURATION_EXAMPLES}`);
+  return api;
 }
 
 /** A date-time: RFC 3339 as is (the kind checks it), or a calendar date alone meaning its start in UTC. */

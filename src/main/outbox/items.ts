@@ -20,6 +20,8 @@ export interface OutboxStore {
   syncedAsOf?(collection: string): string | null;
   /** The run a collection's objects are all of the tenant's as of, or null (never complete, or gathered by reference). */
   completeRun?(collection: string): { runId: number; finishedAt: string } | null;
+  /** The first current object whose columns hold these values, or null. */
+  findObject?(collection: string, columns: Record<string, string>): { id: string; json: unknown } | null;
   /**
    * Keeps fresh copies of the objects that successes returned, so views show them before the next
    * sync (optional: without it, the next sync brings them). Returns the run that holds them, if any.

@@ -17,6 +17,33 @@ export interface CreateScopeInput extends Record<string, unknown> {
   state?: string;
 }
 
+/**
+ * What the synced scopes say of a new one: the same value already on that resource server (the
+ * tenant answers 409) is refused when the scopes were walked whole, warned otherwise; a resource
+ * server no synced scope of the app is on is warned about (the store knows resource servers only
+ * through their scopes: one with none yet may exist; an unknown one is refused by the tenant, 404).
+ */
+function checkScopeOnServer(c: StoreChecker, input: CreateScopeInput): void {
+  const { ctx } = c;
+  const asOf = c.asOf('scopes');
+  if (!asOf) return;
+  const server = { appId: input.appId, xaaResourceServerId: input.xaaResourceServerId };
+  const same = ctx.findObject('scopes', { ...server, scopeValue: input.scopeValue });
+  const complete = ctx.completeRun('scopes');
+  if (same) {
+    const message = `scope value '${input.scopeValue}' is already on resource server ${input.xaaResourceServerId} (scope ${same.id}`;
+    if (complete) c.refuse('scopeValue', `${message}, as of run ${complete.runId}): the tenant refuses it again (409)`);
+    else c.warn('scopeValue', `${message}, synced ${asOf})`);
+    return;
+  }
+  if (!ctx.findObject('scopes', server))
+    c.warn(
+      'xaaResourceServerId',
+      `no synced scope of app ${input.appId} is on resource server ${input.xaaResourceServerId} (synced ${asOf}): ` +
+        'check the id (the tenant refuses a resource server it does not have), unless this is its first scope',
+    );
+}
+
 export const createScope: KindDescriptor<CreateScopeInput> = {
   kind: 'create-scope',
   version: 1,
@@ -42,6 +69,7 @@ export const createScope: KindDescriptor<CreateScopeInput> = {
   checkStore(input, ctx) {
     const c = new StoreChecker(ctx);
     c.find('appId', 'apps', input.appId);
+    checkScopeOnServer(c, input);
     return c.result();
   },
   csv: {

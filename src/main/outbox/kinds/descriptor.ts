@@ -14,6 +14,8 @@ export interface ValidationContext {
    * ended, nothing later half-way), or null: an id it does not hold is then not in the tenant.
    */
   completeRun(collection: string): { runId: number; finishedAt: string } | null;
+  /** The first current object of a collection whose columns hold these values (a scope by its value on a resource server), or null. */
+  findObject(collection: string, columns: Record<string, string>): { id: string; json: Record<string, unknown> } | null;
 }
 
 /**

@@ -71,7 +71,11 @@ export class StoreChecker {
       this.warn(field, `${noun} ${this.label(field, id)} was gone from the tenant at the last sync${asOf ? ` (${day(asOf)})` : ''}`);
     else if (asOf === null) this.#findings.push({ severity: 'unchecked', field, message: uncheckedMessage(collection, noun) });
     else
-      this.warn(field, `unknown ${noun} ${id}: not in the store (synced ${day(asOf)}); it may be newer than the last sync, or not exist`);
+      this.warn(
+        field,
+        `unknown ${noun} ${id}: not in the store (synced ${day(asOf)}); it may be newer than the last sync, or not exist` +
+          (collection === 'templates' ? ' (`attest template add ID`, or "Add a template by id", reads one from the tenant)' : ''),
+      );
     return null;
   }
 
@@ -115,7 +119,13 @@ export function cachingContext(ctx: ValidationContext): ValidationContext {
   const stored = new Map<string, ReturnType<ValidationContext['stored']>>();
   const asOf = new Map<string, string | null>();
   const complete = new Map<string, ReturnType<ValidationContext['completeRun']>>();
+  const found = new Map<string, ReturnType<ValidationContext['findObject']>>();
   return {
+    findObject(collection, columns) {
+      const key = JSON.stringify([collection, columns]);
+      if (!found.has(key)) found.set(key, ctx.findObject(collection, columns));
+      return found.get(key) ?? null;
+    },
     completeRun(collection) {
       if (!complete.has(collection)) complete.set(collection, ctx.completeRun(collection));
       return complete.get(collection) ?? null;

@@ -1,4 +1,5 @@
 /** update-template: fields of an access review template changed, compared with the synced copy; reconciled by reading the template. */
+import { DURATION_EXAMPLES, toApiDuration } from '../../../shared/durations';
 import type { TemplateUpdatableField } from '../../../shared/template-fields';
 import { ENUMS } from '../../../shared/enums';
 import { readOnlyMembersOf, TEMPLATE_READ_ONLY, withoutMembers } from '../../../shared/read-only-members';
@@ -53,8 +54,9 @@ export const TEMPLATE_FIELDS: Record<TemplateUpdatableField, FieldCheck> = {
   description: str,
   reviewInstructions: str,
   accessReviewDuration: (v, p) => {
-    if (typeof v !== 'string' || !/^\d+(\.\d{1,9})?s$/.test(v))
-      throw new OutboxValidationError(p, `${p} must be a duration in seconds such as '1209600s' (14 days)`);
+    // Written by people as 21d or 36h too: read into the API's form before the checks (readableChanges).
+    if (typeof v !== 'string' || toApiDuration(v) !== v)
+      throw new OutboxValidationError(p, `${p} must be a duration: ${DURATION_EXAMPLES}`);
   },
   annotations: freeObject,
   autoCloseCampaign: bool,
@@ -243,8 +245,17 @@ function upgradeFromV1(input: Record<string, unknown>): UpdateTemplateInput {
   return { templateId, changes, updateMask: paths.join(','), before };
 }
 
+/** The changes with a duration written as people write it (`21d`, `36h`) in the API's form (`1814400s`). */
+function readableChanges(given: Record<string, unknown>): Record<string, unknown> {
+  const duration = given.accessReviewDuration;
+  if (typeof duration !== 'string') return given;
+  const api = toApiDuration(duration);
+  return api === null ? given : { ...given, accessReviewDuration: api };
+}
+
 /** The user's changes, checked and compared with the synced template: what the request sets, the mask and the old values. */
-function changesOver(templateId: string, wanted: Record<string, unknown>, synced: Record<string, unknown>): UpdateTemplateInput {
+function changesOver(templateId: string, given: Record<string, unknown>, synced: Record<string, unknown>): UpdateTemplateInput {
+  const wanted = readableChanges(given);
   const changes: Record<string, unknown> = {};
   const before: Record<string, unknown> = {};
   const paths: string[] = [];
@@ -291,7 +302,8 @@ export const updateTemplate: KindDescriptor<UpdateTemplateInput> = {
     if (!synced) {
       throw new OutboxValidationError(
         'templateId',
-        `template ${templateId} is not in the local store: sync templates first, so the change can be compared with it`,
+        `template ${templateId} is not in the local store: sync, or add it by id (\`attest template add ${templateId}\`, ` +
+          'or "Add a template by id" on the Templates list), so the change can be compared with it',
       );
     }
     return changesOver(templateId, wanted, synced);

@@ -181,7 +181,7 @@ export function TemplateEditor({
       {templateId && detail.error && <ErrorState message={detail.error} onRetry={detail.reload} />}
       {templateId && !detail.error && !detail.data && <Loading />}
       {templateId && detail.data && !original && (
-        <div className="field-error">Template {templateId} is not in the local store: sync templates first.</div>
+        <div className="field-error">Template {templateId} is not in the local store: sync, or add it by id ("Add a template by id" on the Templates list).</div>
       )}
       {original && (
         <>

@@ -1,0 +1,69 @@
+/**
+ * Queue-time checks of what the store can tell, against the reference tenant on 127.0.0.1 after a
+ * full sync: a scope value already on its resource server is refused (the tenant would answer 409),
+ * a resource server no synced scope of the app is on is warned about, and a template duration is
+ * taken as people write it (`21d`) and sent in the API's form.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
+import type { OutboxItem } from '../../src/main/outbox/queue';
+import type { Scope } from '../../src/shared/api-types/scope';
+import { startTestTenant, type TestTenant } from '../helpers/tenant';
+import { tempDir } from './outbox.helpers';
+import { runCli } from './sync.helpers';
+
+let tenant: TestTenant;
+let tmp: ReturnType<typeof tempDir>;
+let env: NodeJS.ProcessEnv;
+const cli = (...argv: string[]) => runCli([...argv, '--connection', 'checks'], env);
+
+beforeAll(async () => {
+  tenant = await startTestTenant({ seed: 61 });
+  tmp = tempDir('attest-queue-checks-');
+  const dataDir = join(tmp.dir, 'data');
+  recordConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'checks' }));
+  env = { ATTEST_CLIENT_SECRET: tenant.clientSecret, ATTEST_DATA_DIR: dataDir };
+  const synced = await cli('sync');
+  expect(synced.code, synced.err).toBe(0);
+});
+afterAll(async () => {
+  await tenant?.close();
+  tmp?.remove();
+});
+
+it('refuses a scope value already on its resource server, and warns of a resource server no synced scope is on', async () => {
+  const scope = [...tenant.data.scopes.values()][0] as unknown as Required<Scope>;
+  const add = (server: string, value: string) =>
+    cli('queue', 'add', 'create-scope', '--app', scope.appId, '--resource-server', server, '--scope-value', value);
+  const again = await add(scope.xaaResourceServerId, scope.scopeValue);
+  expect(again.code).toBe(2);
+  expect(again.err).toContain(
+    `scopeValue: scope value '${scope.scopeValue}' is already on resource server ${scope.xaaResourceServerId} (scope ${scope.id}, as of run 1)`,
+  );
+  const unknown = await add('no-such-server', 'files:read');
+  expect(unknown.code, unknown.err).toBe(0);
+  expect(unknown.err).toMatch(/warning: xaaResourceServerId: no synced scope of app .* is on resource server no-such-server/);
+  const fresh = await add(scope.xaaResourceServerId, 'files:checked.read');
+  expect(fresh.code, fresh.err).toBe(0);
+  expect(fresh.err).not.toMatch(/warning/);
+});
+
+it('takes a template duration written as 21d, sends it as seconds, and names a template the store does not hold', async () => {
+  const [template] = [...tenant.data.templates.values()] as unknown as { id: string }[];
+  const changes = join(tmp.dir, 'duration.json');
+  writeFileSync(changes, JSON.stringify({ accessReviewDuration: '21d' }));
+  const queued = await cli('queue', 'add', 'update-template', '--template', template!.id, '--file', changes, '--json');
+  expect(queued.code, queued.err).toBe(0);
+  const item = JSON.parse(queued.out) as OutboxItem;
+  expect(item.request.body).toMatchObject({
+    accessReviewTemplate: { accessReviewDuration: '1814400s' },
+    updateMask: 'accessReviewDuration',
+  });
+  const missing = await cli('queue', 'add', 'update-template', '--template', 'no-such-template', '--file', changes);
+  expect(missing.code).toBe(2);
+  expect(missing.err).toContain(
+    'template no-such-template is not in the local store: sync, or add it by id (`attest template add no-such-template`',
+  );
+});
