@@ -181,7 +181,9 @@ export function TemplateEditor({
       {templateId && detail.error && <ErrorState message={detail.error} onRetry={detail.reload} />}
       {templateId && !detail.error && !detail.data && <Loading />}
       {templateId && detail.data && !original && (
-        <div className="field-error">Template {templateId} is not in the local store: sync, or add it by id ("Add a template by id" on the Templates list).</div>
+        <div className="field-error">
+          Template {templateId} is not in the local store: sync, or add it by id (&ldquo;Add a template by id&rdquo; on the Templates list).
+        </div>
       )}
       {original && (
         <>
