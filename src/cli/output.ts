@@ -179,13 +179,15 @@ export interface Printable {
   /** Column headers of the CSV, when they differ (e.g. field names rather than labels). */
   csvHeaders?: string[];
   rows: Cell[][];
+  /** The CSV's rows, when they differ from the table's (more columns, for scripts). */
+  csvRows?: () => Cell[][];
   json: () => unknown;
 }
 
 /** Prints `data` on stdout in `format`. An empty table prints nothing (the count goes to stderr); an empty CSV its header. */
 export function print(io: CliIO, format: OutputFormat, data: Printable): void {
   if (format === 'json') io.out(JSON.stringify(data.json(), null, 2));
-  else if (format === 'csv') io.out(renderCsv(data.csvHeaders ?? data.headers, data.rows));
+  else if (format === 'csv') io.out(renderCsv(data.csvHeaders ?? data.headers, data.csvRows?.() ?? data.rows));
   else if (data.rows.length > 0) {
     let leftOut: string[] = [];
     io.out(renderTable(data.headers, data.rows, { width: tableWidth(io), bold: io.stdoutIsTTY === true, onLeftOut: (h) => (leftOut = h) }));

@@ -247,6 +247,8 @@ export const OutboxItemView = z.object({
   kind: MutationKind,
   state: OutboxState,
   summary: z.string(),
+  /** The summary in words: the names the store has for its ids, name first, the id beside it. */
+  change: z.string(),
   target: z.string(),
   input: JsonRecord,
   request: z.object({ method: z.string(), path: z.string(), body: JsonRecord }),

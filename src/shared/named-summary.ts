@@ -1,6 +1,7 @@
 /**
- * A change's summary with the names the store has beside its ids ("remove user u-1 (Ada Lovelace)
- * from entitlement e-7 (Admins) ..."), for previews in the app and the CLI.
+ * A change's summary in words: each id of its input the store has a name for written as
+ * `name (id)`, name first ("remove user Ada Lovelace (u-1) from entitlement Admins (e-7) ..."), for
+ * every place a change is shown: the outbox's rows, previews, the journal, the CLI.
  */
 export function namedSummary(summary: string, input: Record<string, unknown>, names: Record<string, string>): string {
   let out = summary;
@@ -11,8 +12,7 @@ export function namedSummary(summary: string, input: Record<string, unknown>, na
     const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const match = new RegExp(`(?<![^\\s'(])${escaped}(?![^\\s',):])`, 'u').exec(out);
     if (!match) continue;
-    const end = match.index + id.length;
-    out = `${out.slice(0, end)} (${name})${out.slice(end)}`;
+    out = `${out.slice(0, match.index)}${name} (${id})${out.slice(match.index + id.length)}`;
   }
   return out;
 }

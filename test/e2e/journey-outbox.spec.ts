@@ -96,7 +96,7 @@ test('queue a scope (bad value refused inline, then a good one), bulk-import a C
   });
   await expect(page.getByTestId('import-errors')).toContainText('unknown task no-such-task: not in the tenant as of run');
   await expect(page.getByTestId('import-valid')).toContainText(
-    `escalate task ${grantId} (${grant.displayName}) (policy step ${grant.policy!.current!.id})`,
+    `escalate task ${grant.displayName} (${grantId}) (policy step ${grant.policy!.current!.id})`,
   );
   await page.getByRole('tab', { name: 'Changes' }).click();
 
@@ -182,7 +182,7 @@ test('update a synced template in its editor (the derived updateMask shown befor
   await expect(page.getByTestId('template-preview')).toContainText('Reviewed twice a year.');
   // A value the spec refuses is named at its field, and nothing can be queued.
   await duration.fill('two weeks');
-  await expect(page.getByTestId('error-template-accessReviewDuration')).toContainText('duration in seconds');
+  await expect(page.getByTestId('error-template-accessReviewDuration')).toContainText("must be a duration: '21d', '36h'");
   await expect(page.getByRole('button', { name: 'Queue update' })).toBeDisabled();
   await duration.fill(oldDuration);
   await expect(page.getByTestId('update-mask')).toHaveText('displayName,description');

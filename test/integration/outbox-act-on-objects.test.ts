@@ -127,8 +127,8 @@ describe('removals checked against the store, sent, reconciled by reading member
     const entitlement = tenant.data.entitlements.get(first.appEntitlementId)!;
     const app = tenant.data.apps.get(first.appId)!;
     expect(dry.out).toContain(
-      `line 2: remove user ${user.id} (${user.displayName}) from entitlement ${entitlement.id} (${entitlement.displayName}) ` +
-        `(app ${app.id} (${app.displayName}))`,
+      `line 2: remove user ${user.displayName} (${user.id}) from entitlement ${entitlement.displayName} (${entitlement.id}) ` +
+        `(app ${app.displayName} (${app.id}))`,
     );
     expect(dry.out.trim().split('\n')).toHaveLength(good.length);
     expect(dry.err).toMatch(/dry run: 5 of 10 rows would be queued, 5 refused/);

@@ -1,7 +1,7 @@
 /** Bulk decisions (retry, resolve, discard) over a selection, and imports as batches, on a real SQLite file. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OutboxStateError, type OutboxState } from '../../src/main/outbox/queue';
-import { inWords } from '../../src/main/outbox/journal-words';
+import { namedSummary } from '../../src/shared/named-summary';
 import { FakeApi, openTestOutbox, type TestOutbox } from './outbox.fake';
 
 let t: TestOutbox;
@@ -139,13 +139,13 @@ describe('bulk decisions', () => {
 describe('the journal in words', () => {
   it('gives each id the store has a name for with its name, once', () => {
     expect(
-      inWords(
+      namedSummary(
         'remove user u1 from entitlement e1 (app a1)',
         { appId: 'a1', appEntitlementId: 'e1', appUserId: 'u1' },
         { appUserId: 'Ada Lovelace', appEntitlementId: 'Admins', appId: 'a1' },
       ),
     ).toBe('remove user Ada Lovelace (u1) from entitlement Admins (e1) (app a1)');
-    expect(inWords('escalate task t1', { taskId: 't1' }, {})).toBe('escalate task t1');
+    expect(namedSummary('escalate task t1', { taskId: 't1' }, {})).toBe('escalate task t1');
   });
 
   it('pages the journal newest first, filtered by outcome and batch, with how many match', async () => {

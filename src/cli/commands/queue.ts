@@ -235,11 +235,12 @@ function whyOf(item: OutboxItem): string | null {
   return item.state === 'failed' || item.state === 'uncertain' ? (item.lastError ?? item.note ?? '') : null;
 }
 
-/** One item on a line, for a person (escaped). */
-function line(item: OutboxItem): string {
+/** One item on a line, for a person (escaped), its change in words. */
+function line(outbox: Outbox, item: OutboxItem): string {
   const why = whyOf(item);
+  const change = outbox.summariesInWords([item]).get(item.id) ?? item.summary;
   return escapeControls(
-    `${item.id.slice(0, 8)}  ${item.state.padEnd(10)} ${item.kind.padEnd(17)} ${item.summary}${why === null ? '' : ` — ${why}`}`,
+    `${item.id.slice(0, 8)}  ${item.state.padEnd(10)} ${item.kind.padEnd(17)} ${change}${why === null ? '' : ` — ${why}`}`,
   );
 }
 
@@ -335,7 +336,7 @@ function add({ rest, values, io, outbox }: ActionCall): ExitCode {
     kind === 'escalate-task' ? withStoredStep(inputFor(kind, values) as Record<string, unknown>, outbox, io) : inputFor(kind, values);
   const item = outbox.enqueue(kind, input, { source: 'cli' });
   if (values.json) io.out(JSON.stringify(item, null, 2));
-  io.err(escapeControls(`queued ${item.id}: ${item.summary}`));
+  io.err(escapeControls(`queued ${item.id}: ${outbox.summariesInWords([item]).get(item.id) ?? item.summary}`));
   printWarnings(io, item);
   return EXIT.ok;
 }
@@ -369,7 +370,7 @@ function edit(call: ActionCall): ExitCode {
     throw new UsageError(`edit needs at least one flag of a ${item.kind} change (see \`add ${item.kind}\`)`);
   const edited = outbox.edit(id, { ...item.input, ...given });
   if (values.json) io.out(JSON.stringify(edited, null, 2));
-  io.err(escapeControls(`edited ${edited.id}: ${edited.summary}`));
+  io.err(escapeControls(`edited ${edited.id}: ${outbox.summariesInWords([edited]).get(edited.id) ?? edited.summary}`));
   printWarnings(io, edited);
   return EXIT.ok;
 }
@@ -438,10 +439,14 @@ function list({ values, io, outbox }: ActionCall): ExitCode {
   const items = outbox.list(filterFrom(outbox, values));
   const format = outputFormat(values);
   const whole = format === 'csv';
+  const words = format === 'json' ? new Map<string, string>() : outbox.summariesInWords(items);
+  const change = (i: OutboxItem) => words.get(i.id) ?? i.summary;
   print(io, format, {
     headers: ['ID', 'State', 'Kind', 'Change', 'Why', 'Attempts', 'Updated'],
-    csvHeaders: ['id', 'state', 'kind', 'summary', 'why', 'attempts', 'updatedAt'],
-    rows: items.map((i) => [whole ? i.id : i.id.slice(0, 8), i.state, i.kind, i.summary, whyOf(i), i.attempts, i.updatedAt]),
+    // The CSV keeps the summary with ids only (for scripts) beside the change in words.
+    csvHeaders: ['id', 'state', 'kind', 'summary', 'change', 'why', 'attempts', 'updatedAt'],
+    rows: items.map((i) => [whole ? i.id : i.id.slice(0, 8), i.state, i.kind, change(i), whyOf(i), i.attempts, i.updatedAt]),
+    csvRows: () => items.map((i) => [i.id, i.state, i.kind, i.summary, change(i), whyOf(i), i.attempts, i.updatedAt]),
     json: () => items,
   });
   if (format === 'table') io.err(`${items.length} item(s)`);
@@ -463,7 +468,7 @@ function decide(call: ActionCall): ExitCode {
   else outbox.resolve(id, values.note);
   const item = outbox.get(id)!;
   if (values.json) io.out(JSON.stringify(item, null, 2));
-  io.err(line(item));
+  io.err(line(outbox, item));
   return EXIT.ok;
 }
 
@@ -487,7 +492,7 @@ async function retry(call: ActionCall): Promise<ExitCode> {
     );
     if (reconciled.paused) io.err(escapeControls(`paused: ${reconciled.paused.message}`));
   }
-  if (single) io.err(line(outbox.get(filter.ids![0]!)!));
+  if (single) io.err(line(outbox, outbox.get(filter.ids![0]!)!));
   else for (const text of bulkLines(bulk)) io.err(escapeControls(text));
   if (reconciled?.paused) return reconciled.paused.reason === 'auth' ? EXIT.auth : EXIT.network;
   return bulk.refused.length > 0 || (reconciled?.unknown ?? 0) > 0 ? EXIT.other : EXIT.ok;

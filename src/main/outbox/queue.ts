@@ -23,7 +23,7 @@ import {
 } from './actions';
 import type { ImportKind } from './csv-import';
 import { ensureSchema, OutboxDb, type ItemFilter, type OutboxStore } from './items';
-import { journalInWords } from './journal-words';
+import { journalInWords, summariesInWords } from './journal-words';
 import { KINDS } from './kinds';
 import { currentPolicyStep } from './kinds/escalate-task';
 import { reconcileItems, retryAfterReading, type CheckedRetry } from './reconcile';
@@ -94,6 +94,8 @@ export interface Outbox {
   journal(filter?: JournalFilter): JournalEntry[];
   /** A page of the journal, each entry with its change in words (names from the store), and how many entries match. */
   journalInWords(filter: JournalFilter): { entries: JournalEntryInWords[]; total: number };
+  /** Each item's summary in words: the names the store has for its ids, name first, the id beside it. By item id. */
+  summariesInWords(items: readonly OutboxItem[]): Map<string, string>;
   pendingCount(): number;
   /** Items per state: all of them, or among those a filter matches (its `state` left out). */
   counts(filter?: OutboxFilter): Record<OutboxState, number>;
@@ -150,6 +152,7 @@ export function openOutbox(store: OutboxStore): Outbox {
       lock.run('the outbox is sending: retry after the send ends', () => retryAfterReading(o, api, filter, opts)),
     journal: (filter) => o.journal.list(filter),
     journalInWords: (filter) => journalInWords(o, ctx, filter),
+    summariesInWords: (items) => summariesInWords(ctx, items),
     pendingCount: () => o.pendingCount(),
     counts: (filter) => (filter ? o.countsWhere(filter) : o.counts()),
     overlays: (collection, ids) => o.overlays(collection, ids),

@@ -194,13 +194,15 @@ function computeOverviewCharts(store: Store) {
   };
 }
 
-export function itemOf(item: OutboxItem): OutboxItemView {
+/** An item as the app shows it; `change` is its summary in words (see Outbox.summariesInWords), the summary itself without. */
+export function itemOf(item: OutboxItem, change = item.summary): OutboxItemView {
   return {
     id: item.id,
     seq: item.seq,
     kind: item.kind,
     state: item.state,
     summary: item.summary,
+    change,
     target: item.target,
     input: item.input,
     request: { method: item.request.method, path: item.request.path, body: item.request.body },

@@ -44,7 +44,9 @@ export function outboxHandlers(session: Session): Pick<Handlers, OutboxChannel> 
     outboxList: ({ limit, offset, ...filter }) => {
       const open = outbox();
       const matching = filterOf(filter);
-      const items = open.list({ ...matching, limit, offset }).map(itemOf);
+      const page = open.list({ ...matching, limit, offset });
+      const words = open.summariesInWords(page);
+      const items = page.map((item) => itemOf(item, words.get(item.id)));
       return {
         items,
         matching: open.count(matching),
@@ -62,12 +64,12 @@ export function outboxHandlers(session: Session): Pick<Handlers, OutboxChannel> 
     },
     outboxEnqueue: ({ kind, input }) => {
       const item = outbox().enqueue(kind, input, { source: 'app' });
-      return { item: itemOf(item), warnings: item.warnings };
+      return { item: itemOf(item, outbox().summariesInWords([item]).get(item.id)), warnings: item.warnings };
     },
     outboxCheck: ({ kind, input, editing }) => outbox().check(kind, input, { editing: editing ?? undefined }),
     outboxEdit: ({ id, input }) => {
       const item = outbox().edit(id, input);
-      return { item: itemOf(item), warnings: item.warnings };
+      return { item: itemOf(item, outbox().summariesInWords([item]).get(item.id)), warnings: item.warnings };
     },
     outboxDiscard: ({ id }) => {
       outbox().discard(id);

@@ -217,7 +217,7 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
       const { item, warnings: found } = editing
         ? await call('outboxEdit', { id: editing.id, input: input() })
         : await call('outboxEnqueue', { kind, input: input() });
-      setQueued(item.summary);
+      setQueued(item.change);
       setWarnings(found);
       setValues({});
       setJson('');

@@ -438,7 +438,7 @@ function ItemsTable(props: {
                 {SELECTABLE.has(item.state) && (
                   <input
                     type="checkbox"
-                    aria-label={`Select ${item.summary}`}
+                    aria-label={`Select ${item.change}`}
                     checked={selected(item.id)}
                     onChange={(e) => toggle(item, e.target.checked)}
                   />
@@ -448,11 +448,14 @@ function ItemsTable(props: {
                 <Badge tone={TONE[item.state]}>{item.state}</Badge>
               </td>
               <td>
-                <div>{item.summary}</div>
+                <div>{item.change}</div>
                 <ResultLinks item={item} />
-                <div className="muted small mono">
-                  {KIND_LABELS[item.kind]} · {item.request.method} {item.request.path}
-                </div>
+                <details className="muted small">
+                  <summary>{KIND_LABELS[item.kind]}</summary>
+                  <span className="mono">
+                    {item.request.method} {item.request.path}
+                  </span>
+                </details>
               </td>
               <td className="small">
                 {item.lastError ? (

@@ -133,7 +133,7 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
         <div className="stack" data-testid="edit-item">
           <div className="row">
             <h2 className="grow" style={{ margin: 0 }}>
-              Edit: {editing.summary}
+              Edit: {editing.change}
             </h2>
             <button className="btn" onClick={() => setEditing(null)}>
               Close

@@ -134,7 +134,7 @@ export function TemplateEditor({
         : await call('outboxEnqueue', { kind: 'update-template', input });
       outboxChanged();
       setDraft({});
-      onDone(item.summary);
+      onDone(item.change);
     } catch (error) {
       setProblem({ field: error instanceof AttestError ? error.field : undefined, message: errorMessage(error) });
     } finally {
