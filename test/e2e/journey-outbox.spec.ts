@@ -189,7 +189,7 @@ test('update a synced template in its editor (the derived updateMask shown befor
   await page.screenshot({ path: join(screenshotDir, 'template-editor.png') });
   await page.getByRole('button', { name: 'Queue update' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Queued:' })).toContainText(
-    `update template ${templateId}: displayName,description`,
+    `update template ${oldName} (${templateId}): displayName,description`,
   );
 
   // Edit the queued change: the description back as synced, so only the name is sent.
@@ -202,7 +202,7 @@ test('update a synced template in its editor (the derived updateMask shown befor
   await expect(editor.getByTestId('update-mask')).toHaveText('displayName');
   await editor.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByTestId('edit-item')).toHaveCount(0);
-  await expect(page.getByTestId('outbox-item')).toContainText(`update template ${templateId}: displayName`);
+  await expect(page.getByTestId('outbox-item')).toContainText(`update template ${oldName} (${templateId}): displayName`);
 
   await page.getByRole('button', { name: /Send all queued/ }).click();
   await expect(page.locator('[data-testid="outbox-item"][data-state="succeeded"]')).toHaveCount(1, { timeout: 60_000 });
