@@ -2,7 +2,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { join } from 'node:path';
-import { closePagesThenStop, expect, spawnJsonLine, syncToEnd, test } from './fixtures';
+import { closePagesThenStop, expect, spawnJsonLine, syncToEnd, test, sendAllQueued } from './fixtures';
 import { seedFixtureStore } from './seed-store';
 
 // Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
@@ -163,7 +163,7 @@ test('axe with a tenant: first run, the sync panel, Changes, the outbox queued, 
   await page.getByRole('tab', { name: 'Changes' }).click();
   await expect(page.getByTestId('outbox-item')).toHaveCount(1);
   await audit(page, 'outbox queued', findings);
-  await page.getByRole('button', { name: /Send all queued/ }).click();
+  await sendAllQueued(page);
   await expect(page.locator('[data-testid="outbox-item"][data-state="succeeded"]')).toHaveCount(1, { timeout: 60_000 });
   await expect(page.getByTestId('send-progress')).toContainText('1 succeeded');
   await expect(page.getByTestId('send-announcement')).toContainText('Send finished: 1 succeeded');

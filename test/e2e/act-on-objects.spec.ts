@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import type { Entitlement } from '../../src/tenant/model';
-import { connectAndSync, expect, screenshotDir, test } from './fixtures';
+import { connectAndSync, expect, screenshotDir, test, sendAllQueued, confirmEscalation } from './fixtures';
 
 // Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
 let tenant: ReferenceTenant;
@@ -80,6 +80,7 @@ test('open an entitlement, select three members, queue their removal, send, see 
   await open(page, task.id!, task.displayName!, 'tasks');
   await expect(page.getByTestId('task-actions')).toContainText('Not in emergency access');
   await page.getByRole('button', { name: 'Escalate to emergency access' }).click();
+  await confirmEscalation(page, 'on call tonight: the payroll fix needs it');
   await expect(page.getByTestId('task-actions').getByTestId('queued-note')).toContainText('1 change queued');
 
   // Send: the removals and the escalation.
@@ -87,7 +88,7 @@ test('open an entitlement, select three members, queue their removal, send, see 
     .getByRole('navigation')
     .getByRole('button', { name: /^Outbox/ })
     .click();
-  await page.getByRole('button', { name: /Send all queued/ }).click();
+  await sendAllQueued(page);
   await expect(page.locator('[data-testid="outbox-item"][data-state="succeeded"]')).toHaveCount(4, { timeout: 60_000 });
   const journal = tenant.journal();
   expect(

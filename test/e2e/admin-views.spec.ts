@@ -3,7 +3,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import type { Task } from '../../src/shared/api-types';
-import { connectAndSync, expect, screenshotDir, syncToEnd, test } from './fixtures';
+import { connectAndSync, expect, screenshotDir, syncToEnd, test, confirmEscalation } from './fixtures';
 
 // Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
 let tenant: ReferenceTenant;
@@ -70,6 +70,8 @@ test('Tasks: filtered by emergency access, state and app, two selected, the one 
   const bar = page.getByTestId('selection-bar');
   await expect(bar).toContainText('2 selected');
   await bar.getByRole('button', { name: 'Escalate (2)' }).click();
+  await expect(bar.getByTestId('confirm-panel')).toContainText('Escalate these 2 tasks to emergency access?');
+  await confirmEscalation(page, 'audit finding 12: access needed for the fix', 'Escalate 2');
   await expect(bar.getByRole('status')).toHaveText(
     `Queued 1 change in the outbox. 1 skipped (its current step does not offer escalation): ${revoke.displayName}. Open the outbox`,
   );

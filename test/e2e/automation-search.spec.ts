@@ -1,7 +1,7 @@
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import type { Automation, AutomationTriggerKey } from '../../src/shared/api-types';
 import { AUTOMATION_TRIGGER_KEYS, TRIGGER_TYPE_OF } from '../../src/shared/api-types';
-import { connectAndSync, expect, test } from './fixtures';
+import { connectAndSync, expect, test, sendAllQueued } from './fixtures';
 
 // Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
 let tenant: ReferenceTenant;
@@ -75,7 +75,7 @@ test('the escalate form sends the chosen expand paths, and the sent change shows
   await page.getByRole('button', { name: 'Queue change' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Queued:' })).toBeVisible();
   await page.getByRole('tab', { name: 'Changes' }).click();
-  await page.getByRole('button', { name: /Send all queued/ }).click();
+  await sendAllQueued(page);
   await expect(page.locator('[data-testid="outbox-item"][data-state="succeeded"]')).toHaveCount(1, { timeout: 60_000 });
   const sent = tenant.journal().filter((e) => e.operation === 'escalateTask' && e.objectId === task.id);
   expect(sent.map((e) => (e.request as { expandMask?: unknown }).expandMask)).toEqual([{ paths: ['app_id', 'app_user_id'] }]);

@@ -2,7 +2,7 @@ import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { MANAGED_ENTITLEMENT_KINDS } from '../../src/tenant/dataset';
 import { osKeychain } from '../../src/main/keychain';
 import { join } from 'node:path';
-import { expect, screenshotDir, syncToEnd, test } from './fixtures';
+import { expect, screenshotDir, syncToEnd, test, sendAllQueued } from './fixtures';
 
 // Runs under scripts/with-keyring.sh: the connection's secret goes to the real OS keychain.
 const SEED = 31;
@@ -54,7 +54,7 @@ test('the tenant rotates its credential: the header says credentials refused, th
   await tenant.close();
   tenant = await startTenant({ port, scale: 'demo', seed: SEED });
   expect(tenant.clientId).not.toBe(oldClientId);
-  await page.getByRole('button', { name: /Send all queued/ }).click();
+  await sendAllQueued(page);
   const indicator = page.getByTestId('online-indicator');
   await expect(indicator).toHaveAttribute('data-status', 'credentials-refused', { timeout: 30_000 });
   await expect(indicator).toHaveText('Credentials refused');
@@ -91,7 +91,7 @@ test('the tenant rotates its credential: the header says credentials refused, th
     .getByRole('button', { name: /^Outbox/ })
     .click();
   await expect(page.locator('[data-testid="outbox-item"][data-state="queued"]')).toHaveCount(3);
-  await page.getByRole('button', { name: /Send all queued/ }).click();
+  await sendAllQueued(page);
   await expect(page.locator('[data-testid="outbox-item"][data-state="succeeded"]')).toHaveCount(3, { timeout: 60_000 });
   expect(tenant.journal().filter((e) => e.operation === 'removeMembership')).toHaveLength(3);
 

@@ -169,3 +169,19 @@ export async function watchSyncPanel(page: Page): Promise<() => Promise<{ seen: 
   });
   return () => page.evaluate(() => (window as unknown as { syncPanel: { seen: boolean; done: number } }).syncPanel);
 }
+
+/** "Send all queued", then its confirmation (which names the count and kinds): the send starts. */
+export async function sendAllQueued(page: Page, name: string | RegExp = /Send all queued/): Promise<void> {
+  await page.getByRole('button', { name }).click();
+  const confirm = page.getByTestId('confirm-panel');
+  await expect(confirm).toContainText(/Send \d[\d,]* queued changes? to the tenant now\?/);
+  await confirm.getByRole('button', { name: /^Send \d/ }).click();
+}
+
+/** An escalation's confirmation: its reason (required: break-glass needs a justification), then the confirm button. */
+export async function confirmEscalation(page: Page, reason: string, confirmLabel: string | RegExp = /^Escalate/): Promise<void> {
+  const confirm = page.getByTestId('confirm-panel');
+  await expect(confirm.getByRole('button', { name: confirmLabel })).toBeDisabled();
+  await confirm.getByLabel(/Why/).fill(reason);
+  await confirm.getByRole('button', { name: confirmLabel }).click();
+}

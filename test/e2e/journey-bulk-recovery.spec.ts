@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { appliedCounts, removableMemberships, removalsCsv } from '../integration/outbox.helpers';
 import type { OutboxItem } from '../../src/main/outbox/queue';
-import { expect, screenshotDir, test } from './fixtures';
+import { expect, screenshotDir, test, sendAllQueued } from './fixtures';
 
 // Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain). The
 // fixture fails the test on any console error or uncaught page error: a send of 300 changes once
@@ -46,7 +46,7 @@ test('a send of 300 removals to a faulty tenant, watched from every outbox tab, 
 
   // The tenant has a bad day; the send is watched from each tab in turn.
   tenant.faults.set('error5xx=0.1,rate429=0.1,dropAfterApply=0.05,truncate=0.03,aborted=0.1');
-  await page.getByRole('button', { name: /Send all queued/ }).click();
+  await sendAllQueued(page);
   // Each tab stays on screen while the next 50 changes go out (the progress card is above the tabs).
   const done = async () => Number(/ (\d+) \/ 300/.exec((await page.getByTestId('send-progress').textContent()) ?? '')?.[1] ?? 0);
   const tabs: [string, string | null][] = [
@@ -88,7 +88,7 @@ test('a send of 300 removals to a faulty tenant, watched from every outbox tab, 
   await expect(page.locator('.banner')).toContainText(`Retried ${failed} change`);
   await expect(page.getByTestId('outbox-badge')).toHaveText(String(failed));
   tenant.faults.set('aborted=1');
-  await page.getByRole('button', { name: `Send all queued (${failed})` }).click();
+  await sendAllQueued(page, `Send all queued (${failed})`);
   await expect(page.getByTestId('send-progress')).toContainText(`Last send ${failed} / ${failed}`, { timeout: 60_000 });
   await expect(page.getByTestId('send-progress')).toContainText(`${failed} failed`);
   tenant.faults.clear();

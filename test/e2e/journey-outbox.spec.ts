@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { MANAGED_ENTITLEMENT_KINDS } from '../../src/tenant/dataset';
-import { connectAndSync, expect, screenshotDir, test } from './fixtures';
+import { connectAndSync, expect, screenshotDir, test, sendAllQueued } from './fixtures';
 
 // Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
 let tenant: ReferenceTenant;
@@ -101,7 +101,7 @@ test('queue a scope (bad value refused inline, then a good one), bulk-import a C
   await page.getByRole('tab', { name: 'Changes' }).click();
 
   // Send everything and see the results.
-  await page.getByRole('button', { name: /Send all queued/ }).click();
+  await sendAllQueued(page);
   await expect(page.locator('[data-testid="outbox-item"][data-state="succeeded"]')).toHaveCount(3, { timeout: 60_000 });
   await expect(page.getByTestId('send-progress')).toContainText('3 succeeded');
   await expect(page.getByTestId('outbox-badge')).toHaveCount(0);
@@ -204,7 +204,7 @@ test('update a synced template in its editor (the derived updateMask shown befor
   await expect(page.getByTestId('edit-item')).toHaveCount(0);
   await expect(page.getByTestId('outbox-item')).toContainText(`update template ${oldName} (${templateId}): displayName`);
 
-  await page.getByRole('button', { name: /Send all queued/ }).click();
+  await sendAllQueued(page);
   await expect(page.locator('[data-testid="outbox-item"][data-state="succeeded"]')).toHaveCount(1, { timeout: 60_000 });
   const applied = tenant.journal().filter((e) => e.operation === 'updateTemplate' && e.objectId === templateId);
   expect(applied.map((e) => (e.request as { updateMask?: string }).updateMask)).toEqual(['displayName']);

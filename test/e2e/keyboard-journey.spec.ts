@@ -107,6 +107,10 @@ test('with the keyboard alone: search, open a result, sort a list, filter it, se
   // Send it.
   await tabTo(page, page.getByRole('button', { name: /Send all queued \(2\)/ }));
   await page.keyboard.press('Enter');
+  // The confirmation names what goes out and takes the focus: Enter sends.
+  await expect(page.getByTestId('confirm-panel')).toContainText('Send 2 queued changes to the tenant now?');
+  await expect(page.getByRole('button', { name: 'Send 2' })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(page.locator('[data-testid="outbox-item"][data-state="succeeded"]')).toHaveCount(2, { timeout: 60_000 });
   await expect(page.getByTestId('send-announcement')).toContainText('Send finished: 2 succeeded');
   const created = tenant.journal().filter((entry) => entry.operation === 'createCampaign');

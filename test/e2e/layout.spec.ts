@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
-import { expect, screenshotDir, syncToEnd, test } from './fixtures';
+import { expect, screenshotDir, syncToEnd, test, sendAllQueued } from './fixtures';
 
 // Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
 let tenant: ReferenceTenant;
@@ -111,17 +111,18 @@ test('at 1024×700 every screen fits the window with the Sync button whole; colu
   await expect(page.locator('[data-screen="changes"]')).toBeVisible();
   await shoot(page, 'changes');
 
-  // The outbox with a change the tenant refuses: a long request path and reason, the actions still on screen.
+  // The outbox with a change the tenant refuses: a long reason, the actions still on screen.
   await nav(page, /^Outbox/);
   await page.getByRole('tab', { name: 'New change' }).click();
-  await page.getByLabel('App id').fill(`no-such-app-${'x'.repeat(60)}`);
+  // A real app (an unknown one is refused before queuing now the apps are walked whole), a resource server it lacks.
+  await page.getByLabel('App id').fill([...tenant.data.apps.keys()][0]!);
   await page.getByLabel('Resource server id').fill(`no-such-server-${'y'.repeat(60)}`);
   await page.getByLabel(/^Scope value/).fill('files:layout.read');
   await page.getByLabel('Display name').fill('Read files (layout)');
   await page.getByRole('button', { name: 'Queue change' }).click();
   await expect(page.getByTestId('outbox-badge')).toHaveText('1');
   await page.getByRole('tab', { name: 'Changes' }).click();
-  await page.getByRole('button', { name: /Send all queued/ }).click();
+  await sendAllQueued(page);
   await expect(page.locator('[data-testid="outbox-item"][data-state="failed"]')).toHaveCount(1, { timeout: 60_000 });
   for (const width of [NARROW.width, 1366]) {
     await page.setViewportSize({ width, height: NARROW.height });

@@ -6,6 +6,8 @@ export interface EscalationInput {
   taskId: string;
   /** The task's current step when the store names one; without it the tenant escalates at the current step. */
   policyStepId?: string;
+  /** Why: sent as the escalation's comment, and kept in the outbox's journal. */
+  comment?: string;
 }
 
 /**
@@ -24,8 +26,11 @@ export function escalationOf(
   return { input: stepId ? { taskId: task.id, policyStepId: stepId } : { taskId: task.id } };
 }
 
-/** Queues the escalation of a task (through the outbox's checks); answers the store's warnings. */
-export async function queueEscalation(input: EscalationInput): Promise<ChangeWarning[]> {
-  const { warnings } = await call('outboxEnqueue', { kind: 'escalate-task', input: { ...input } });
+/** Queues the escalation of a task (through the outbox's checks), with its reason as the comment; answers the store's warnings. */
+export async function queueEscalation(input: EscalationInput, reason = ''): Promise<ChangeWarning[]> {
+  const { warnings } = await call('outboxEnqueue', { kind: 'escalate-task', input: { ...input, ...(reason ? { comment: reason } : {}) } });
   return warnings;
 }
+
+/** What is asked at the moment of escalating: break-glass needs a justification. */
+export const ESCALATION_REASON = { label: 'Why (sent with the escalation as its comment)', required: true } as const;

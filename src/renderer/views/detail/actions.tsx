@@ -13,7 +13,8 @@ import { useApp } from '../../stores/app';
 import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { useQuery } from '../../components/useQuery';
 import { dateTime } from '../../components/format';
-import { escalationOf, queueEscalation } from '../../components/escalation';
+import { ConfirmPanel } from '../../components/ConfirmPanel';
+import { ESCALATION_REASON, escalationOf, queueEscalation } from '../../components/escalation';
 import { obj, str, VIRTUAL_ROW_HEIGHT, virtualRowStyle, type JsonObject } from './parts';
 
 /** Members read per call (the most a window may hold). */
@@ -212,14 +213,16 @@ export function TaskActions({ object, raw }: { object: ObjectDetail; raw: JsonOb
   const emergency = task.emergencyAccess === true;
   const [queued, setQueued] = useState<Queued | null>(null);
   const [busy, setBusy] = useState(false);
+  const [asking, setAsking] = useState(false);
   const escalation = escalationOf(object);
   const can = 'input' in escalation;
 
-  async function escalate() {
+  async function escalate(reason: string) {
     if (!('input' in escalation)) return;
+    setAsking(false);
     setBusy(true);
     try {
-      const warnings = await queueEscalation(escalation.input);
+      const warnings = await queueEscalation(escalation.input, reason);
       setQueued({ count: 1, warnings, refused: [] });
       outboxChanged();
     } catch (failure) {
@@ -242,7 +245,7 @@ export function TaskActions({ object, raw }: { object: ObjectDetail; raw: JsonOb
         {stepId && <span className="muted small">Current step {stepId}</span>}
         <span className="grow" />
         {can && (
-          <button className="btn primary small" disabled={busy || queued?.count === 1} onClick={() => void escalate()}>
+          <button className="btn primary small" disabled={busy || asking || queued?.count === 1} onClick={() => setAsking(true)}>
             Escalate to emergency access
           </button>
         )}
@@ -251,6 +254,16 @@ export function TaskActions({ object, raw }: { object: ObjectDetail; raw: JsonOb
         )}
         {object.pending && <Badge tone="pending">escalation pending in the outbox</Badge>}
       </div>
+      {asking && (
+        <ConfirmPanel
+          question="Escalate this task to emergency access?"
+          detail="The change is queued in the outbox and sent with the next send."
+          reason={ESCALATION_REASON}
+          confirmLabel="Escalate"
+          onConfirm={(reason) => void escalate(reason)}
+          onCancel={() => setAsking(false)}
+        />
+      )}
       {queued && <QueuedNote queued={queued} />}
     </section>
   );

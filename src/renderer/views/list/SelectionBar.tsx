@@ -2,7 +2,8 @@ import { useState } from 'react';
 import type { CollectionId } from '../../../shared/contract';
 import { errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
-import { LIST_ACTIONS, type ListActionResult } from './actions';
+import { ConfirmPanel } from '../../components/ConfirmPanel';
+import { LIST_ACTIONS, type ListAction, type ListActionResult } from './actions';
 
 /** What an action did, in words: the changes queued, then the rows left out grouped by why ("2 skipped (…): A, B."). */
 function resultText({ queued, skipped }: ListActionResult): string {
@@ -31,7 +32,23 @@ export function SelectionBar({
   const outboxChanged = useApp((s) => s.outboxChanged);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ text: string; queued: boolean } | null>(null);
+  // The action waiting for its confirmation (and reason), with the rows it was asked for.
+  const [asking, setAsking] = useState<{ action: ListAction; ids: string[] } | null>(null);
   const actions = LIST_ACTIONS[collection] ?? [];
+  const start = (action: ListAction, ids: string[], reason?: string) => {
+    setBusy(true);
+    setMessage(null);
+    setAsking(null);
+    action
+      .run(ids, reason)
+      .then((result) => {
+        setMessage({ text: resultText(result), queued: result.queued > 0 });
+        if (result.queued > 0) outboxChanged();
+        onClear();
+      })
+      .catch((failure: unknown) => setMessage({ text: errorMessage(failure), queued: false }))
+      .finally(() => setBusy(false));
+  };
   const names = [...selected.values()];
   if (selected.size === 0 && !message) return null;
 
@@ -51,17 +68,9 @@ export function SelectionBar({
           className="btn small primary"
           disabled={busy || selected.size === 0}
           onClick={() => {
-            setBusy(true);
-            setMessage(null);
-            action
-              .run([...selected.keys()])
-              .then((result) => {
-                setMessage({ text: resultText(result), queued: result.queued > 0 });
-                if (result.queued > 0) outboxChanged();
-                onClear();
-              })
-              .catch((failure: unknown) => setMessage({ text: errorMessage(failure), queued: false }))
-              .finally(() => setBusy(false));
+            const ids = [...selected.keys()];
+            if (action.confirm) setAsking({ action, ids });
+            else start(action, ids);
           }}
         >
           {action.label(selected.size)}
@@ -71,6 +80,16 @@ export function SelectionBar({
         <button className="btn small" onClick={onClear}>
           Clear selection
         </button>
+      )}
+      {asking?.action.confirm && (
+        <ConfirmPanel
+          question={asking.action.confirm.question(asking.ids.length)}
+          detail={names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '')}
+          reason={asking.action.confirm.reason}
+          confirmLabel={asking.action.confirm.confirmLabel(asking.ids.length)}
+          onConfirm={(reason) => start(asking.action, asking.ids, reason)}
+          onCancel={() => setAsking(null)}
+        />
       )}
       <div role="status" className={message && !message.queued ? 'field-error' : 'small'}>
         {message?.text}

@@ -1,6 +1,7 @@
 import type { CollectionId, ObjectRow } from '../../../shared/contract';
 import { call, errorMessage } from '../../api';
-import { escalationOf, queueEscalation } from '../../components/escalation';
+import type { ReasonField } from '../../components/ConfirmPanel';
+import { ESCALATION_REASON, escalationOf, queueEscalation } from '../../components/escalation';
 
 /** What an action on selected rows did: how many changes it queued, and the rows it left out, each with why. */
 export interface ListActionResult {
@@ -11,8 +12,10 @@ export interface ListActionResult {
 /** An action on the rows selected in a list: it queues changes in the outbox (nothing is sent). */
 export interface ListAction {
   label: (count: number) => string;
-  /** Queues the changes for these objects. Throws naming the object at fault when it queues none. */
-  run(ids: string[]): Promise<ListActionResult>;
+  /** Asked before it runs: the question naming the count, and a reason to give with the changes. */
+  confirm?: { question(count: number): string; confirmLabel(count: number): string; reason?: ReasonField };
+  /** Queues the changes for these objects (with the reason given). Throws naming the object at fault when it queues none. */
+  run(ids: string[], reason?: string): Promise<ListActionResult>;
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
@@ -70,7 +73,12 @@ async function rowsOf(collection: CollectionId, ids: string[]): Promise<Map<stri
  */
 const escalateTasks: ListAction = {
   label: (count) => (count === 1 ? 'Escalate' : `Escalate (${count})`),
-  async run(ids) {
+  confirm: {
+    question: (count) => `Escalate ${count === 1 ? 'this task' : `these ${count} tasks`} to emergency access?`,
+    confirmLabel: (count) => `Escalate ${count}`,
+    reason: ESCALATION_REASON,
+  },
+  async run(ids, reason = '') {
     const rows = await rowsOf('tasks', ids);
     const result: ListActionResult = { queued: 0, skipped: [] };
     for (const id of ids) {
@@ -82,7 +90,7 @@ const escalateTasks: ListAction = {
         continue;
       }
       try {
-        await queueEscalation(escalation.input);
+        await queueEscalation(escalation.input, reason);
         result.queued += 1;
       } catch (failure) {
         result.skipped.push({ name, reason: errorMessage(failure) });

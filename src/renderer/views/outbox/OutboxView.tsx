@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import type { OutboxFilter, OutboxItemView } from '../../../shared/contract';
+import { MUTATION_KINDS, type OutboxFilter, type OutboxItemView } from '../../../shared/contract';
 import { call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
 import { Badge, ProgressBar } from '../../components/States';
 import { count } from '../../components/format';
 import { Batches } from './Batches';
-import { ChangeForm } from './ChangeForms';
+import { ConfirmPanel } from '../../components/ConfirmPanel';
+import { ChangeForm, KIND_LABELS } from './ChangeForms';
 import { ImportCsv } from './ImportCsv';
 import { Journal } from './Journal';
 import { NO_FILTER, OutboxItems } from './OutboxItems';
@@ -55,6 +56,25 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
   /** The queued item being edited (kept as it was when opened, so the form is not reset by refreshes). */
   const [editing, setEditing] = useState<OutboxItemView | null>(null);
 
+  /** The queued changes by kind, asked before "Send all": what will go out, named with its count. */
+  const [confirmSend, setConfirmSend] = useState<{ total: number; kinds: string } | null>(null);
+  const askSend = async () => {
+    setActionError(null);
+    try {
+      const byKind = await Promise.all(
+        MUTATION_KINDS.map(async (kind) => {
+          const page = await call('outboxList', { state: 'queued', kind, batch: null, error: null, limit: 1, offset: 0 });
+          return [kind, page.matching] as const;
+        }),
+      );
+      const present = byKind.filter(([, n]) => n > 0);
+      const total = present.reduce((sum, [, n]) => sum + n, 0);
+      const kinds = present.map(([kind, n]) => `${count(n)} × ${KIND_LABELS[kind].toLowerCase()}`).join(', ');
+      setConfirmSend({ total, kinds });
+    } catch (error) {
+      setActionError(errorMessage(error));
+    }
+  };
   const send = async (ids: string[] | null) => {
     setActionError(null);
     try {
@@ -95,7 +115,7 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
             <button
               className="btn primary"
               disabled={!online || queued === 0}
-              onClick={() => void send(null)}
+              onClick={() => void askSend()}
               title={online ? undefined : 'The tenant cannot be reached: changes stay queued'}
             >
               Send all queued ({count(queued)})
@@ -103,6 +123,18 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
           </>
         )}
       </div>
+      {confirmSend && !sending && (
+        <ConfirmPanel
+          question={`Send ${count(confirmSend.total)} queued change${confirmSend.total === 1 ? '' : 's'} to the tenant now?`}
+          detail={confirmSend.kinds}
+          confirmLabel={`Send ${count(confirmSend.total)}`}
+          onConfirm={() => {
+            setConfirmSend(null);
+            void send(null);
+          }}
+          onCancel={() => setConfirmSend(null)}
+        />
+      )}
       <SendProgressCard />
       {actionError && <div className="banner">{actionError}</div>}
       <div className="tabs" role="tablist">
