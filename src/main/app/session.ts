@@ -194,8 +194,8 @@ export class Session {
   private stopWatch: (() => void) | null = null;
   /** The store changed elsewhere while this app's sync wrote to it too: told once the sync ends. */
   private changedDuringSync = false;
-  /** A reopen of the connection after its record changed elsewhere is under way. */
-  private following = false;
+  /** The open connection is being opened again (its credential replaced here, or its record changed elsewhere): the watch leaves it be. */
+  private reopening = false;
 
   constructor(private readonly options: SessionOptions) {
     this.dataDir = options.dataDir;
@@ -291,10 +291,15 @@ export class Session {
   }): Promise<ConnectionInfo> {
     const keeper = keep === 'this-run' ? this.heldSecrets : this.secrets;
     const other = keep === 'this-run' ? this.secrets : this.heldSecrets;
-    const replaced = await replaceCredential(this.dataDir, keeper, args, [other]);
-    if (replaced.keychainNote) this.log(`replace credential of ${args.name}: ${replaced.keychainNote}`);
-    if (this.current?.connection.name === args.name) return (await this.openConnection(args.name)).connection;
-    return replaced.connection;
+    this.reopening = true;
+    try {
+      const replaced = await replaceCredential(this.dataDir, keeper, args, [other]);
+      if (replaced.keychainNote) this.log(`replace credential of ${args.name}: ${replaced.keychainNote}`);
+      if (this.current?.connection.name === args.name) return (await this.openConnection(args.name)).connection;
+      return replaced.connection;
+    } finally {
+      this.reopening = false;
+    }
   }
 
   async removeConnection(name: string): Promise<void> {
@@ -395,15 +400,15 @@ export class Session {
     } catch (error) {
       this.log(`connections changed: ${firstLineOf(error, 'the connections file could not be read')}`);
     }
-    if (reopen && !this.following && !this.running.send && !this.running.sync) {
-      this.following = true;
+    if (reopen && !this.reopening && !this.running.send && !this.running.sync) {
+      this.reopening = true;
       try {
         // Not `recover`: the CLI may be sending from this store right now.
         workspace = await this.openSaved(connection.name, false);
       } catch (error) {
         this.log(`reopen ${connection.name}: ${firstLineOf(error, 'the connection could not be opened again')}`);
       } finally {
-        this.following = false;
+        this.reopening = false;
       }
     }
     this.changedElsewhere(workspace, { store: false, connections: true });
