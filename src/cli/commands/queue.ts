@@ -249,7 +249,7 @@ function printSummary(io: CliIO, s: SendSummary): void {
   const notSent = s.total - sent;
   const seconds = (s.elapsedMs / 1000).toFixed(1);
   if (sent === 0) {
-    io.err(`nothing was sent: ${s.total} item(s) stay queued (${s.requests} request(s), ${seconds} s)`);
+    io.err(`nothing was sent: ${s.total} item(s) stay queued (${seconds} s)`);
   } else {
     const rate = s.elapsedMs > 0 ? (sent / (s.elapsedMs / 1000)).toFixed(1) : '-';
     const outcomes = `${s.succeeded} succeeded, ${s.failed} failed, ${s.uncertain} uncertain, ${notSent} not sent`;
