@@ -128,6 +128,12 @@ describe('one store, two fronts', () => {
   it('a CLI send refused by the tenant says nothing was sent; a good one counts what it sent', async () => {
     const added = await addRemoval(rows()[1]!);
     expect(added.code, added.stderr).toBe(0);
+    // A malformed secret: no request leaves, and the change stays queued (not uncertain).
+    const malformed = await attest(['queue', 'send'], 'not-the-secret');
+    expect(malformed.code, malformed.stderr).toBe(3);
+    expect(malformed.stderr).toMatch(/nothing was sent: 1 item\(s\) stay queued/);
+    expect(malformed.stderr).toMatch(/does not start with 'secret-token:'/);
+    expect(session.workspace().outbox.counts()).toMatchObject({ queued: 1, uncertain: 0 });
     // A well-formed secret, of another tenant's client: the token endpoint refuses it.
     const other = await startTenant({ port: 0, seed: 31, scale: 'demo' });
     await other.close();
