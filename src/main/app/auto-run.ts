@@ -3,11 +3,12 @@ import { AUTO_RUN_OFF, type AutoRunChoice } from '../../shared/auto-run';
 
 /**
  * What the open connection runs on its own, in the main process (both hosts): its queued changes
- * sent when it goes online, and a sync every N minutes while it is online, each only when the
- * connection opted in (off by default); turning "send when online" on while online sends at once. A run never starts while a send or a sync runs: a sync
- * that falls due then is skipped (the next one is due an interval later, nothing piles up), and a
- * send due on going online waits for the running task to end. While the tenant is offline, it is
- * checked every `onlineCheckMs` so its return is noticed.
+ * sent when it goes online (or when "send when online" is turned on while it is online), and a sync
+ * every N minutes while it is online, each only when the connection opted in (off by default). A
+ * run never starts while a send or a sync runs: a sync that falls due then is skipped (the next one
+ * is due an interval later, nothing piles up), and a send due on going online waits for the running
+ * task to end. While the tenant is offline, it is checked every `onlineCheckMs` so its return is
+ * noticed.
  */
 
 /** Tells the user a run on its own ended with failures, and how many changes are failed or uncertain. */

@@ -194,8 +194,13 @@ export class Session {
   private stopWatch: (() => void) | null = null;
   /** The store changed elsewhere while this app's sync wrote to it too: told once the sync ends. */
   private changedDuringSync = false;
-  /** The open connection is being opened again (its credential replaced here, or its record changed elsewhere): the watch leaves it be. */
+  /**
+   * The open connection is being opened again (its credential replaced here, or its record changed
+   * elsewhere): the watch leaves it be.
+   */
   private reopening = false;
+  /** The saved connections changed while a send or a sync ran: looked at again when it ends. */
+  private connectionsChangedDuringTask = false;
 
   constructor(private readonly options: SessionOptions) {
     this.dataDir = options.dataDir;
@@ -381,7 +386,7 @@ export class Session {
    * The saved connections changed on disk (a credential replaced by the CLI, say): when the open
    * connection's record names another credential, or its credential was refused or missing, it is
    * opened again (a secret is looked for, the tenant probed) so its state and pauses follow. Never
-   * while this app sends or syncs; the next change of the file is looked at again.
+   * while this app sends or syncs: then once that task ends.
    */
   private async followSavedConnection(workspace: Workspace): Promise<void> {
     if (this.current !== workspace) return;
@@ -400,7 +405,8 @@ export class Session {
     } catch (error) {
       this.log(`connections changed: ${firstLineOf(error, 'the connections file could not be read')}`);
     }
-    if (reopen && !this.reopening && !this.running.send && !this.running.sync) {
+    if (this.running.send || this.running.sync) this.connectionsChangedDuringTask = true;
+    else if (reopen && !this.reopening) {
       this.reopening = true;
       try {
         // Not `recover`: the CLI may be sending from this store right now.
@@ -412,6 +418,13 @@ export class Session {
       }
     }
     this.changedElsewhere(workspace, { store: false, connections: true });
+  }
+
+  /** A change of the saved connections seen while a task ran is followed once it ended. */
+  private followAfterTask(workspace: Workspace): void {
+    if (!this.connectionsChangedDuringTask || this.current !== workspace) return;
+    this.connectionsChangedDuringTask = false;
+    void this.followSavedConnection(workspace);
   }
 
   /** What the app says of a saved connection opened without its secret: why, and that pasting it connects. */
@@ -446,6 +459,7 @@ export class Session {
     this.autoRun.stop();
     this.stopWatch?.();
     this.stopWatch = null;
+    this.connectionsChangedDuringTask = false;
     this.current?.close();
     this.current = null;
     // Anything that was in flight when the app last stopped is uncertain now (`recover`): never lost, never resent blindly.
@@ -513,6 +527,7 @@ export class Session {
           this.changedDuringSync = false;
           this.changedElsewhere(workspace, { store: true, connections: false });
         }
+        this.followAfterTask(workspace);
         if (this.current === workspace) this.autoRun.taskEnded();
       });
     return true;
@@ -553,6 +568,7 @@ export class Session {
         if (this.current === workspace) this.updateBadge();
         // Told once the send has ended, with the badge already counting its failures.
         if (notice) this.notifier.notify(notice);
+        this.followAfterTask(workspace);
         if (this.current === workspace) this.autoRun.taskEnded();
       });
     return true;
