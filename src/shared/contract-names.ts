@@ -68,6 +68,7 @@ export const EVENT_NAMES = [
   'menuCommand',
   'autoRun',
   'notice',
+  'storeChanged',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

@@ -1078,6 +1078,20 @@ export const Notice = z.object({
 });
 export type Notice = z.infer<typeof Notice>;
 
+/**
+ * Another process (the CLI) changed the open store or the saved connections: the views refetch
+ * (outbox counts and lists, collection data, runs, the connections and their state).
+ */
+export const StoreChanged = z.object({
+  connection: z.string().nullable(),
+  /** The store file: its outbox, its objects, its runs. */
+  store: z.boolean(),
+  /** The saved connections file. */
+  connections: z.boolean(),
+  at: IsoTime,
+});
+export type StoreChanged = z.infer<typeof StoreChanged>;
+
 export const EVENTS = {
   syncProgress: SyncProgress,
   connectionState: ConnectionState,
@@ -1086,6 +1100,7 @@ export const EVENTS = {
   menuCommand: MenuCommand,
   autoRun: AutoRunStatus,
   notice: Notice,
+  storeChanged: StoreChanged,
 } as const satisfies { [E in EventName]: z.ZodType };
 
 export type Events = typeof EVENTS;

@@ -74,6 +74,26 @@ describe('sending when back online', () => {
     expect(runner.status()).toMatchObject({ sendWhenOnline: false, syncEveryMinutes: null, nextSyncAt: null, waitingToSend: false });
   });
 
+  it('turned on while online: the queued changes send at once, and saving the same choice again sends nothing more', () => {
+    const { host, runner, goOnline, end } = fakeHost(AUTO_RUN_OFF);
+    runner.refresh();
+    goOnline();
+    expect(host.calls.send).toBe(0);
+    host.choice = { sendWhenOnline: true, syncEveryMinutes: null };
+    runner.refresh();
+    expect(host.calls.send).toBe(1);
+    end();
+    runner.refresh();
+    expect(host.calls.send).toBe(1);
+    // Off, then on again with nothing queued: nothing to send.
+    host.choice = AUTO_RUN_OFF;
+    runner.refresh();
+    host.queued = 0;
+    host.choice = { sendWhenOnline: true, syncEveryMinutes: null };
+    runner.refresh();
+    expect(host.calls.send).toBe(1);
+  });
+
   it('checks an offline tenant until it answers, then sends the queued changes once', async () => {
     const { host, runner } = fakeHost({ sendWhenOnline: true, syncEveryMinutes: null });
     runner.refresh();

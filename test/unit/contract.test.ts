@@ -44,6 +44,7 @@ describe('the contract', () => {
       'onMenuCommand',
       'onAutoRun',
       'onNotice',
+      'onStoreChanged',
     ]);
     expect(API_NAMES).not.toContain('invoke');
     expect(API_NAMES).not.toContain('send');

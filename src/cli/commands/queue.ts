@@ -244,10 +244,21 @@ function line(outbox: Outbox, item: OutboxItem): string {
   );
 }
 
+/**
+ * One line for a send: only items that got an outcome (succeeded, failed, uncertain) count as
+ * sent; one handed back to the queue by a pause (a refused token, an unreachable tenant) was not.
+ */
 function printSummary(io: CliIO, s: SendSummary): void {
-  const rate = s.elapsedMs > 0 ? ((s.succeeded + s.failed + s.uncertain) / (s.elapsedMs / 1000)).toFixed(1) : '-';
-  const outcomes = `${s.succeeded} succeeded, ${s.failed} failed, ${s.uncertain} uncertain, ${s.notSent} not sent`;
-  io.err(`sent ${s.total - s.notSent} of ${s.total}: ${outcomes} (${(s.elapsedMs / 1000).toFixed(1)} s, ${rate}/s)`);
+  const sent = s.succeeded + s.failed + s.uncertain;
+  const notSent = s.total - sent;
+  const seconds = (s.elapsedMs / 1000).toFixed(1);
+  if (sent === 0) {
+    io.err(`nothing was sent: ${s.total} item(s) stay queued (${seconds} s)`);
+  } else {
+    const rate = s.elapsedMs > 0 ? (sent / (s.elapsedMs / 1000)).toFixed(1) : '-';
+    const outcomes = `${s.succeeded} succeeded, ${s.failed} failed, ${s.uncertain} uncertain, ${notSent} not sent`;
+    io.err(`sent ${sent} of ${s.total}: ${outcomes} (${seconds} s, ${rate}/s)`);
+  }
   if (s.blocked.length)
     io.err(`${s.blocked.length} item(s) wait behind an uncertain change to the same object: reconcile or decide it first`);
   if (s.paused) io.err(escapeControls(`paused: ${s.paused.message}`));

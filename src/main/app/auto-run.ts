@@ -3,11 +3,12 @@ import { AUTO_RUN_OFF, type AutoRunChoice } from '../../shared/auto-run';
 
 /**
  * What the open connection runs on its own, in the main process (both hosts): its queued changes
- * sent when it goes online, and a sync every N minutes while it is online, each only when the
- * connection opted in (off by default). A run never starts while a send or a sync runs: a sync
- * that falls due then is skipped (the next one is due an interval later, nothing piles up), and a
- * send due on going online waits for the running task to end. While the tenant is offline, it is
- * checked every `onlineCheckMs` so its return is noticed.
+ * sent when it goes online (or when "send when online" is turned on while it is online), and a sync
+ * every N minutes while it is online, each only when the connection opted in (off by default). A
+ * run never starts while a send or a sync runs: a sync that falls due then is skipped (the next one
+ * is due an interval later, nothing piles up), and a send due on going online waits for the running
+ * task to end. While the tenant is offline, it is checked every `onlineCheckMs` so its return is
+ * noticed.
  */
 
 /** Tells the user a run on its own ended with failures, and how many changes are failed or uncertain. */
@@ -55,6 +56,8 @@ export class AutoRunner {
   /** The connection went online: its queued changes are to be sent (once the running task, if any, ends). */
   private sendDue = false;
   private last: LastRun | null = null;
+  /** The open connection's "send when online" as last seen: turning it on while online sends at once. */
+  private sendChoice: { name: string; on: boolean } | null = null;
   private readonly onlineCheckMs: number;
 
   constructor(
@@ -99,6 +102,9 @@ export class AutoRunner {
     const choice = current?.choice ?? AUTO_RUN_OFF;
     const state = this.host.state();
     const online = current !== null && state.online && state.connection === current.name;
+    const wasOn = this.sendChoice !== null && this.sendChoice.name === current?.name && this.sendChoice.on;
+    if (online && choice.sendWhenOnline && !wasOn) this.sendDue = true;
+    this.sendChoice = current ? { name: current.name, on: choice.sendWhenOnline } : null;
     if (online && choice.syncEveryMinutes !== null) {
       const interval = choice.syncEveryMinutes * MINUTE_MS;
       // A shorter interval chosen now brings the next sync nearer; a running timer otherwise keeps its time.
@@ -212,6 +218,7 @@ export class AutoRunner {
     this.clearSync();
     this.clearCheck();
     this.sendDue = false;
+    this.sendChoice = null;
     this.last = null;
   }
 }

@@ -33,6 +33,7 @@ import {
 import { runExport, type ExportTaskOptions } from './tasks/export';
 import { runSend } from './tasks/send';
 import { NO_SECRET_MESSAGE, runSync } from './tasks/sync';
+import { watchStore } from './store-watch';
 import { openStoreFile, prepareWorkspace, type Workspace, type WorkspaceToOpen } from './workspace';
 
 /**
@@ -65,6 +66,8 @@ export interface SessionOptions {
   notifier?: Notifier;
   /** How often an offline tenant is checked while its connection runs something on its own (default 30 s). */
   onlineCheckMs?: number;
+  /** How often the open store and the saved connections are looked at for changes another process made (default 500 ms). */
+  storeWatchMs?: number;
   log?: (line: string) => void;
 }
 
@@ -187,6 +190,17 @@ export class Session {
   private readonly notifier: Notifier;
   /** What the open connection runs on its own. */
   readonly autoRun: AutoRunner;
+  /** Stops watching the open store for changes another process made. */
+  private stopWatch: (() => void) | null = null;
+  /** The store changed elsewhere while this app's sync wrote to it too: told once the sync ends. */
+  private changedDuringSync = false;
+  /**
+   * The open connection is being opened again (its credential replaced here, or its record changed
+   * elsewhere): the watch leaves it be.
+   */
+  private reopening = false;
+  /** The saved connections changed while a send or a sync ran: looked at again when it ends. */
+  private connectionsChangedDuringTask = false;
 
   constructor(private readonly options: SessionOptions) {
     this.dataDir = options.dataDir;
@@ -282,10 +296,15 @@ export class Session {
   }): Promise<ConnectionInfo> {
     const keeper = keep === 'this-run' ? this.heldSecrets : this.secrets;
     const other = keep === 'this-run' ? this.secrets : this.heldSecrets;
-    const replaced = await replaceCredential(this.dataDir, keeper, args, [other]);
-    if (replaced.keychainNote) this.log(`replace credential of ${args.name}: ${replaced.keychainNote}`);
-    if (this.current?.connection.name === args.name) return (await this.openConnection(args.name)).connection;
-    return replaced.connection;
+    this.reopening = true;
+    try {
+      const replaced = await replaceCredential(this.dataDir, keeper, args, [other]);
+      if (replaced.keychainNote) this.log(`replace credential of ${args.name}: ${replaced.keychainNote}`);
+      if (this.current?.connection.name === args.name) return (await this.openConnection(args.name)).connection;
+      return replaced.connection;
+    } finally {
+      this.reopening = false;
+    }
   }
 
   async removeConnection(name: string): Promise<void> {
@@ -326,13 +345,86 @@ export class Session {
   /** Opens a saved connection: its store always; its API client when its secret is available. */
   async openConnection(name: string): Promise<Workspace> {
     if (name === DEMO_CONNECTION) return this.openDemoTenant();
+    return this.openSaved(name, true);
+  }
+
+  /** `recover`: what was in flight is uncertain now (not when another process may be sending from the same store). */
+  private async openSaved(name: string, recover: boolean): Promise<Workspace> {
     const prepared = await prepareWorkspace(this.dataDir, name, {
       secrets: this.openingSecrets,
       secret: 'if-available',
-      recover: true,
+      recover,
       log: this.log,
     });
     return this.adopt(prepared, await this.missingSecretReason());
+  }
+
+  /** Starts noticing what another process (the CLI) changes in this workspace's store and in the saved connections. */
+  private watch(workspace: Workspace): void {
+    this.stopWatch?.();
+    this.stopWatch = watchStore(workspace.store.db, this.dataDir, {
+      intervalMs: this.options.storeWatchMs,
+      log: this.log,
+      onStore: () => {
+        // This app's sync writes from a thread of its own: its end refreshes the views anyway.
+        if (this.running.sync) this.changedDuringSync = true;
+        else this.changedElsewhere(workspace, { store: true, connections: false });
+      },
+      onConnections: () => void this.followSavedConnection(workspace),
+    });
+  }
+
+  /** Tells the fronts to refetch; the badge and what runs on its own follow the outbox as it is now. */
+  private changedElsewhere(workspace: Workspace, what: { store: boolean; connections: boolean }): void {
+    if (this.current !== workspace) return;
+    this.options.events.emit('storeChanged', { connection: workspace.connection.name, ...what, at: now() });
+    if (what.store) this.updateBadge();
+    this.autoRun.refresh();
+  }
+
+  /**
+   * The saved connections changed on disk (a credential replaced by the CLI, say): when the open
+   * connection's record names another credential, or its credential was refused or missing, it is
+   * opened again (a secret is looked for, the tenant probed) so its state and pauses follow. Never
+   * while this app sends or syncs: then once that task ends.
+   */
+  private async followSavedConnection(workspace: Workspace): Promise<void> {
+    if (this.current !== workspace) return;
+    const { connection } = workspace;
+    const state = this.monitor.state;
+    let reopen = false;
+    try {
+      const record = listConnections(this.dataDir).find((c) => c.name === connection.name);
+      const otherCredential =
+        record !== undefined &&
+        (record.clientId !== connection.clientId ||
+          (record.serverUrl ?? null) !== connection.serverUrl ||
+          record.auth !== connection.authMethod);
+      const stuck = state.status === 'credentials-refused' || state.needsSecret;
+      reopen = record !== undefined && !connection.demo && (otherCredential || stuck);
+    } catch (error) {
+      this.log(`connections changed: ${firstLineOf(error, 'the connections file could not be read')}`);
+    }
+    if (this.running.send || this.running.sync) this.connectionsChangedDuringTask = true;
+    else if (reopen && !this.reopening) {
+      this.reopening = true;
+      try {
+        // Not `recover`: the CLI may be sending from this store right now.
+        workspace = await this.openSaved(connection.name, false);
+      } catch (error) {
+        this.log(`reopen ${connection.name}: ${firstLineOf(error, 'the connection could not be opened again')}`);
+      } finally {
+        this.reopening = false;
+      }
+    }
+    this.changedElsewhere(workspace, { store: false, connections: true });
+  }
+
+  /** A change of the saved connections seen while a task ran is followed once it ended. */
+  private followAfterTask(workspace: Workspace): void {
+    if (!this.connectionsChangedDuringTask || this.current !== workspace) return;
+    this.connectionsChangedDuringTask = false;
+    void this.followSavedConnection(workspace);
   }
 
   /** What the app says of a saved connection opened without its secret: why, and that pasting it connects. */
@@ -365,11 +457,15 @@ export class Session {
   private async adopt(next: Pick<WorkspaceToOpen, 'open'>, missingSecret: string | null = null): Promise<Workspace> {
     this.stopTasks();
     this.autoRun.stop();
+    this.stopWatch?.();
+    this.stopWatch = null;
+    this.connectionsChangedDuringTask = false;
     this.current?.close();
     this.current = null;
     // Anything that was in flight when the app last stopped is uncertain now (`recover`): never lost, never resent blindly.
     const workspace = next.open();
     this.current = workspace;
+    this.watch(workspace);
     // Search is ready before the first keystroke: warmed right after this turn, off any request's path.
     setImmediate(() => {
       try {
@@ -427,6 +523,11 @@ export class Session {
         const ended = finished as SyncProgress | null;
         if (origin === 'auto' && ended?.state === 'failed')
           this.notifier.notify(syncNotice(workspace.connection.name, ended.error ?? 'no explanation'));
+        if (this.changedDuringSync) {
+          this.changedDuringSync = false;
+          this.changedElsewhere(workspace, { store: true, connections: false });
+        }
+        this.followAfterTask(workspace);
         if (this.current === workspace) this.autoRun.taskEnded();
       });
     return true;
@@ -467,6 +568,7 @@ export class Session {
         if (this.current === workspace) this.updateBadge();
         // Told once the send has ended, with the badge already counting its failures.
         if (notice) this.notifier.notify(notice);
+        this.followAfterTask(workspace);
         if (this.current === workspace) this.autoRun.taskEnded();
       });
     return true;
@@ -572,6 +674,8 @@ export class Session {
   async close(): Promise<void> {
     this.stopTasks();
     this.autoRun.stop();
+    this.stopWatch?.();
+    this.stopWatch = null;
     this.current?.close();
     this.current = null;
     this.monitor.state = OFFLINE;

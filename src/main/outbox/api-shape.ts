@@ -55,11 +55,14 @@ function findCode(error: unknown, depth = 0): string | null {
 export function readApiError(error: unknown): ReadError {
   const e = (error ?? {}) as Record<string, unknown>;
   const rawKind = typeof e.kind === 'string' ? (e.kind as ApiErrorKind) : null;
-  const kind: ApiErrorKind = rawKind && KINDS.has(rawKind) ? rawKind : (error as Error)?.name === 'AbortError' ? 'cancelled' : 'unknown';
+  const name = (error as Error)?.name;
+  // A secret that cannot be used (malformed) fails before any request: refused credentials, nothing sent.
+  const unusable = name === 'CredentialError';
+  const kind: ApiErrorKind = rawKind && KINDS.has(rawKind) ? rawKind : name === 'AbortError' ? 'cancelled' : unusable ? 'auth' : 'unknown';
   const status = typeof e.status === 'number' && e.status > 0 ? e.status : null;
   const grpcCode = typeof e.grpcCode === 'number' ? e.grpcCode : null;
   const message = typeof e.message === 'string' && e.message ? e.message : String(error);
   const retryAfterMs = typeof e.retryAfterMs === 'number' ? e.retryAfterMs : null;
-  const notSent = e.notSent === true || e.sent === false || findCode(error) !== null;
+  const notSent = unusable || e.notSent === true || e.sent === false || findCode(error) !== null;
   return { kind, status, grpcCode, message, retryAfterMs, notSent };
 }

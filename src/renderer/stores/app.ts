@@ -345,6 +345,23 @@ export function listenToCore(): () => void {
     finished: () => useApp.setState((s) => ({ dataVersion: s.dataVersion + 1 })),
   });
   const stopSend = subscribe('sendProgress', (event) => sendEvents.push(event));
+  // Another process (the CLI) changed the store or the saved connections: everything shown refetches.
+  const stopStoreChanged = subscribe('storeChanged', (change) => {
+    const { getState, setState } = useApp;
+    if (change.store) {
+      // A pause this window saw no longer holds once the queue was sent elsewhere: the outbox shows what is true now.
+      if (!getState().sending && getState().sendProgress?.phase === 'paused') setState({ sendProgress: null });
+      getState().outboxChanged();
+      getState().dataChanged();
+    }
+    if (change.connections) {
+      void getState().refreshConnections();
+      void call('connectionState')
+        .then((state) => setState({ connection: state }))
+        .catch(() => undefined);
+    }
+    void getState().refreshAutoRun();
+  });
   return () => {
     stopProgress();
     stopConnection();
@@ -352,6 +369,7 @@ export function listenToCore(): () => void {
     stopNotice();
     stopMenu();
     stopSend();
+    stopStoreChanged();
     sendEvents.stop();
   };
 }

@@ -1,10 +1,18 @@
 import { useState } from 'react';
+import type { ConnectionState } from '../../../shared/contract';
 import { call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
 import { useThemeChoice, type ThemeChoice } from '../../components/theme';
 import { Badge } from '../../components/States';
 import { ReplaceCredential } from './ReplaceCredential';
 import { AutoRun } from './AutoRun';
+
+/** The open connection, as its state is now: a refused credential is not shown as fine. */
+function OpenBadge({ status }: { status: ConnectionState['status'] }) {
+  if (status === 'credentials-refused') return <Badge tone="bad">open · credentials refused</Badge>;
+  if (status === 'offline') return <Badge tone="warn">open · offline</Badge>;
+  return <Badge tone="ok">open</Badge>;
+}
 
 /** Connections (add, test, remove, replace a credential, what each runs on its own), the data folder, and the theme. */
 export function Settings() {
@@ -18,7 +26,8 @@ export function Settings() {
   const setTheme = useThemeChoice((s) => s.setTheme);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
-  const refused = useApp((s) => s.connection.status === 'credentials-refused');
+  const status = useApp((s) => s.connection.status);
+  const refused = status === 'credentials-refused';
   // The open connection's credential refused: its replacement form is what Settings is opened for.
   const [replacing, setReplacing] = useState<string | null>(refused ? active : null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -58,7 +67,7 @@ export function Settings() {
             <div className="row" data-testid={`connection-${connection.name}`}>
               <div className="grow">
                 <div>
-                  <strong>{connection.name}</strong> {connection.name === active && <Badge tone="ok">open</Badge>}{' '}
+                  <strong>{connection.name}</strong> {connection.name === active && <OpenBadge status={status} />}{' '}
                   {connection.demo && <Badge>demo</Badge>}
                 </div>
                 <div className="muted small mono">
