@@ -2,7 +2,7 @@ import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { MANAGED_ENTITLEMENT_KINDS } from '../../src/tenant/dataset';
 import { osKeychain } from '../../src/main/keychain';
 import { spawnAttest } from '../helpers/cli';
-import { expect, test } from './fixtures';
+import { expect, sendAllQueued, test } from './fixtures';
 
 // Runs under scripts/with-keyring.sh: the app keeps the secret in the real OS keychain, where the CLI finds it.
 const root = new URL('../..', import.meta.url).pathname;
@@ -132,7 +132,7 @@ test('a credential replaced by the CLI: the open app leaves "credentials refused
     // The tenant restarts with a new credential: the app's send is refused.
     await rotated.close();
     rotated = await startTenant({ port, scale: 'demo', seed: SEED });
-    await page.getByRole('button', { name: /^Send all queued/ }).click();
+    await sendAllQueued(page, /^Send all queued/);
     await expect(indicator).toHaveAttribute('data-status', 'credentials-refused', { timeout: 30_000 });
     await expect(page.getByTestId('credentials-refused-banner')).toBeVisible();
     await page
