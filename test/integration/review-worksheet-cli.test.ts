@@ -59,6 +59,8 @@ for e in edits:
     if e[0] == 'set': ws[e[1]] = e[2]
     elif e[0] == 'append': ws.append(e[1])
     elif e[0] == 'delete': ws.delete_rows(e[1])
+    elif e[0] == 'unprotect': ws.protection.sheet = False
+    elif e[0] == 'widen': ws.data_validations.dataValidation[0].formula1 = '"Keep,Revoke,Maybe"'
     else:
         ws.cell(row=e[0], column=9).value = e[1]
         ws.cell(row=e[0], column=10).value = e[2]
@@ -111,6 +113,14 @@ describe('attest export review / review import', () => {
       // The rows below a deleted one move up: the last exported row is named as removed.
       ['removed', [['delete', 4]], /'Review' row \d+: removed \(it held /],
       ['decision', [[5, 'Maybe', 'not sure']], /'Review'!I5: "Maybe" is not a decision \(Keep or Revoke\)/],
+      // The guidance is part of what was exported: a widened list, a sheet left unprotected.
+      [
+        'widened',
+        [['widen']],
+        /the sheet 'Review' has its Decision list changed: exported I2:I\d+ list "Keep,Revoke", now I2:I\d+ list "Keep,Revoke,Maybe"/,
+      ],
+      ['unprotected', [['unprotect']], /the sheet 'Review' is no longer protected/],
+      ['formula', [['set', 'J6', '=1+1']], /formula in 'Review'!J6: =1\+1/],
     ];
     for (const [name, edits, named] of cases) {
       const file = join(tmp.dir, `refused-${name}.xlsx`);

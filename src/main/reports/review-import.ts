@@ -121,7 +121,8 @@ function sheetChanges(name: string, exported: CanonicalSheet, read: CanonicalShe
 /** Why the guidance is not as exported: the Decision list or a sheet's protection. */
 function guidanceChanges(exported: string, read: string): string[] {
   if (exported === read) return [];
-  type Guidance = { sheet: string; protected: boolean; validations: unknown[] }[];
+  type Guidance = { sheet: string; protected: boolean; validations: { type: string; sqref: string; list: string }[] }[];
+  const words = (v: Guidance[number]['validations']): string => v.map((x) => `${x.sqref} ${x.type} ${x.list}`).join('; ') || 'none';
   const was = JSON.parse(exported) as Guidance;
   const now = JSON.parse(read) as Guidance;
   const out: string[] = [];
@@ -130,9 +131,7 @@ function guidanceChanges(exported: string, read: string): string[] {
     if (!n) continue;
     if (w.protected && !n.protected) out.push(`the sheet '${w.sheet}' is no longer protected`);
     if (JSON.stringify(w.validations) !== JSON.stringify(n.validations))
-      out.push(
-        `the sheet '${w.sheet}' has its Decision list changed: exported ${JSON.stringify(w.validations)}, now ${JSON.stringify(n.validations)}`,
-      );
+      out.push(`the sheet '${w.sheet}' has its Decision list changed: exported ${words(w.validations)}, now ${words(n.validations)}`);
   }
   return out.length ? out : [`the worksheet's guidance (Decision list, protection) changed: exported ${exported}, now ${read}`];
 }
