@@ -130,6 +130,10 @@ describe('attest export review / review import', () => {
       expect(run.code, `${name}: ${run.stderr}`).toBe(1);
       expect(run.stderr).toMatch(/REFUSED: refusals\.xlsx: nothing was queued or recorded/);
       expect(run.stderr).toMatch(named);
+      // verify, without the store, tells it altered too.
+      const verified = await attest('verify', file);
+      expect(verified.code, `${name}: ${verified.stderr}`).toBe(1);
+      expect(verified.stderr).toMatch(/^ALTERED: .*\[review worksheet/);
     }
     expect(await queued()).toBe(0);
     // The worksheet as exported still imports (no decision: nothing queued, nothing refused).
@@ -156,6 +160,9 @@ describe('attest export review / review import', () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stderr).toMatch(/dry run: .*5 decisions, 2 keep, 3 revoke; 3 removals would be queued/);
     const resaved = resaveWithLibreOffice(filled);
+    const verified = await attest('verify', resaved);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(verified.stderr).toMatch(/^intact: .*\[review worksheet; 5 decisions\]/);
 
     const imported = await attest('review', 'import', resaved, '--json');
     expect(imported.code, imported.stderr).toBe(0);

@@ -4,14 +4,16 @@
  * decisions in (verified cell by cell against what was exported, Revokes queued as one batch).
  * Both work offline: only sending the removals needs the tenant.
  */
-import { existsSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { importReview, recordWorksheet, type ReviewImportResult } from '../reports/review-import';
 import { reviewRows, writeWorksheet, type ReviewScope } from '../reports/review-worksheet';
 import type { EvidenceSigner } from '../reports/signing';
 import { InvalidInputError } from '../reports/errors';
 import type { Workspace } from './workspace';
 
-export { DECISIONS, REVIEW_FORM } from '../reports/review-worksheet';
+export { DECISIONS, isReviewWorksheet, REVIEW_FORM, verifyReviewWorksheet, type ReviewVerification } from '../reports/review-worksheet';
 export type { ImportedDecision, ReviewImportResult } from '../reports/review-import';
 
 export interface ReviewExportOptions {
@@ -52,9 +54,12 @@ export async function exportReviewWorksheet(workspace: Workspace, o: ReviewExpor
   if (!rows.length) throw new InvalidInputError('no membership in that scope: there is nothing to review');
   const scope = scopeText(workspace, o.scope);
   const run = o.asOfRun ?? store.completeRun('memberships')?.runId ?? null;
+  // Written beside the target and renamed at the end: a failed export leaves no half-written file,
+  // and a file already at the target (--force) as it was.
+  const temp = join(dirname(o.out), `.${basename(o.out)}.${randomBytes(6).toString('hex')}.tmp.xlsx`);
   try {
     const written = await writeWorksheet(rows, {
-      out: o.out,
+      out: temp,
       scope: o.scope,
       scopeText: scope,
       reviewer: o.reviewer ?? null,
@@ -64,12 +69,12 @@ export async function exportReviewWorksheet(workspace: Workspace, o: ReviewExpor
       appVersion: o.appVersion,
       signer: o.signer,
     });
-    recordWorksheet(store.db, written, { scope, reviewer: o.reviewer ?? null, asOfRun: run });
-    return { file: written.file, worksheetId: written.id, rows: written.rows, sha256: written.sha256, scope, signedBy: written.signedBy };
-  } catch (error) {
-    // Nothing half-written is left to be sent to a reviewer.
-    if (existsSync(o.out)) rmSync(o.out, { force: true });
-    throw error;
+    // Recorded first: a worksheet handed out is always one the store can check.
+    recordWorksheet(store.db, { ...written, file: o.out }, { scope, reviewer: o.reviewer ?? null, asOfRun: run });
+    renameSync(temp, o.out);
+    return { file: o.out, worksheetId: written.id, rows: written.rows, sha256: written.sha256, scope, signedBy: written.signedBy };
+  } finally {
+    rmSync(temp, { force: true });
   }
 }
 

@@ -17,6 +17,7 @@ import type { StoredObject } from '../store/types';
 import {
   COVER_SHEET,
   DECISION_COL,
+  decisionOf,
   DECISIONS,
   isEditable,
   readWorksheet,
@@ -144,12 +145,6 @@ export function worksheetChanges(exported: CanonicalWorksheet, read: CanonicalWo
     ...guidanceChanges(exported.guidance, read.guidance),
   ];
 }
-
-const decisionOf = (value: unknown): Decision | null | undefined => {
-  if (value === undefined || value === null || value === '') return null;
-  if (typeof value !== 'string') return undefined;
-  return DECISIONS.find((d) => d.toLowerCase() === value.trim().toLowerCase());
-};
 
 const commentOf = (value: unknown): string | null => {
   if (value === undefined || value === null) return null;

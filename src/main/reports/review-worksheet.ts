@@ -15,7 +15,7 @@ import { entitlementType, getPath, membershipsManaged, str } from '../collection
 import type { StoredObject } from '../store/types';
 import { canonicalRow, cellText, overallHash, SheetHasher, type CellValue } from './canonical';
 import { InvalidInputError } from './errors';
-import { signedMessage, type EvidenceSigner } from './signing';
+import { fingerprintOf, signatureValid, signedMessage, type EvidenceSigner } from './signing';
 import { DATE_FORMAT } from './workbook';
 import { columnName, XlsxReader, type DataValidation, type XlsxRow, type XlsxSheet } from './xlsx-reader';
 
@@ -55,6 +55,8 @@ const SUBJECT_COL = col('Subject');
 export const HASH_LABEL = 'Worksheet SHA-256';
 export const SIGNATURE_LABEL = 'Signature (Ed25519)';
 const SIGNED_BY_LABEL = 'Signed by key';
+const PUBLIC_KEY_LABEL = 'Signing public key (Ed25519)';
+const FORM_LABEL = 'Form';
 export const WORKSHEET_ID_LABEL = 'Worksheet ID';
 const UNHASHED = new Set([HASH_LABEL, SIGNATURE_LABEL]);
 
@@ -225,12 +227,12 @@ export async function writeWorksheet(rows: readonly ReviewRow[], o: WorksheetOpt
     ['Exported at (UTC)', exportedAt.toISOString()],
     ['Exported by', `Attest ${o.appVersion}`],
     [WORKSHEET_ID_LABEL, id],
-    ['Form', REVIEW_FORM],
+    [FORM_LABEL, REVIEW_FORM],
     ['Instructions', INSTRUCTIONS],
     ['Decision list', `${columnName(DECISION_COL)}2:${columnName(DECISION_COL)}${last}: ${DECISIONS.join(', ')}`],
     [HASH_LABEL, null],
   ];
-  if (o.signer) cover.push([SIGNED_BY_LABEL, o.signer.fingerprint], [SIGNATURE_LABEL, null]);
+  if (o.signer) cover.push([SIGNED_BY_LABEL, o.signer.fingerprint], [PUBLIC_KEY_LABEL, o.signer.publicKey], [SIGNATURE_LABEL, null]);
   const build = (hash: string | null, signature: string | null): ExcelJS.Workbook => {
     const wb = new ExcelJS.Workbook();
     wb.creator = `Attest ${o.appVersion}`;
@@ -393,3 +395,76 @@ export const rowDecision = (row: XlsxRow): { decision: unknown; comment: unknown
 });
 
 export const isEditable = (col: number): boolean => EDITABLE.has(col);
+
+/** A Decision cell's value as a decision (any case, white space around it ignored); null: none; undefined: not one of the list. */
+export const decisionOf = (value: unknown): Decision | null | undefined => {
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value !== 'string') return undefined;
+  return DECISIONS.find((d) => d.toLowerCase() === value.trim().toLowerCase());
+};
+
+/** What verify says of a review worksheet, without the store that exported it. */
+export interface ReviewVerification {
+  file: string;
+  status: 'intact' | 'altered';
+  /** The hash the Cover recorded at export, and the one recomputed now (Decision and Comment left out). */
+  recorded: string | null;
+  sha256: string;
+  signedBy: string | null;
+  problems: string[];
+  decided: number;
+}
+
+/** Whether a workbook's Cover says it is a review worksheet (a cheap first look, for verify). */
+export async function isReviewWorksheet(file: string): Promise<boolean> {
+  const reader = await XlsxReader.open(file);
+  const cover = reader.sheets.find((s) => s.name === COVER_SHEET);
+  if (!cover || !reader.sheets.some((s) => s.name === REVIEW_SHEET)) return false;
+  for await (const row of reader.rows(cover, () => undefined, { reviewGuidance: true }))
+    if (row.cells[0] === FORM_LABEL) return row.cells[1] === REVIEW_FORM;
+  return false;
+}
+
+/**
+ * Checks a review worksheet on its own: its evidence cells hash as its Cover recorded (the Decision
+ * and Comment columns left out, so a decided worksheet still verifies), the reader finds nothing it
+ * refuses, and a signature is the named key's. Which cell changed is told by an import, where the
+ * store that exported it is.
+ */
+export async function verifyReviewWorksheet(file: string, key: string | null = null): Promise<ReviewVerification> {
+  const read = await readWorksheet(file);
+  const problems = [...read.problems];
+  const recordedValue = read.coverValue(HASH_LABEL);
+  const recorded = typeof recordedValue === 'string' ? recordedValue : null;
+  if (recorded === null) problems.push(`the '${COVER_SHEET}' sheet records no ${HASH_LABEL}`);
+  else if (recorded !== read.sha256)
+    problems.push(
+      `the evidence cells (every cell but Decision and Comment), the Decision list or the protection changed since export: ` +
+        `they hash as ${read.sha256}, the Cover recorded ${recorded}`,
+    );
+  const signedBy = read.coverValue(SIGNED_BY_LABEL);
+  const publicKey = read.coverValue(PUBLIC_KEY_LABEL);
+  const signature = read.coverValue(SIGNATURE_LABEL);
+  let signer: string | null = null;
+  if (typeof signedBy === 'string' || typeof signature === 'string') {
+    const valid =
+      typeof publicKey === 'string' &&
+      typeof signature === 'string' &&
+      recorded !== null &&
+      fingerprintOf(publicKey) === signedBy &&
+      signatureValid(publicKey, signedMessage(REVIEW_FORM, recorded), signature);
+    if (valid) signer = String(signedBy);
+    else problems.push('the signature does not match the worksheet or the key the Cover names');
+  }
+  if (key && signer !== key) problems.push(signer ? `signed by ${signer}, not by ${key}` : `not signed (by ${key} or any key)`);
+  const decisions = read.reviewRows
+    .map((r) => ({ row: r.number, value: r.cells[DECISION_COL] }))
+    .filter((d) => d.value !== undefined && d.value !== '');
+  for (const d of decisions)
+    if (decisionOf(d.value) === undefined)
+      problems.push(
+        `'${REVIEW_SHEET}'!${columnName(DECISION_COL)}${d.row}: ${JSON.stringify(d.value)} is not a decision (${DECISIONS.join(' or ')})`,
+      );
+  const decided = decisions.length;
+  return { file, status: problems.length ? 'altered' : 'intact', recorded, sha256: read.sha256, signedBy: signer, problems, decided };
+}
