@@ -22,6 +22,8 @@ let tenant: ReferenceTenant;
 let tmp: ReturnType<typeof tempDir>;
 let env: NodeJS.ProcessEnv;
 let entitlementId: string;
+/** An entitlement whose memberships its app manages (a role, a permission...): not removable through the API. */
+let unmanagedId: string;
 const root = process.cwd();
 
 beforeAll(async () => {
@@ -37,6 +39,10 @@ beforeAll(async () => {
     if (kind && MANAGED_ENTITLEMENT_KINDS.includes(kind)) members.set(m.appEntitlementId, (members.get(m.appEntitlementId) ?? 0) + 1);
   }
   [entitlementId] = [...members.entries()].sort((a, b) => b[1] - a[1])[0]!;
+  unmanagedId = [...tenant.data.memberships.values()]
+    .map((m) => m.appEntitlementId)
+    .find((id) => !MANAGED_ENTITLEMENT_KINDS.includes(tenant.data.entitlements.get(id)!.kind))!;
+  expect(unmanagedId).toBeTruthy();
   expect(members.get(entitlementId)).toBeGreaterThanOrEqual(10);
   const synced = await attest('sync', '--only', 'apps,entitlements,app-users,memberships');
   expect(synced.code, synced.stderr).toBe(0);
@@ -85,9 +91,9 @@ function resaveWithLibreOffice(file: string): string {
   return out;
 }
 
-async function exportWorksheet(name: string): Promise<string> {
+async function exportWorksheet(name: string, ...more: string[]): Promise<string> {
   const out = join(tmp.dir, name);
-  const run = await attest('export', 'review', '--entitlement', entitlementId, '--reviewer', 'Rita Reviewer', '--out', out);
+  const run = await attest('export', 'review', '--entitlement', entitlementId, ...more, '--reviewer', 'Rita Reviewer', '--out', out);
   expect(run.code, run.stderr).toBe(0);
   return out;
 }
@@ -144,6 +150,8 @@ describe('attest export review / review import', () => {
 
   it('decisions by openpyxl, re-saved by LibreOffice: 3 removals queued with their comments, sent, synced, proven', async () => {
     const exported = await exportWorksheet('admins-review.xlsx');
+    // Exported at the same time, decided after the removals: rows gone by then, rows never removable.
+    const late = await exportWorksheet('late.xlsx', '--entitlement', unmanagedId);
     const filled = join(tmp.dir, 'filled', 'admins-review.xlsx');
     mkdirSync(join(tmp.dir, 'filled'), { recursive: true });
     copyFileSync(exported, filled);
@@ -210,6 +218,23 @@ describe('attest export review / review import', () => {
     expect(
       rows.filter((r) => r.Decision === 'Revoke').every((r) => r['Item state'] === 'succeeded' && r['In latest sync'] === 'gone'),
     ).toBe(true);
+
+    // Revoke of a membership removed since, and of one its app manages: each skipped and named, a Keep recorded.
+    const lateRows = openpyxlDump(late, true).sheets.find((s) => s.name === 'Review')!.data!;
+    const gone = new Set(rows.filter((r) => r.Outcome === 'removed').map((r) => r['App user ID']));
+    const goneRow = lateRows.find((r) => r[12] === entitlementId && gone.has(r[11] as string))![0] as number;
+    const fixedRow = lateRows.find((r) => r[12] === unmanagedId)![0] as number;
+    edit(late, [
+      [goneRow, 'Revoke', 'still there?'],
+      [fixedRow, 'revoke', 'not ours to remove'],
+      [lateRows.find((r) => (r[0] as number) > 1 && r[0] !== goneRow && r[0] !== fixedRow)![0], 'Keep', null],
+    ]);
+    const skipped = await attest('review', 'import', late);
+    expect(skipped.code, skipped.stderr).toBe(0);
+    expect(skipped.stderr).toMatch(/3 decisions, 1 keep, 2 revoke; 0 removals queued/);
+    expect(skipped.stderr).toMatch(new RegExp(`row ${goneRow} \\(.*\\): not queued: already gone`));
+    expect(skipped.stderr).toMatch(new RegExp(`row ${fixedRow} \\(.*\\): not queued: cannot be removed \\(no: `));
+    expect(await queued()).toBe(3);
     const totals = openpyxlDump(report, true).sheets.find((s) => s.name === 'Review totals')!;
     expect(totals.data!.slice(1).map((r) => r.slice(1))).toEqual([['admins-review.xlsx', result.worksheet.sha256, 5, 2, 3, 3, 0]]);
   }, 300_000);

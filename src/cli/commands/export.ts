@@ -7,7 +7,7 @@ import { ExportCancelled, isReportKind, REPORT_KINDS, REPORTS, runExport, type E
 import { openWorkspace, StoreMissingError, type Workspace } from '../../main/app/workspace';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
-import { runReviewExport } from './review';
+import { reviewExportUsage, runReviewExport } from './review';
 
 const usage = `Usage: attest export REPORT --out FILE.xlsx [--force] [--as-of RUN] [--filter KEY=VALUE ...] [--sort COLUMN[:desc]]
                      [--text WORDS] [--from RUN --to RUN] [--sign] [--prepared-by NAME] [--connection NAME]
@@ -44,7 +44,9 @@ ${REPORT_KINDS.map((k) => `  ${k.padEnd(14)} ${REPORTS[k].title}`).join('\n')}
 
 Exit 0: written. Exit 1: not written (the cause and the path are named; nothing is left behind).
 Exit 2: a bad command line or report parameters (a filter, a run), a file already at --out without
---force. Exit 3: --sign without a keychain.`;
+--force. Exit 3: --sign without a keychain.
+
+${reviewExportUsage}`;
 
 export { appVersion };
 
