@@ -44,7 +44,7 @@ beforeAll(async () => {
     .find((id) => !MANAGED_ENTITLEMENT_KINDS.includes(tenant.data.entitlements.get(id)!.kind))!;
   expect(unmanagedId).toBeTruthy();
   expect(members.get(entitlementId)).toBeGreaterThanOrEqual(10);
-  const synced = await attest('sync', '--only', 'apps,entitlements,app-users,memberships');
+  const synced = await attest('sync', '--only', 'apps,entitlements,app-users,memberships,campaigns');
   expect(synced.code, synced.stderr).toBe(0);
 }, 120_000);
 afterAll(async () => {
@@ -103,7 +103,47 @@ async function queued(): Promise<number> {
   return (JSON.parse(run.stdout) as unknown[]).length;
 }
 
+/** The rows of a worksheet's Review sheet (below its header), as openpyxl reads them: [row, ...cells]. */
+const reviewRowsOf = (file: string): unknown[][] =>
+  openpyxlDump(file, true)
+    .sheets.find((s) => s.name === 'Review')!
+    .data!.slice(1);
+
 describe('attest export review / review import', () => {
+  it('scopes: an app, a single-app and a multi-app campaign (its entitlements); an unknown one refused', async () => {
+    const users = (rows: unknown[][]) => rows.map((r) => `${r[12] as string}:${r[11] as string}`).sort();
+    const held = (keep: (m: { appId: string; appEntitlementId: string }) => boolean) =>
+      [...tenant.data.memberships.values()]
+        .filter(keep)
+        .map((m) => `${m.appEntitlementId}:${m.appUserId}`)
+        .sort();
+    const appId = tenant.data.entitlements.get(entitlementId)!.appId;
+    const byApp = join(tmp.dir, 'by-app.xlsx');
+    expect((await attest('export', 'review', '--app', appId, '--out', byApp)).code).toBe(0);
+    expect(users(reviewRowsOf(byApp))).toEqual(held((m) => m.appId === appId));
+    const campaigns = [...tenant.data.campaigns.values()] as unknown as {
+      id: string;
+      singleApp: { appId: string } | null;
+      multiApp: { appEntitlements: Record<string, { appId: string; entitlementIds: string[] }> } | null;
+    }[];
+    const single = campaigns.find((c) => c.singleApp)!;
+    const bySingle = join(tmp.dir, 'by-single.xlsx');
+    expect((await attest('export', 'review', '--campaign', single.id, '--out', bySingle)).code).toBe(0);
+    expect(users(reviewRowsOf(bySingle))).toEqual(held((m) => m.appId === single.singleApp!.appId));
+    // A multi-app campaign whose entitlements have members: those memberships, not the rest of the apps'.
+    const namedBy = (c: (typeof campaigns)[number]) =>
+      new Set(Object.values(c.multiApp?.appEntitlements ?? {}).flatMap((a) => a.entitlementIds));
+    const multi = campaigns.find((c) => c.multiApp && held((m) => namedBy(c).has(m.appEntitlementId)).length > 0)!;
+    const byMulti = join(tmp.dir, 'by-multi.xlsx');
+    const multiRun = await attest('export', 'review', '--campaign', multi.id, '--out', byMulti);
+    expect(multiRun.code, multiRun.stderr).toBe(0);
+    expect(users(reviewRowsOf(byMulti))).toEqual(held((m) => namedBy(multi).has(m.appEntitlementId)));
+    const unknown = await attest('export', 'review', '--entitlement', 'no-such-entitlement', '--out', join(tmp.dir, 'none.xlsx'));
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/the store holds no entitlement no-such-entitlement/);
+    expect(existsSync(join(tmp.dir, 'none.xlsx'))).toBe(false);
+  }, 300_000);
+
   it('refuses a changed cell, a row added or removed, a Decision outside the list: each named, nothing queued', async () => {
     const original = await exportWorksheet('refusals.xlsx');
     const cases: [string, unknown[], RegExp][] = [

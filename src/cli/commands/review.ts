@@ -22,7 +22,7 @@ keeps it, and \`attest review import\` names any cell changed since and refuses 
 
   --entitlement ID   the members of this entitlement (repeat for several)
   --app ID           the memberships of this app (repeat for several)
-  --campaign ID      the memberships of the apps the campaign reviews
+  --campaign ID      what the campaign reviews: its single app, or the entitlements it names
   --reviewer NAME    who reviews it, as the Cover and every decision record it
   --as-of RUN        the memberships as of a completed sync run
   --sign             sign the worksheet's SHA-256 with this machine's signing key (attest key)

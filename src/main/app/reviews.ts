@@ -43,7 +43,7 @@ function scopeText(workspace: Workspace, scope: ReviewScope): string {
   const parts: string[] = [];
   if (scope.entitlements?.length) parts.push(`entitlement ${scope.entitlements.map((id) => named('entitlements', id)).join(', ')}`);
   if (scope.apps?.length) parts.push(`app ${scope.apps.map((id) => named('apps', id)).join(', ')}`);
-  if (scope.campaign) parts.push(`campaign ${named('campaigns', scope.campaign)} (its apps)`);
+  if (scope.campaign) parts.push(`campaign ${named('campaigns', scope.campaign)}`);
   return parts.join('; ');
 }
 

@@ -98,23 +98,30 @@ export interface ReviewStore {
   ): StoredObject | null;
 }
 
-/** The apps a campaign reviews: its single app, or the apps of a multi-app campaign. */
-function campaignApps(store: ReviewStore, id: string): string[] {
+/**
+ * What a campaign reviews: its single app whole, or per app of a multi-app campaign the
+ * entitlements it names (the whole app where it names none).
+ */
+function campaignScope(store: ReviewStore, id: string): { wholeApps: Set<string>; entitlements: Set<string> } {
   const campaign = store.getObject('campaigns', id);
   if (!campaign) throw new InvalidInputError(`the store holds no campaign ${id}`);
   const review = getPath(campaign.json, 'accessReview');
-  const apps = new Set<string>();
+  const wholeApps = new Set<string>();
+  const entitlements = new Set<string>();
   const single = str(getPath(review, 'singleApp.appId'));
-  if (single) apps.add(single);
-  const multi = getPath(review, 'multiApp');
-  for (const key of ['appIds', 'apps']) {
-    const list = getPath(multi, key);
-    if (Array.isArray(list)) for (const a of list) apps.add(typeof a === 'string' ? a : str(getPath(a, 'appId')) || str(getPath(a, 'id')));
-  }
-  apps.delete('');
-  if (!apps.size)
+  if (single) wholeApps.add(single);
+  const multi = getPath(review, 'multiApp.appEntitlements');
+  if (multi && typeof multi === 'object')
+    for (const [key, value] of Object.entries(multi)) {
+      const app = str(getPath(value, 'appId')) || key;
+      const ids = getPath(value, 'entitlementIds');
+      const named = Array.isArray(ids) ? ids.map(str).filter(Boolean) : [];
+      if (named.length) for (const e of named) entitlements.add(e);
+      else wholeApps.add(app);
+    }
+  if (!wholeApps.size && !entitlements.size)
     throw new InvalidInputError(`campaign ${id} names no app (single or multi-app) the worksheet could list the memberships of`);
-  return [...apps];
+  return { wholeApps, entitlements };
 }
 
 /** Why a membership cannot be removed through the API, or "yes". */
@@ -130,9 +137,12 @@ function removable(entitlement: StoredObject | null): string {
 export function reviewRows(store: ReviewStore, scope: ReviewScope, asOfRun?: number): ReviewRow[] {
   const filters: Record<string, readonly string[]> = {};
   if (scope.entitlements?.length) filters.appEntitlementId = scope.entitlements;
-  const apps = scope.campaign ? campaignApps(store, scope.campaign) : scope.apps;
-  if (apps?.length) filters.appId = apps;
-  if (!Object.keys(filters).length) throw new InvalidInputError('give the scope: --entitlement ID, --app ID or --campaign ID');
+  if (scope.apps?.length) filters.appId = scope.apps;
+  const campaign = scope.campaign ? campaignScope(store, scope.campaign) : null;
+  // A campaign's entitlements are read by id (one may be of another app than the one it is listed under).
+  if (campaign && !campaign.entitlements.size) filters.appId = [...campaign.wholeApps];
+  if (campaign && !campaign.wholeApps.size) filters.appEntitlementId = [...campaign.entitlements];
+  if (!Object.keys(filters).length && !campaign) throw new InvalidInputError('give the scope: --entitlement ID, --app ID or --campaign ID');
   for (const id of scope.entitlements ?? [])
     if (!store.getObject('entitlements', id, { asOfRun })) throw new InvalidInputError(`the store holds no entitlement ${id}`);
   for (const id of scope.apps ?? [])
@@ -144,6 +154,7 @@ export function reviewRows(store: ReviewStore, scope: ReviewScope, asOfRun?: num
     if (m.deleted) continue;
     const entitlementId = str(m.columns.appEntitlementId);
     const appId = str(m.columns.appId);
+    if (campaign && !campaign.wholeApps.has(appId) && !campaign.entitlements.has(entitlementId)) continue;
     if (!entitlements.has(entitlementId)) entitlements.set(entitlementId, null);
     if (!appNames.has(appId)) appNames.set(appId, null);
     const since = typeof m.columns.grantedAt === 'string' ? new Date(m.columns.grantedAt) : null;
