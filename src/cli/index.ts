@@ -24,6 +24,7 @@ const commands: Record<string, () => Promise<{ default: CommandModule }>> = {
   template: () => import('./commands/template'),
   export: () => import('./commands/export'),
   verify: () => import('./commands/verify'),
+  review: () => import('./commands/review'),
   key: () => import('./commands/key'),
   demo: () => import('./commands/demo'),
 };

@@ -240,6 +240,8 @@ const expectedSheets: Record<ReportKind, string[]> = {
     'Tasks',
     'Task details',
     'Outbox journal',
+    'Review decisions',
+    'Review totals',
     'Diff',
     RAW,
   ],
@@ -255,6 +257,7 @@ const expectedSheets: Record<ReportKind, string[]> = {
   entitlements: ['Entitlements', RAW],
   'app-users': ['App users', RAW],
   changes: ['Outbox journal'],
+  'review-decisions': ['Review decisions', 'Review totals'],
   diff: ['Diff'],
 };
 

@@ -7,6 +7,7 @@ import { ExportCancelled, isReportKind, REPORT_KINDS, REPORTS, runExport, type E
 import { openWorkspace, StoreMissingError, type Workspace } from '../../main/app/workspace';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
+import { reviewExportUsage, runReviewExport } from './review';
 
 const usage = `Usage: attest export REPORT --out FILE.xlsx [--force] [--as-of RUN] [--filter KEY=VALUE ...] [--sort COLUMN[:desc]]
                      [--text WORDS] [--from RUN --to RUN] [--sign] [--prepared-by NAME] [--connection NAME]
@@ -20,6 +21,7 @@ completeness and row counts (sheet and store), and a SHA-256 of each sheet's can
 
 Reports:
 ${REPORT_KINDS.map((k) => `  ${k.padEnd(14)} ${REPORTS[k].title}`).join('\n')}
+  review         A review worksheet for a reviewer to mark Keep or Revoke (\`attest export review --help\`)
 
   --out FILE.xlsx      where to write it; a file already there is refused (exit 2, nothing written)
   --force              overwrite a file already at --out
@@ -42,7 +44,9 @@ ${REPORT_KINDS.map((k) => `  ${k.padEnd(14)} ${REPORTS[k].title}`).join('\n')}
 
 Exit 0: written. Exit 1: not written (the cause and the path are named; nothing is left behind).
 Exit 2: a bad command line or report parameters (a filter, a run), a file already at --out without
---force. Exit 3: --sign without a keychain.`;
+--force. Exit 3: --sign without a keychain.
+
+${reviewExportUsage}`;
 
 export { appVersion };
 
@@ -88,6 +92,7 @@ export function exportCommand(deps: ExportDeps = {}): CommandModule {
     summary: 'write a verifiable Excel report from the local store',
     usage,
     async run(argv, io) {
+      if (argv[0] === 'review') return runReviewExport(argv.slice(1), io, deps.secrets);
       const { values, positionals } = parseCommandArgs(
         argv,
         {

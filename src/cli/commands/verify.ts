@@ -13,6 +13,7 @@ import {
   verifyWithStore,
 } from '../../main/app/tasks/verify';
 import { defaultDataDir } from '../../main/app/data-dir';
+import { isReviewWorksheet, verifyReviewWorksheet } from '../../main/app/reviews';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 
@@ -27,6 +28,10 @@ two ways; and checks the signature of a workbook exported with --sign. A workboo
 re-saved with nothing shown changed is "data intact". Where a sheet changed and the store that
 exported it is here (the connection the workbook names), each changed cell is named with its old
 and new value.
+
+A review worksheet (\`attest export review\`) is verified on its own terms: every cell but its
+Decision and Comment columns, its Decision list and its protection hash as its Cover recorded, and
+its signature is checked; a decided worksheet is intact.
 
   --key KEY       the exporter's signing key: its fingerprint (SHA256:..., as \`attest key\` prints
                   it) or a file holding its public key (PEM) or fingerprint; the workbook must be
@@ -136,6 +141,20 @@ const command: CommandModule = {
     }
     // A folder, a device, a FIFO or a file over the limit: exit 2 before anything is read.
     checkInputFile(file, 'the workbook', READ_LIMITS.fileBytes);
+    if (await isReviewWorksheet(file).catch(() => false)) {
+      const review = await verifyReviewWorksheet(file, key);
+      if (values.json) io.out(JSON.stringify(review, null, 2));
+      const intact = review.status === 'intact';
+      io.err(
+        [
+          `${intact ? 'intact' : 'ALTERED'}: ${file} [review worksheet; ${review.decided} decisions]`,
+          ...review.problems.map((p) => `  - ${p}`),
+          `  worksheet SHA-256 ${review.sha256} (Decision and Comment left out)${review.signedBy ? `; signed by key ${review.signedBy}` : ''}`,
+          ...(intact ? [] : ['  `attest review import` names each cell changed, where the store that exported it is']),
+        ].join('\n'),
+      );
+      return intact ? EXIT.ok : EXIT.other;
+    }
     const result = await verifyWithStore(file, values['data-dir'] ?? defaultDataDir(io.env), { key });
     if (values.json) io.out(JSON.stringify(result, null, 2));
     if (result.status === 'not-attest') {

@@ -111,6 +111,32 @@ export function importCsv(
   }, true);
 }
 
+/**
+ * Queues changes of one kind as one batch named `name` (a review worksheet's decisions), in one
+ * durable transaction with `alongside` (what the caller records with them): all are queued, or none.
+ */
+export function queueBatch(
+  o: OutboxDb,
+  ctx: ValidationContext,
+  kind: MutationKind,
+  changes: readonly { input: unknown; source: string }[],
+  batch: { name: string; source: string },
+  alongside?: (queued: { itemIds: string[]; batch: number }) => void,
+): { itemIds: string[]; batch: { id: number; name: string } } {
+  return o.durable(() => {
+    const prepared = changes.map((c) => ({ change: prepareChange(kind, c.input, ctx), source: c.source }));
+    for (const { change } of prepared) {
+      const existing = o.activeByKey(kind, change.dedupeKey);
+      if (existing) throw sameChangeQueued(existing);
+    }
+    const now = new Date().toISOString();
+    const id = o.createBatch({ name: batch.name, source: batch.source, kind, rows: prepared.length, now });
+    const itemIds = prepared.map((p) => o.insert(p.change, p.source, now, id));
+    alongside?.({ itemIds, batch: id });
+    return { itemIds, batch: { id, name: batch.name } };
+  }, true);
+}
+
 /** A batch's name: the file's name, from the import's source (`csv:/path/to/file.csv`, or the name itself). */
 export function batchName(source: string): string {
   const path = source.replace(/^csv:/, '');

@@ -15,6 +15,7 @@ import {
   editItem,
   enqueueChange,
   importCsv,
+  queueBatch,
   previewImport,
   recoverInterrupted,
   resolveId,
@@ -67,6 +68,13 @@ export interface Outbox {
   /** The CSV as text, or as the file's bytes (then checked to be UTF-8, with the place of any bad bytes). */
   previewImport(csvText: string | Uint8Array, kind: ImportKind): ImportPreview;
   importCsv(csvText: string | Uint8Array, kind: ImportKind, opts?: { dryRun?: boolean; partial?: boolean; source?: string }): ImportResult;
+  /** Queues changes of one kind as one named batch, all or none, with what `alongside` writes in the same transaction. */
+  queueBatch(
+    kind: MutationKind,
+    changes: readonly { input: unknown; source: string }[],
+    batch: { name: string; source: string },
+    alongside?: (queued: { itemIds: string[]; batch: number }) => void,
+  ): { itemIds: string[]; batch: { id: number; name: string } };
   /** The items a filter matches, in queue order (a page of them with `limit` and `offset`). */
   list(filter?: ItemFilter): OutboxItem[];
   /** How many items a filter matches. */
@@ -136,6 +144,7 @@ export function openOutbox(store: OutboxStore): Outbox {
     enqueue: (kind, input, opts = {}) => enqueueChange(o, ctx, kind, input, opts.source),
     previewImport: (csvText, kind) => previewImport(o, ctx, csvText, kind),
     importCsv: (csvText, kind, opts = {}) => importCsv(o, ctx, csvText, kind, opts),
+    queueBatch: (kind, changes, batch, alongside) => queueBatch(o, ctx, kind, changes, batch, alongside),
     list: (filter = {}) => o.list(filter),
     count: (filter = {}) => o.count(filter),
     batches: () => o.batches(),

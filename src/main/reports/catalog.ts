@@ -38,6 +38,7 @@ import {
 import { InvalidInputError } from './errors';
 import { campaignSettingsSheet, campaignsSheet, templateSettingsSheet, templatesSheet } from './sheets-access-review';
 import { automationsSheet, automationStepsSheet, stepSettingsSheet } from './sheets-automations';
+import { reviewDecisionsSheet, reviewTotalsSheet } from './sheets-reviews';
 import { taskDetailsSheet, tasksSheet } from './sheets-tasks';
 
 export {
@@ -64,6 +65,7 @@ export const REPORT_KINDS = [
   'entitlements',
   'app-users',
   'changes',
+  'review-decisions',
   'diff',
 ] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
@@ -392,6 +394,8 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
           tasksSheet(s, p),
           taskDetailsSheet(s, p),
           changesSheet(s),
+          reviewDecisionsSheet(s),
+          reviewTotalsSheet(s),
           diffSheet(s, diffRuns),
           rawSheet(s, p, ALL),
         ],
@@ -452,6 +456,16 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
       collections: [],
       usesJournal: true,
       sheets: [changesSheet(s)],
+    }),
+  },
+  'review-decisions': {
+    title: 'Review decisions and their proof',
+    build: (s) => ({
+      kind: 'review-decisions',
+      title: 'Review decisions and their proof',
+      collections: ['memberships'],
+      usesJournal: false,
+      sheets: [reviewDecisionsSheet(s), reviewTotalsSheet(s)],
     }),
   },
   diff: {
@@ -593,6 +607,7 @@ export function collectionsOf(kind: ReportKind): CollectionId[] {
     case 'evidence':
       return ALL;
     case 'changes':
+    case 'review-decisions':
     case 'diff':
       return [];
     case 'access':

@@ -16,6 +16,7 @@ import {
   type ColumnDef,
 } from '../collections';
 import type { CellValue } from './canonical';
+import type { ReviewDecisionRow } from './review-import';
 import { durationText, enumList, enumText, isKnownEnumName, kindText } from './cells';
 import { valueText } from './settings';
 import type { ColumnSpec, ColumnType, SheetSpec } from './workbook';
@@ -60,6 +61,8 @@ export interface ReportSources {
   store: ReportStore;
   /** The outbox journal (the `changes` report), each change in words where known; absent when the workspace has no outbox. */
   journal?: () => Iterable<ReportJournalEntry>;
+  /** The decisions imported from review worksheets, with their proof (review-import.ts); absent: none. */
+  reviewDecisions?: () => ReviewDecisionRow[];
 }
 
 /** A data sheet of a report, plus the collection it shows (for the Evidence sheet's counts). */

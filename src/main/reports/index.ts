@@ -151,7 +151,7 @@ export async function exportReport(options: ExportOptions): Promise<ExportResult
     toRun: options.toRun,
   };
   const view = viewName(options.view);
-  const sources: ReportSources = { store: options.store, journal: options.journal };
+  const sources: ReportSources = { store: options.store, journal: options.journal, reviewDecisions: options.reviewDecisions };
   const plan = REPORTS[options.kind].build(sources, params);
   const generatedAt = (options.now ?? (() => new Date()))();
   const collections = collectionEvidence(options.store, plan, params);

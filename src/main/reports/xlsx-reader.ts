@@ -29,6 +29,17 @@ export interface XlsxSheet {
    * attributes of its headerFooter element: filled in as its rows are read.
    */
   page: Record<string, string>;
+  /** The sheet's data validations (a review worksheet's Decision list): filled in as its rows are read. */
+  validations: DataValidation[];
+  /** The attributes of the sheet's protection (without a password), or null when it is not protected. */
+  protection: Record<string, string> | null;
+}
+
+/** A data validation as a sheet gives it: its type, the cells it covers and its first formula (a list's values). */
+export interface DataValidation {
+  type: string;
+  sqref: string;
+  formula1: string;
 }
 
 /** A defined name of the workbook (print titles, print areas, named ranges...). */
@@ -115,6 +126,14 @@ const SHEET_SCHEMA = schema([
   'rowBreaks colBreaks < worksheet : count manualBreakCount',
   'brk < rowBreaks colBreaks : id min max man pt',
   'headerFooter < worksheet : differentOddEven differentFirst scaleWithDoc alignWithMargins',
+  // A review worksheet's guidance (reviews.ts): sheet protection without a password, and the Decision
+  // column's list. Read so they can be compared; refused on any other workbook (see SheetGrid).
+  'sheetProtection < worksheet : sheet objects scenarios formatCells formatColumns formatRows insertColumns insertRows insertHyperlinks ' +
+    'deleteColumns deleteRows selectLockedCells sort autoFilter pivotTables selectUnlockedCells',
+  'dataValidations < worksheet : count disablePrompts xWindow yWindow',
+  'dataValidation < dataValidations : type errorStyle imeMode operator allowBlank showDropDown showInputMessage showErrorMessage ' +
+    'errorTitle error promptTitle prompt sqref',
+  'formula1 formula2 < dataValidation : ',
   'oddHeader oddFooter evenHeader evenFooter firstHeader firstFooter < headerFooter : ',
 ]);
 
@@ -389,7 +408,7 @@ export class XlsxReader {
     sheetIds.add(id);
     sheetRels.add(rid);
     const rel = rels.find((r) => r.id === rid && !r.external);
-    this.sheets.push({ name, state: a.get('state') ?? 'visible', part: rel?.target ?? null, page: {} });
+    this.sheets.push({ name, state: a.get('state') ?? 'visible', part: rel?.target ?? null, page: {}, validations: [], protection: null });
   }
 
   private async loadSharedStrings(part: string): Promise<void> {
@@ -436,9 +455,14 @@ export class XlsxReader {
    * row or column, markup outside the plain grid) and what no one can see (see StyleBook) is told
    * to `onProblem`, once per kind and place.
    */
-  async *rows(sheet: XlsxSheet, onProblem: (problem: string) => void = () => undefined): AsyncGenerator<XlsxRow> {
+  async *rows(
+    sheet: XlsxSheet,
+    onProblem: (problem: string) => void = () => undefined,
+    opts: { reviewGuidance?: boolean } = {},
+  ): AsyncGenerator<XlsxRow> {
     if (!sheet.part || !this.has(sheet.part)) throw new UnreadableWorkbook(`the sheet '${sheet.name}' has no part in the file`);
-    const grid = new SheetGrid(sheet, this.sharedStrings, this.sharedHidden, this.styles, this.date1904 ? 24107 : 25569, onProblem);
+    const epoch = this.date1904 ? 24107 : 25569;
+    const grid = new SheetGrid(sheet, this.sharedStrings, this.sharedHidden, this.styles, epoch, onProblem, opts.reviewGuidance === true);
     const stream = await this.part(sheet.part, READ_LIMITS.sheetBytes);
     yield* parseXml(
       stream,
@@ -559,6 +583,8 @@ class SheetGrid {
   private zeroHeight = false;
   /** The header or footer element whose text is being read. */
   private pageText: string | null = null;
+  /** The text of a data validation's first formula, while it is read. */
+  private validationText: string | null = null;
   private readonly name: string;
 
   constructor(
@@ -568,6 +594,8 @@ class SheetGrid {
     private readonly styles: StyleBook,
     private readonly epoch: number,
     private readonly onProblem: (problem: string) => void,
+    /** Sheet protection and data validations are read (a review worksheet), not refused. */
+    private readonly reviewGuidance = false,
   ) {
     this.name = sheet.name;
   }
@@ -637,10 +665,28 @@ class SheetGrid {
     } else if (PAGE_TEXTS.has(name)) {
       this.pageText = name;
       this.sheet.page[name] = '';
+    } else if (name === 'sheetProtection' || name === 'dataValidation') {
+      this.guidance(name, a);
+    } else if (name === 'formula1') {
+      this.validationText = '';
     } else if (name === 'sheetView') {
       if (a.get('showZeros') === '0' || a.get('showZeros') === 'false') this.problem('showZeros', `'${this.name}' hides zero values`);
       if (isTrue(a.get('showFormulas'))) this.problem('showFormulas', `'${this.name}' shows formulas in place of values`);
     } else if (this.cell) this.openInCell(tag, name);
+  }
+
+  /** A review worksheet's protection or Decision list: kept to be compared; on any other sheet, named as foreign. */
+  private guidance(name: 'sheetProtection' | 'dataValidation', a: Attributes): void {
+    if (!this.reviewGuidance) {
+      const what = name === 'sheetProtection' ? 'sheet protection' : 'data validation';
+      this.problem(name, `'${this.name}' holds ${what}, which Attest writes on review worksheets only`);
+      return;
+    }
+    if (name === 'sheetProtection') {
+      this.sheet.protection = Object.fromEntries(a.plain().map((key) => [key, a.get(key) ?? '']));
+      return;
+    }
+    this.sheet.validations.push({ type: a.get('type') ?? 'none', sqref: a.get('sqref') ?? '', formula1: '' });
   }
 
   private openInCell(tag: XmlTag, name: string): void {
@@ -725,6 +771,10 @@ class SheetGrid {
 
   private text(t: string): void {
     if (this.foreign) return;
+    if (this.validationText !== null) {
+      if (this.validationText.length < 4096) this.validationText += t;
+      return;
+    }
     if (this.pageText) {
       const so = this.sheet.page[this.pageText] ?? '';
       if (so.length < 4096) this.sheet.page[this.pageText] = so + t;
@@ -753,7 +803,11 @@ class SheetGrid {
       if (hidden) this.runHidden = hidden;
     }
     if (name === 'v') this.inValue = false;
-    else if (PAGE_TEXTS.has(name)) this.pageText = null;
+    else if (name === 'formula1' && this.validationText !== null) {
+      const last = this.sheet.validations.at(-1);
+      if (last) last.formula1 = this.validationText;
+      this.validationText = null;
+    } else if (PAGE_TEXTS.has(name)) this.pageText = null;
     else if (name === 'is') this.inInline = false;
     else if (name === 'f') this.inFormula = false;
     else if (name === 'c') {

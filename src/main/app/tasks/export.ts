@@ -1,6 +1,7 @@
 import type { ExportProgress as ExportProgressEvent } from '../../../shared/contract';
 import { firstLineOf } from '../../errors';
 import { exportReport, type ExportOptions, type ExportResult } from '../../reports';
+import { reviewDecisionRows } from '../../reports/review-import';
 import type { Workspace } from '../workspace';
 
 // The report catalogue and the export's outcome, as the fronts name them.
@@ -10,7 +11,7 @@ export { ExportCancelled, isReportKind, REPORT_KINDS, REPORTS, type ExportResult
  * Writing a report workbook from a workspace, for both fronts: its store, its outbox journal and
  * its connection (named on the Evidence sheet). Aborting `signal` leaves nothing at `out`.
  */
-export type ExportTaskOptions = Omit<ExportOptions, 'store' | 'journal' | 'connection' | 'onProgress'> & {
+export type ExportTaskOptions = Omit<ExportOptions, 'store' | 'journal' | 'reviewDecisions' | 'connection' | 'onProgress'> & {
   /** 'started', one 'sheet' event per batch of rows, then one 'finished' (with the error, or 'cancelled'). */
   onProgress?: ((event: ExportProgressEvent) => void) | undefined;
 };
@@ -33,6 +34,7 @@ export async function runExport(workspace: Workspace, { onProgress: listener, ..
       ...options,
       store: workspace.store,
       journal: () => workspace.outbox.journalInWords({}).entries,
+      reviewDecisions: () => reviewDecisionRows(workspace.store, (id) => workspace.outbox.get(id)),
       connection: {
         name: connection.name,
         tenantHost: connection.hostname,

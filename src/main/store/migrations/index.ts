@@ -12,10 +12,26 @@ import m0010 from './0010-added-ids';
 import m0011 from './0011-live-origin';
 import m0100 from './0100-outbox';
 import m0101 from './0101-outbox-batches';
+import m0200 from './0200-review-worksheets';
 
 /**
  * Every migration of the store, one line each. A migration is a file `NNNN-name.ts` in this folder
  * exporting `{ version: NNNN, name, up(db) }`; add its line here (a unit test checks that every
  * file is listed). Versions only grow; a shipped migration is never edited.
  */
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0100, m0101];
+export const MIGRATIONS: readonly Migration[] = [
+  m0001,
+  m0002,
+  m0003,
+  m0004,
+  m0005,
+  m0006,
+  m0007,
+  m0008,
+  m0009,
+  m0010,
+  m0011,
+  m0100,
+  m0101,
+  m0200,
+];
