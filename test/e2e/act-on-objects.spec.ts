@@ -62,13 +62,20 @@ test('open an entitlement, select three members, queue their removal, send, see 
   await expect(list).toContainText(`${members.length} in the local copy`);
   const rows = list.getByTestId('member-row');
   const chosen: string[] = [];
-  for (let i = 0; i < 3; i += 1) {
-    const row = rows.nth(i);
-    chosen.push((await row.getAttribute('data-user')) ?? '');
-    await row.getByRole('checkbox').check();
-  }
+  for (let i = 0; i < 3; i += 1) chosen.push((await rows.nth(i).getAttribute('data-user')) ?? '');
+  // The first, then a shift-click on the third: the range between them.
+  await rows.nth(0).getByRole('checkbox').check();
+  await rows
+    .nth(2)
+    .getByRole('checkbox')
+    .click({ modifiers: ['Shift'] });
   await expect(list.getByTestId('members-selected')).toHaveText('3 selected');
   await list.getByRole('button', { name: 'Queue removal (3)' }).click();
+  // Asked before queuing, with a reason kept with each removal (the API's removal takes no comment).
+  const confirm = list.getByTestId('confirm-panel');
+  await expect(confirm).toContainText(`Remove 3 members from ${group.displayName}?`);
+  await confirm.getByLabel(/Why/).fill('left the team (HR ticket 4411)');
+  await confirm.getByRole('button', { name: 'Queue 3 removals' }).click();
   await expect(list.getByTestId('queued-note')).toContainText('3 changes queued');
   for (const user of chosen) await expect(list.locator(`[data-user="${user}"]`)).toContainText('pending removal');
   await page.screenshot({ path: join(screenshotDir, 'entitlement-members.png') });
@@ -97,7 +104,17 @@ test('open an entitlement, select three members, queue their removal, send, see 
       .map((e) => (e.request as { appUserId: string }).appUserId)
       .sort(),
   ).toEqual([...chosen].sort());
-  expect(journal.filter((e) => e.operation === 'escalateTask')).toHaveLength(1);
+  // The removals sent their body only; the escalation carried its reason as the API's comment.
+  expect(
+    journal.filter((e) => e.operation === 'removeMembership').every((e) => Object.keys(e.request as object).join() === 'appUserId'),
+  ).toBe(true);
+  expect(journal.filter((e) => e.operation === 'escalateTask').map((e) => (e.request as { comment?: string }).comment)).toEqual([
+    'on call tonight: the payroll fix needs it',
+  ]);
+  // The removals' reason is in the outbox's journal.
+  await page.getByRole('tab', { name: 'Journal' }).click();
+  await expect(page.getByTestId('journal')).toContainText('reason: left the team (HR ticket 4411)');
+  await page.getByRole('tab', { name: 'Changes' }).click();
   // The sent escalation links to its task, stored as the tenant now has it.
   await expect(page.getByTestId('result-link')).toHaveText(`Task ${task.id!}`);
 

@@ -67,3 +67,44 @@ it('takes a template duration written as 21d, sends it as seconds, and names a t
     'template no-such-template is not in the local store: sync, or add it by id (`attest template add no-such-template`',
   );
 });
+
+it('keeps a reason with a removal and in its journal entry, never in the request', async () => {
+  const [membership] = [...tenant.data.memberships.values()].filter((m) =>
+    ['group', 'profile', 'catalog'].includes(tenant.data.entitlements.get(m.appEntitlementId)!.kind),
+  );
+  const removed = await cli(
+    'queue',
+    'add',
+    'remove-membership',
+    '--app',
+    membership!.appId,
+    '--entitlement',
+    membership!.appEntitlementId,
+    '--user',
+    membership!.appUserId,
+    '--reason',
+    'left the company (HR-4411)',
+    '--json',
+  );
+  expect(removed.code, removed.err).toBe(0);
+  const item = JSON.parse(removed.out) as OutboxItem;
+  expect(item.input.reason).toBe('left the company (HR-4411)');
+  expect(item.request.body).toEqual({ appUserId: membership!.appUserId });
+  const journal = JSON.parse((await cli('journal', '--json')).out) as { event: string; itemId: string; answer: string | null }[];
+  expect(journal.find((e) => e.event === 'queued' && e.itemId === item.id)?.answer).toBe('reason: left the company (HR-4411)');
+  const tooLong = await cli(
+    'queue',
+    'add',
+    'remove-membership',
+    '--app',
+    membership!.appId,
+    '--entitlement',
+    membership!.appEntitlementId,
+    '--user',
+    membership!.appUserId,
+    '--reason',
+    'x'.repeat(2001),
+  );
+  expect(tooLong.code).toBe(2);
+  expect(tooLong.err).toContain('reason is 2001 characters: at most 2000');
+});

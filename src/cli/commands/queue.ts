@@ -48,6 +48,8 @@ Actions:
   add update-template   --template ID --file CHANGES.json   (the fields to set; the mask is derived)
   add create-campaign   --file CAMPAIGN.json | --name T --owner ID [--owner ID…] [--policy ID]
                         [--description T] [--completion-date ISO] [--duplicate-from CAMPAIGN_ID]
+  add KIND … --reason T                              (why: kept with the item and in its journal entry;
+                                                     an escalation without --comment sends it as its comment)
   edit ID [the flags of its kind]                    (a queued item: the flags given replace those values,
                                                      the rest is kept; validated again, update-template's
                                                      mask derived again)
@@ -117,6 +119,7 @@ const options = {
   kind: { type: 'string' },
   'dry-run': { type: 'boolean', default: false },
   partial: { type: 'boolean', default: false },
+  reason: { type: 'string' },
   rejects: { type: 'string' },
   force: { type: 'boolean', default: false },
   ids: { type: 'string' },
@@ -345,7 +348,10 @@ function add({ rest, values, io, outbox }: ActionCall): ExitCode {
   if (!kind || !MUTATION_KINDS.includes(kind)) throw new UsageError(`add needs a kind: ${MUTATION_KINDS.join(', ')} (or escalate)`);
   const input =
     kind === 'escalate-task' ? withStoredStep(inputFor(kind, values) as Record<string, unknown>, outbox, io) : inputFor(kind, values);
-  const item = outbox.enqueue(kind, input, { source: 'cli' });
+  // Why: kept with the item and in the journal (an escalation without --comment sends it as its comment).
+  const item = outbox.enqueue(kind, values.reason === undefined ? input : { ...(input as object), reason: values.reason }, {
+    source: 'cli',
+  });
   if (values.json) io.out(JSON.stringify(item, null, 2));
   io.err(escapeControls(`queued ${item.id}: ${outbox.summariesInWords([item]).get(item.id) ?? item.summary}`));
   printWarnings(io, item);

@@ -444,6 +444,8 @@ export class OutboxDb {
       event: 'queued',
       requestDigest: change.digest,
       outcome: 'queued',
+      // Why the user queued it, in the journal whether or not the API takes a comment.
+      answer: typeof change.input.reason === 'string' ? `reason: ${change.input.reason}` : null,
       at: now,
     });
     return id;

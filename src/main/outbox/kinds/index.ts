@@ -60,11 +60,33 @@ export interface PreparedChange {
  */
 export function prepareChange(kind: MutationKind, raw: unknown, ctx: ValidationContext): PreparedChange {
   const d = descriptorOf(kind);
-  const input = d.validate(raw, ctx);
+  const { reason, rest } = reasonOf(raw);
+  // An escalation takes a comment in the API: the reason is it, unless a comment is given too.
+  const fields = rest as Record<string, unknown>;
+  const given = reason !== undefined && kind === 'escalate-task' && !fields.comment ? { ...fields, comment: reason } : rest;
+  const input = d.validate(given, ctx);
   const checked = d.checkStore?.(input, ctx) ?? { findings: [], names: {} };
   const refusal = checked.findings.find((f) => f.severity === 'refuse');
   if (refusal) throw new OutboxValidationError(refusal.field, refusal.message);
-  return buildChange(kind, d, input, checked);
+  return buildChange(kind, d, reason === undefined ? input : { ...input, reason }, checked);
+}
+
+/** The longest reason kept with a change (as long as an escalation's comment may be). */
+export const REASON_MAX_CHARS = 2000;
+
+/**
+ * Why the user makes a change (the `reason` member of any kind's input): kept with the item and in
+ * its journal entry, never sent where the API takes no comment. The rest of the input goes to the kind.
+ */
+function reasonOf(raw: unknown): { reason: string | undefined; rest: unknown } {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw) || !('reason' in raw)) return { reason: undefined, rest: raw };
+  const { reason, ...rest } = raw as Record<string, unknown>;
+  if (reason === undefined || reason === null || reason === '') return { reason: undefined, rest };
+  if (typeof reason !== 'string') throw new OutboxValidationError('reason', 'reason must be text');
+  const text = reason.trim();
+  if (text.length > REASON_MAX_CHARS)
+    throw new OutboxValidationError('reason', `reason is ${text.length} characters: at most ${REASON_MAX_CHARS}`);
+  return { reason: text === '' ? undefined : text, rest };
 }
 
 /**
@@ -78,7 +100,9 @@ export function buildChange(
   input: Record<string, unknown>,
   checked: StoreCheck = { findings: [], names: {} },
 ): PreparedChange {
-  const request = d.request(input);
+  // The reason stays with the item: the request is built from the kind's own members.
+  const { reason: _reason, ...sent } = input;
+  const request = d.request(sent);
   // The last guard: a body never carries a member the server sets (each kind leaves them out).
   const readOnly = readOnlyMembersIn(d.endpoint, request.body)[0];
   if (readOnly !== undefined) throw new OutboxValidationError(readOnly, `${readOnly} is set by the server and is never sent`);

@@ -84,9 +84,14 @@ export function EntitlementMembers({ object, raw }: { object: ObjectDetail; raw:
   const members = useQuery(() => membersOf(object.id), [object.id, dataVersion, outboxVersion]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [busy, setBusy] = useState(false);
+  const [asking, setAsking] = useState(false);
   const [queued, setQueued] = useState<Queued | null>(null);
+  const [filter, setFilter] = useState('');
+  // The row last clicked: a shift-click selects every row between it and the one clicked.
+  const anchor = useRef<number | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
-  const rows = members.data ?? [];
+  const wanted = filter.trim().toLowerCase();
+  const rows = (members.data ?? []).filter((r) => !wanted || `${r.title} ${str(r.cells.appUserId)}`.toLowerCase().includes(wanted));
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -95,20 +100,29 @@ export function EntitlementMembers({ object, raw }: { object: ObjectDetail; raw:
   });
 
   const selectable = (row: ObjectRow) => managed && !row.pending;
-  const toggle = (id: string) =>
+  const toggle = (index: number, range: boolean) => {
+    const from = range && anchor.current !== null ? Math.min(anchor.current, index) : index;
+    const to = range && anchor.current !== null ? Math.max(anchor.current, index) : index;
+    const on = !selected.has(rows[index]!.id);
+    anchor.current = index;
     setSelected((now) => {
       const next = new Set(now);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
+      for (const row of rows.slice(from, to + 1)) {
+        if (!selectable(row)) continue;
+        if (on) next.add(row.id);
+        else next.delete(row.id);
+      }
       return next;
     });
+  };
 
-  async function queueRemoval() {
+  async function queueRemoval(reason: string) {
+    setAsking(false);
     setBusy(true);
     const done: Queued = { count: 0, warnings: [], refused: [] };
     for (const row of rows.filter((r) => selected.has(r.id))) {
       try {
-        const input = { appId, appEntitlementId: object.id, appUserId: str(row.cells.appUserId) };
+        const input = { appId, appEntitlementId: object.id, appUserId: str(row.cells.appUserId), ...(reason ? { reason } : {}) };
         const { warnings } = await call('outboxEnqueue', { kind: 'remove-membership', input });
         done.count += 1;
         done.warnings.push(...warnings);
@@ -153,12 +167,35 @@ export function EntitlementMembers({ object, raw }: { object: ObjectDetail; raw:
             >
               {selected.size > 0 ? 'Clear selection' : 'Select all'}
             </button>
-            <button className="btn primary small" disabled={busy || selected.size === 0} onClick={() => void queueRemoval()}>
+            <button className="btn primary small" disabled={busy || asking || selected.size === 0} onClick={() => setAsking(true)}>
               Queue removal{selected.size > 0 ? ` (${selected.size})` : ''}
             </button>
           </>
         )}
       </div>
+      {(members.data?.length ?? 0) > 10 && (
+        <input
+          className="field"
+          type="search"
+          aria-label="Filter members"
+          placeholder="Filter members by name or id"
+          value={filter}
+          onChange={(e) => {
+            setFilter(e.target.value);
+            anchor.current = null;
+          }}
+        />
+      )}
+      {asking && (
+        <ConfirmPanel
+          question={`Remove ${selected.size} member${selected.size === 1 ? '' : 's'} from ${object.title || object.id}?`}
+          detail="The removals are queued in the outbox and sent with the next send."
+          reason={{ label: 'Why (kept with each removal and in the journal)', required: false }}
+          confirmLabel={`Queue ${selected.size} removal${selected.size === 1 ? '' : 's'}`}
+          onConfirm={(reason) => void queueRemoval(reason)}
+          onCancel={() => setAsking(false)}
+        />
+      )}
       {notManaged}
       {queued && <QueuedNote queued={queued} />}
       {members.error && !members.data && <ErrorState message={members.error} onRetry={members.reload} />}
@@ -185,7 +222,8 @@ export function EntitlementMembers({ object, raw }: { object: ObjectDetail; raw:
                       aria-label={`Select ${row.title || userId}`}
                       checked={selected.has(row.id)}
                       disabled={!selectable(row)}
-                      onChange={() => toggle(row.id)}
+                      onClick={(e) => toggle(item.index, e.shiftKey)}
+                      onChange={() => undefined}
                     />
                   )}
                   <button className="btn link small" onClick={() => navigate({ view: 'detail', collection: 'app-users', id: userId })}>

@@ -139,6 +139,8 @@ export function Journal() {
                     <td>
                       <div>{e.change}</div>
                       <div className="muted small">{KIND_LABELS[e.kind]}</div>
+                      {/* What the user or a read said of it (a reason, a note, what a reconcile found); a send's answer is the tenant's JSON. */}
+                      {e.event !== 'send' && e.answer && <div className="small">{e.answer}</div>}
                     </td>
                     <td className="mono small">
                       {e.method} {e.path}
