@@ -36,6 +36,7 @@ import {
   type ReportStore,
 } from './columns';
 import { InvalidInputError } from './errors';
+import { EVIDENCE_HEADER_ROW_ONLY } from './workbook';
 import { campaignSettingsSheet, campaignsSheet, templateSettingsSheet, templatesSheet } from './sheets-access-review';
 import { automationsSheet, automationStepsSheet, stepSettingsSheet } from './sheets-automations';
 import { taskDetailsSheet, tasksSheet } from './sheets-tasks';
@@ -293,6 +294,7 @@ function rawSheet(sources: ReportSources, params: ReportParams, collections: rea
       }
   };
   return sheet(RAW_SHEET, columns, source, {
+    paper: 'header row',
     about: 'every object of the sheets above exactly as the API sent it (the values the other sheets show in words)',
   });
 }
@@ -394,7 +396,9 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
           changesSheet(s),
           diffSheet(s, diffRuns),
           rawSheet(s, p, ALL),
-        ],
+        ].map((sheet) =>
+          sheet.paper ? sheet : { ...sheet, paper: EVIDENCE_HEADER_ROW_ONLY.has(sheet.name) ? 'header row' : 'first page wide' },
+        ),
       };
     },
   },

@@ -253,7 +253,7 @@ export function sheet<T>(
   name: string,
   columns: ReportColumn<T>[],
   source: () => Iterable<T>,
-  extra: { collection?: CollectionId; total?: number; about?: string; names?: Names } = {},
+  extra: { collection?: CollectionId; total?: number; about?: string; names?: Names; paper?: SheetSpec['paper'] } = {},
 ): ReportSheet {
   const { names, ...about } = extra;
   return {

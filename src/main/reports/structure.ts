@@ -1,4 +1,3 @@
-import { LOCATOR_SHEET } from './digests';
 import { pageFooter } from './workbook';
 import type { DefinedName, PackageInfo, XlsxSheet } from './xlsx-reader';
 
@@ -148,14 +147,8 @@ export function definedNameProblems(names: readonly DefinedName[], sheets: reado
     const ref = sheetRange(n.text);
     // A spreadsheet program's hidden name for the range of a sheet's own filter buttons shows nothing.
     if (n.name === '_xlnm._FilterDatabase' && n.hidden && sheet && ref?.sheet === sheet.name) continue;
-    // The Locator sheet prints its header row only (its digests are for verify).
-    if (
-      n.name === '_xlnm.Print_Area' &&
-      sheet?.name === LOCATOR_SHEET &&
-      ref?.sheet === LOCATOR_SHEET &&
-      /^\$A\$?1:\$D\$?1$/.test(ref.range)
-    )
-      continue;
+    // A sheet prints a part of it (SheetSpec.paper): its header row, or its first columns; from A1.
+    if (n.name === '_xlnm.Print_Area' && sheet && ref?.sheet === sheet.name && /^\$A\$?1:\$[A-Z]{1,3}\$?\d{1,7}$/.test(ref.range)) continue;
     if (n.name !== '_xlnm.Print_Titles') {
       problems.push(`the workbook has the defined name '${n.name.slice(0, 80)}' (Attest writes only print titles)`);
     } else if (!sheet || seen.has(n.localSheetId!)) {
