@@ -12,6 +12,7 @@ import type { CellValue } from './canonical';
 import type { CollectionEvidence, ReportConnection } from './evidence';
 import type { ReportParams, ReportPlan } from './catalog';
 import type { ColumnType, SheetResult, SheetSpec } from './workbook';
+import { meaningOf } from './meanings';
 import { columnLetter, EVIDENCE_SHEET, MAX_FOOTER } from './workbook';
 
 export const COVER_SHEET = 'Cover';
@@ -185,7 +186,7 @@ export function dictionarySheet(sheets: readonly SheetSpec[]): SheetSpec {
   const rows: CellValue[][] = [];
   for (const sheet of sheets) {
     sheet.columns.forEach((c, i) => {
-      rows.push([sheet.name, columnLetter(i), c.header, TYPE_WORDS[c.type], c.about ?? null, c.source ?? null]);
+      rows.push([sheet.name, columnLetter(i), c.header, TYPE_WORDS[c.type], meaningOf(sheet.name, c), c.source ?? null]);
     });
   }
   return {
