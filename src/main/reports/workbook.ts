@@ -704,7 +704,8 @@ export class ReportWorkbook {
       await this.abort();
       throw this.failure ?? error;
     }
-    this.options.onProgress?.({ sheet: spec.name, sheetIndex, rows, total: spec.total ?? rows });
+    // A sheet that did not state its size in advance still does not: its rows are not in rowsTotal.
+    this.options.onProgress?.({ sheet: spec.name, sheetIndex, rows, total: spec.total });
     const result: SheetResult = {
       name: spec.name,
       rows: Math.max(0, hasher.rows - 1),
