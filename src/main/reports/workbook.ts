@@ -704,11 +704,13 @@ export class ReportWorkbook {
       await this.abort();
       throw this.failure ?? error;
     }
-    // A sheet that did not state its size in advance still does not: its rows are not in rowsTotal.
-    this.options.onProgress?.({ sheet: spec.name, sheetIndex, rows, total: spec.total });
+    // The rows as a reader counts them (an empty spacer row is none). A sheet that did not state
+    // its size in advance still does not: its rows are not in rowsTotal.
+    const counted = Math.max(0, hasher.rows - 1);
+    this.options.onProgress?.({ sheet: spec.name, sheetIndex, rows: counted, total: spec.total });
     const result: SheetResult = {
       name: spec.name,
-      rows: Math.max(0, hasher.rows - 1),
+      rows: counted,
       sha256: hasher.digest(),
       ...(printed ? { printed: printed.words } : {}),
     };
@@ -739,7 +741,7 @@ export class ReportWorkbook {
         row.eachCell((cell: ExcelJS.Cell) => {
           if (cell.value instanceof Date) cell.numFmt = DATE_FORMAT;
           // Long text wraps in its column: on paper, text running on past its cell is cut at the page's edge.
-          else cell.alignment = EVIDENCE_ALIGNMENT;
+          else if (typeof cell.value === 'string') cell.alignment = EVIDENCE_ALIGNMENT;
         });
         const height = line ? rowHeight(line.values, EVIDENCE_WIDTHS, EVIDENCE_WRAPS) : undefined;
         if (height) row.height = height;
