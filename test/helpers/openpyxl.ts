@@ -26,6 +26,10 @@ export interface OpenpyxlSheet {
     fitToWidth: number | null;
     fitToHeight: number | null;
     titleRows: string | null;
+    /** The print scale in percent (with fitToPage false, the scale printed at). */
+    scale: number | null;
+    /** The print area ("$A$1:$F$17"), where only a part prints. */
+    printArea: string | null;
     footer: { left?: string; center?: string; right?: string };
     header: { left?: string; center?: string; right?: string };
   };

@@ -144,6 +144,8 @@ def print_setup(ws):
         "fitToWidth": ws.page_setup.fitToWidth,
         "fitToHeight": ws.page_setup.fitToHeight,
         "titleRows": ws.print_title_rows,
+        "scale": ws.page_setup.scale,
+        "printArea": ",".join(ws.print_area) if ws.print_area else None,
         "footer": parts,
         "header": headers,
     }

@@ -40,6 +40,16 @@ const text = (parts: Parts, part: string): string => String(parts.get(part) ?? '
 const scopes = (parts: Parts): string => sheetPart(parts, 'Scopes');
 
 /** Edits the Scopes sheet's XML. */
+/** The sheet's `<col>` elements one per column (a group of columns split: what readers show is the same). */
+function oneColumnEach(xml: string): string {
+  return xml.replace(/<col min="(\d+)" max="(\d+)"([^>]*)\/>/g, (_, min: string, max: string, rest: string) =>
+    Array.from(
+      { length: Number(max) - Number(min) + 1 },
+      (_x, i) => `<col min="${Number(min) + i}" max="${Number(min) + i}"${rest}/>`,
+    ).join(''),
+  );
+}
+
 function editScopes(parts: Parts, edit: (xml: string) => string): void {
   const part = scopes(parts);
   const before = text(parts, part);
@@ -365,7 +375,10 @@ const CASES: Case[] = [
   {
     name: 'columns D:F width 0.01',
     attack: true,
-    edit: (parts) => editScopes(parts, (xml) => xml.replace('<col min="4" max="6" width="32"', '<col min="4" max="6" width="0.01"')),
+    edit: (parts) =>
+      editScopes(parts, (xml) =>
+        oneColumnEach(xml).replace(/<col min="([4-6])" max="\1" width="[\d.]+"/g, '<col min="$1" max="$1" width="0.01"'),
+      ),
   },
   {
     name: 'zeroHeight in sheetFormatPr (every row without a height of its own hidden)',
@@ -379,6 +392,8 @@ const CASES: Case[] = [
       editScopes(parts, (xml) =>
         xml
           .replace('<sheetFormatPr ', '<sheetFormatPr zeroHeight="1" ')
+          // Rows of wrapped text have a height already: row 15 loses its own, the others get one.
+          .replace(/(<row r="\d+") ht="[\d.]+" customHeight="1"/g, '$1')
           .replace(/<row r="(\d+)"/g, (row: string, n: string) => (n === '15' ? row : `${row} ht="15" customHeight="1"`)),
       ),
   },
@@ -508,11 +523,8 @@ const CASES: Case[] = [
     edit: (parts) => {
       const xf = addXf(parts, { numFmt: addNumFmt(parts, ';;;') });
       editScopes(parts, (xml) =>
-        xml
-          .replace(
-            '<col min="4" max="6" width="32" style="1" customWidth="1"/>',
-            `<col min="4" max="4" width="32" style="1" customWidth="1"/><col min="5" max="5" width="32" style="${xf}" customWidth="1"/><col min="6" max="6" width="32" style="1" customWidth="1"/>`,
-          )
+        oneColumnEach(xml)
+          .replace(/(<col min="5" max="5" width="[\d.]+" style=)"\d+"/, `$1"${xf}"`)
           .replace(/<c r="(E\d+)" s="\d+"/g, '<c r="$1"'),
       );
     },
@@ -620,13 +632,8 @@ const CASES: Case[] = [
   {
     name: 'a print area on Scopes (A1:C5)',
     attack: true,
-    edit: (parts) =>
-      replaceIn(
-        parts,
-        'xl/workbook.xml',
-        '<definedNames>',
-        `<definedNames><definedName name="_xlnm.Print_Area" localSheetId="11">&apos;Scopes&apos;!$A$1:$C$5</definedName>`,
-      ),
+    // The evidence workbook prints Scopes' first page of columns down to its last row: now five rows.
+    edit: (parts) => replaceIn(parts, 'xl/workbook.xml', /&apos;Scopes&apos;!\$A\$1:\$[A-Z]+\$\d+/, '&apos;Scopes&apos;!$A$1:$C$5'),
   },
   {
     name: 'a named range (Approved)',

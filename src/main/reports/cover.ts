@@ -12,7 +12,8 @@ import type { CellValue } from './canonical';
 import type { CollectionEvidence, ReportConnection } from './evidence';
 import type { ReportParams, ReportPlan } from './catalog';
 import type { ColumnType, SheetResult, SheetSpec } from './workbook';
-import { EVIDENCE_SHEET, MAX_FOOTER } from './workbook';
+import { meaningOf } from './meanings';
+import { columnLetter, EVIDENCE_SHEET, MAX_FOOTER } from './workbook';
 
 export const COVER_SHEET = 'Cover';
 export const DICTIONARY_SHEET = 'Dictionary';
@@ -171,9 +172,10 @@ export function coverSheet(input: CoverInput, descriptions: ReadonlyMap<string, 
     name: COVER_SHEET,
     layout: 'form',
     columns: [
-      { header: 'Attest evidence workbook', type: 'text', width: 24 },
-      { header: plan.title, type: 'text', width: 100 },
-      { header: '', type: 'int', width: 10 },
+      // One page wide at full size (see printScale): labels, their values wrapped, the rows of each sheet.
+      { header: 'Attest evidence workbook', type: 'text', width: 18 },
+      { header: plan.title, type: 'text', width: 78 },
+      { header: '', type: 'int', width: 8 },
     ],
     rows,
   };
@@ -184,31 +186,22 @@ export function dictionarySheet(sheets: readonly SheetSpec[]): SheetSpec {
   const rows: CellValue[][] = [];
   for (const sheet of sheets) {
     sheet.columns.forEach((c, i) => {
-      rows.push([sheet.name, columnLetter(i), c.header, TYPE_WORDS[c.type], c.about ?? null, c.source ?? null]);
+      rows.push([sheet.name, columnLetter(i), c.header, TYPE_WORDS[c.type], meaningOf(sheet.name, c), c.source ?? null]);
     });
   }
   return {
     name: DICTIONARY_SHEET,
     columns: [
-      { header: 'Sheet', type: 'text', width: 18 },
-      { header: 'Column', type: 'text', width: 8 },
-      { header: 'Header', type: 'text', width: 32 },
-      { header: 'Type', type: 'text', width: 24 },
-      { header: 'Meaning', type: 'text', width: 60 },
-      { header: 'API member', type: 'text', width: 40 },
+      // One page wide at the smallest print scale (see printScale).
+      { header: 'Sheet', type: 'text', width: 16 },
+      { header: 'Column', type: 'text', width: 7 },
+      { header: 'Header', type: 'text', width: 24 },
+      { header: 'Type', type: 'text', width: 14 },
+      { header: 'Meaning', type: 'text', width: 50 },
+      { header: 'API member', type: 'text', width: 28 },
     ],
     rows,
   };
 }
 
-/** Excel's letter of a 0-based column index. */
-export function columnLetter(index: number): string {
-  let n = index + 1;
-  let out = '';
-  while (n > 0) {
-    const r = (n - 1) % 26;
-    out = String.fromCharCode(65 + r) + out;
-    n = Math.floor((n - 1) / 26);
-  }
-  return out;
-}
+export { columnLetter } from './workbook';

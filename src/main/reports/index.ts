@@ -188,7 +188,15 @@ export async function exportReport(options: ExportOptions): Promise<ExportResult
     });
   }
   try {
-    const descriptions = new Map(plan.sheets.map((sheet) => [sheet.name, sheet.about ?? '']));
+    const descriptions = new Map(
+      plan.sheets.map((sheet) => [
+        sheet.name,
+        onPaper(
+          sheets.find((s) => s.name === sheet.name),
+          sheet.about ?? '',
+        ),
+      ]),
+    );
     descriptions.set('Dictionary', 'every column of every data sheet: its type, what it means, the API member it shows');
     const cover = {
       plan,
@@ -237,4 +245,14 @@ export async function exportReport(options: ExportOptions): Promise<ExportResult
 /** The rows of a report's data sheets that say how many they hold (one per collection; derived sheets do not). */
 function knownRowsOf(sheets: readonly { total?: number }[]): number {
   return sheets.reduce((sum, sheet) => sum + (sheet.total ?? 0), 0);
+}
+
+/** What a sheet holds, and what of it prints where not all of it does. */
+function onPaper(sheet: SheetResult | undefined, about: string): string {
+  if (!sheet?.printed) return about;
+  const [columns, rows] = sheet.printed.split(', ');
+  const first = columns!.replace(':', ' to ');
+  return rows
+    ? `${about} (on paper: its header row only; the rows are in the file)`
+    : `${about} (on paper: columns ${first}, one page wide; every column is in the file)`;
 }

@@ -35,7 +35,10 @@ async function readSheet(reader: XlsxReader, sheet: XlsxSheet, form: CanonicalFo
   const hasher = new SheetHasher(sheet, form);
   const rows: XlsxRow[] = [];
   for await (const row of reader.rows(sheet)) {
+    const before = hasher.rows;
     hasher.add(row.number, row.cells, row.formats);
+    // A row that shows nothing (a row element kept for its height) is no row of the sheet.
+    if (hasher.rows === before) continue;
     if (rows.length >= MAX_ROWS) return null;
     rows.push(row);
   }

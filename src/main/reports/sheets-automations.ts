@@ -37,7 +37,7 @@ export function automationsSheet(sources: ReportSources, params: ReportParams): 
       source: 'automationSteps',
     }),
     field('Description', 'description', 'text', { width: 40 }),
-    field('Current version', 'currentVersion'),
+    field('Current version', 'currentVersion', 'int'),
     field('Circuit breaker observed', 'circuitBreaker.observedCount', 'int', { about: 'runs the circuit breaker counted in its period' }),
     field('Circuit breaker threshold', 'circuitBreaker.threshold', 'int'),
     field('Circuit breaker period', 'circuitBreaker.period'),

@@ -1,4 +1,3 @@
-import { LOCATOR_SHEET } from './digests';
 import { pageFooter } from './workbook';
 import type { DefinedName, PackageInfo, XlsxSheet } from './xlsx-reader';
 
@@ -138,24 +137,30 @@ function sheetRange(text: string): { sheet: string; range: string } | null {
  * Defined names: before attest-canonical/3 Attest wrote none; since, only the print titles of a
  * sheet, which are its row 1 (`'Sheet'!$1:$1`), once per sheet.
  */
-export function definedNameProblems(names: readonly DefinedName[], sheets: readonly XlsxSheet[], printable: boolean): string[] {
+export function definedNameProblems(
+  names: readonly DefinedName[],
+  sheets: readonly XlsxSheet[],
+  printable: boolean,
+  rowsOf: ReadonlyMap<string, number | undefined> = new Map(),
+): string[] {
   if (names.length === 0) return [];
   if (!printable) return ['the workbook has defined names (Attest writes none)'];
   const problems: string[] = [];
   const seen = new Set<number>();
+  const areas = new Set<string>();
   for (const n of names) {
     const sheet = n.localSheetId !== null && Number.isInteger(n.localSheetId) ? sheets[n.localSheetId] : undefined;
     const ref = sheetRange(n.text);
     // A spreadsheet program's hidden name for the range of a sheet's own filter buttons shows nothing.
     if (n.name === '_xlnm._FilterDatabase' && n.hidden && sheet && ref?.sheet === sheet.name) continue;
-    // The Locator sheet prints its header row only (its digests are for verify).
-    if (
-      n.name === '_xlnm.Print_Area' &&
-      sheet?.name === LOCATOR_SHEET &&
-      ref?.sheet === LOCATOR_SHEET &&
-      /^\$A\$?1:\$D\$?1$/.test(ref.range)
-    )
+    // A sheet prints a part of it (SheetSpec.paper), once: its header row, or its first columns
+    // down to its last row (the hash table's Rows, and the header).
+    const area =
+      n.name === '_xlnm.Print_Area' && sheet && ref?.sheet === sheet.name ? /^\$A\$?1:\$[A-Z]{1,3}\$?(\d{1,7})$/.exec(ref.range) : null;
+    if (area && (area[1] === '1' || Number(area[1]) === (rowsOf.get(sheet!.name) ?? NaN) + 1) && !areas.has(sheet!.name)) {
+      areas.add(sheet!.name);
       continue;
+    }
     if (n.name !== '_xlnm.Print_Titles') {
       problems.push(`the workbook has the defined name '${n.name.slice(0, 80)}' (Attest writes only print titles)`);
     } else if (!sheet || seen.has(n.localSheetId!)) {

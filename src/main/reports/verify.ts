@@ -363,7 +363,7 @@ async function verifyOpened(reader: XlsxReader, file: string, key: string | null
   const footer = printable ? (table.manifest[PAGE_FOOTER] ?? null) : null;
   problems.unshift(
     ...structureProblems(reader.package, reader.sheets, listed),
-    ...definedNameProblems(reader.package.definedNames, reader.sheets, printable),
+    ...definedNameProblems(reader.package.definedNames, reader.sheets, printable, new Map(table.entries.map((e) => [e.name, e.rows]))),
     ...pageProblems(evidence.sheet, printable, footer),
   );
   if (new Set(table.entries.map((e) => e.name)).size !== table.entries.length) problems.push('the hash table lists a sheet twice');

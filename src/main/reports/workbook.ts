@@ -43,8 +43,12 @@ export interface SheetSpec {
   about?: string;
   /** 'table' (default): a header row, frozen, with a filter; 'form': label and value rows (a cover). */
   layout?: 'table' | 'form';
-  /** Prints only this range (e.g. "A1:D1"), where the sheet is for verify rather than for reading. */
-  printArea?: string;
+  /**
+   * What prints (default: every row and column, columns beyond a page's width on the next pages):
+   * 'header row', for a sheet that is for verify, programs or the screen; 'first page wide', every
+   * row but only the columns that fit one page wide (the others are in the file).
+   */
+  paper?: 'header row' | 'first page wide';
 }
 
 export interface SheetResult {
@@ -52,6 +56,8 @@ export interface SheetResult {
   /** Data rows written (the header and empty rows excluded: as a reader counts them). */
   rows: number;
   sha256: string;
+  /** The columns that print, where not all of them do (`A:K`; `A:K, row 1` for a header row only). */
+  printed?: string;
 }
 
 export interface ExportProgress {
@@ -118,10 +124,15 @@ const CHECK_TEXT =
   'attest verify <file.xlsx> recomputes every hash from the cells; attest verify --key <fingerprint> <file.xlsx> also checks who signed it.';
 const HEADER_STYLE: Partial<ExcelJS.Style> = { font: { bold: true }, alignment: { wrapText: true, vertical: 'top' } };
 
+/** The Evidence sheet's columns: labels, values (a SHA-256 fits on one line), then the collections' table. */
+const EVIDENCE_WIDTHS = [26, 66, 20, 26, 8, 28, 10, 36, 10, 12, 12];
+const EVIDENCE_WRAPS = EVIDENCE_WIDTHS.map(() => true);
+const EVIDENCE_ALIGNMENT: Partial<ExcelJS.Alignment> = { vertical: 'top', wrapText: true };
+
 export const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 const SAMPLE_ROWS = 200;
 const MIN_WIDTH = 8;
-const MAX_WIDTH = 32;
+const MAX_WIDTH = 24;
 const HIGH_WATER = 1024 * 1024;
 const YIELD_MS = 25;
 
@@ -237,6 +248,55 @@ export function columnWidths(columns: readonly ColumnSpec[], sample: readonly (r
   });
 }
 
+/** Points of one line of text at the default font (11 pt), as a spreadsheet program spaces rows. */
+export const LINE_POINTS = 15;
+
+/**
+ * Lines `text` takes wrapped in a column `width` characters wide: words go on a line while they
+ * fit, a word longer than the line breaks over lines. A width counts digits; text of letters
+ * and spaces is narrower (1.3 characters a digit in LibreOffice, 1.15 in Excel): reckoning 1.1
+ * errs long, so no wrapped line is cut off.
+ */
+export function wrappedLines(text: string, width: number): number {
+  const perLine = Math.max(1, Math.floor(width * 1.1) - 1);
+  let lines = 0;
+  for (const paragraph of text.split('\n')) {
+    let used = 0;
+    lines += 1;
+    for (const word of paragraph.split(' ')) {
+      const length = word.length;
+      if (used > 0 && used + 1 + length > perLine) {
+        lines += 1;
+        used = 0;
+      }
+      used += (used > 0 ? 1 : 0) + length;
+      while (used > perLine) {
+        lines += 1;
+        used -= perLine;
+      }
+    }
+  }
+  return lines;
+}
+
+/**
+ * The height in points of a row whose cells wrap (`wraps[i]`) in columns of `widths`, or
+ * undefined for one line. Spreadsheet programs do not size rows to wrapped text on opening a
+ * file: without a height, wrapped lines overlap the next row.
+ */
+export function rowHeight(values: readonly CellValue[], widths: readonly number[], wraps: readonly boolean[]): number | undefined {
+  let lines = 1;
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i];
+    if (!wraps[i] || typeof value !== 'string') continue;
+    const width = widths[i] ?? MIN_WIDTH;
+    if (value.length < width - 1 && !value.includes('\n')) continue;
+    lines = Math.max(lines, wrappedLines(value, width));
+  }
+  // Excel's highest row is 409 points; a longer cell shows its start.
+  return lines > 1 ? Math.min(409, lines * LINE_POINTS) : undefined;
+}
+
 /** One style per column, shared by its cells: top-aligned, long text wrapped, dates in DATE_FORMAT. */
 function columnStyle(c: ColumnSpec, label: boolean): Partial<ExcelJS.Style> {
   if (c.type === 'date') return { numFmt: DATE_FORMAT, alignment: { vertical: 'top' } };
@@ -257,18 +317,82 @@ export function pageFooter(sheet: string, footer: string): string {
 export const MAX_FOOTER = 160;
 
 /**
- * Landscape, one page wide (as many pages down as it takes), narrow margins, the header row
- * repeated on every page of a table, and the footer (when the report gives one).
+ * In the evidence workbook, the sheets that print their header row only: one row per setting,
+ * step, membership (thousands in a tenant), for reading on screen, where on paper they would take
+ * hundreds of pages. Their own reports (`attest export access`...) print them in full. The Raw
+ * sheet's JSON (for programs) and the Locator's digests (for verify) print their header row only
+ * in every report.
  */
-function printSetup(name: string, footer: string | undefined, titles: boolean, printArea?: string): Partial<ExcelJS.AddWorksheetOptions> {
+export const EVIDENCE_HEADER_ROW_ONLY: ReadonlySet<string> = new Set([
+  'Campaign settings',
+  'Template settings',
+  'Automation steps',
+  'Step settings',
+  'Access',
+  'Task details',
+]);
+
+/** How many of these columns fit one page wide at the smallest print scale (at least one). */
+export function firstPageColumns(widths: readonly number[]): number {
+  const room = PRINTABLE_POINTS / (MIN_PRINT_SCALE / 100);
+  let columns = 0;
+  for (let used = 0; columns < widths.length && used + widths[columns]! * POINTS_PER_CHARACTER <= room; columns += 1)
+    used += widths[columns]! * POINTS_PER_CHARACTER;
+  return Math.max(1, columns);
+}
+
+/** Excel's letter of a 0-based column index. */
+export function columnLetter(index: number): string {
+  let n = index + 1;
+  let out = '';
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    out = String.fromCharCode(65 + r) + out;
+    n = Math.floor((n - 1) / 26);
+  }
+  return out;
+}
+
+/** Margins in inches: narrow, room for the footer. */
+const MARGINS = { left: 0.4, right: 0.4, top: 0.5, bottom: 0.6, header: 0.3, footer: 0.3 };
+/**
+ * The smallest print scale, in percent: the default font (11 pt) and the footer print at 8.25 pt
+ * at least. A sheet wider than a page at this scale prints its columns over more pages (across,
+ * then down) rather than shrinking further.
+ */
+export const MIN_PRINT_SCALE = 75;
+/** Printable width of a landscape letter page at 100 %, in points (A4 is wider). */
+const PRINTABLE_POINTS = (11 - MARGINS.left - MARGINS.right) * 72;
+/**
+ * Points a column takes per character of width: a width counts digits of the default font
+ * (Calibri 11 pt, 5.6 pt a digit); where it is missing, LibreOffice's stand-in (DejaVu Sans,
+ * 7 pt a digit) is wider: the scale is reckoned for that.
+ */
+const POINTS_PER_CHARACTER = 7;
+
+/**
+ * The print scale of a sheet of these column widths: the largest that fits them on one page wide,
+ * but never under MIN_PRINT_SCALE nor over 100 %.
+ */
+export function printScale(widths: readonly number[]): number {
+  const points = widths.reduce((sum, w) => sum + w * POINTS_PER_CHARACTER, 0);
+  const fit = Math.floor((PRINTABLE_POINTS / Math.max(1, points)) * 100);
+  return Math.min(100, Math.max(MIN_PRINT_SCALE, fit));
+}
+
+/**
+ * Landscape at a readable scale (printScale), narrow margins, the header row repeated on every
+ * page of a table, and the footer (when the report gives one). The scale is set once the
+ * column widths are known.
+ */
+function printSetup(name: string, footer: string | undefined, titles: boolean): Partial<ExcelJS.AddWorksheetOptions> {
   return {
     pageSetup: {
-      ...(printArea ? { printArea } : {}),
       orientation: 'landscape',
-      fitToPage: true,
-      fitToWidth: 1,
-      fitToHeight: 0,
-      margins: { left: 0.4, right: 0.4, top: 0.5, bottom: 0.6, header: 0.3, footer: 0.3 },
+      fitToPage: false,
+      scale: 100,
+      pageOrder: 'overThenDown',
+      margins: MARGINS,
       ...(titles ? { printTitlesRow: '1:1' } : {}),
     },
     ...(footer ? { headerFooter: { oddFooter: pageFooter(name, footer) } } : {}),
@@ -360,8 +484,7 @@ export function evidenceSheet(
 function locatorSheet(sheets: readonly { name: string; digests: SheetDigests }[]): SheetSpec {
   return {
     name: LOCATOR_SHEET,
-    // Digests are for verify, not for reading: only the header row prints.
-    printArea: 'A$1:D$1',
+    paper: 'header row',
     columns: [
       { header: 'Sheet', type: 'text', width: 24 },
       { header: 'Digests of', type: 'text', width: 12 },
@@ -489,7 +612,7 @@ export class ReportWorkbook {
     const form = spec.layout === 'form';
     const sheet = this.workbook.addWorksheet(spec.name, {
       ...(form ? {} : { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] }),
-      ...printSetup(spec.name, this.options.footer, !form, spec.printArea),
+      ...printSetup(spec.name, this.options.footer, !form),
     }) as SheetWriter;
     this.worksheets.push(sheet);
     const digests = spec.name === LOCATOR_SHEET ? undefined : new SheetDigests();
@@ -506,6 +629,11 @@ export class ReportWorkbook {
     const styles = spec.columns.map((c, i) => columnStyle(c, form && i === 0));
     const formats = spec.columns.map((c) => (c.type === 'date' ? DATE_FORMAT : undefined));
     const sample: CellValue[][] = [];
+    const wraps = styles.map((style) => style.alignment?.wrapText === true);
+    const headerWraps = spec.columns.map(() => true);
+    let widthsInUse: number[] = [];
+    /** The print area (its last row added once the rows are written) and its columns in words. */
+    let printed: { area: string; words: string } | undefined;
     let started = false;
     const start = (): void => {
       const widths = columnWidths(spec.columns, sample);
@@ -514,8 +642,17 @@ export class ReportWorkbook {
         width: widths[i],
         style: styles[i] as Partial<ExcelJS.Style>,
       }));
+      sheet.pageSetup.scale = printScale(widths);
+      if (spec.paper) {
+        const last = columnLetter(firstPageColumns(widths) - 1);
+        if (spec.paper === 'header row') printed = { area: `A$1:${last}$1`, words: `A:${last}, row 1` };
+        else if (firstPageColumns(widths) < widths.length) printed = { area: `A$1:${last}$`, words: `A:${last}` };
+      }
+      widthsInUse = widths;
       // Headers are bold text in the General format, whatever their column's format.
       const header = sheet.addRow(headers);
+      const headerHeight = rowHeight(headers, widths, headerWraps);
+      if (headerHeight) header.height = headerHeight;
       header.eachCell((cell: ExcelJS.Cell) => {
         cell.style = HEADER_STYLE;
       });
@@ -526,6 +663,8 @@ export class ReportWorkbook {
     const write = (values: CellValue[]): void => {
       rowNumber += 1;
       const row = sheet.addRow(values);
+      const height = rowHeight(values, widthsInUse, wraps);
+      if (height) row.height = height;
       for (let i = 0; i < styles.length; i += 1) {
         const cell = row.findCell(i + 1);
         if (cell) cell.style = styles[i] as Partial<ExcelJS.Style>;
@@ -559,13 +698,22 @@ export class ReportWorkbook {
         for (const buffered of sample.splice(0)) write(buffered);
       }
       if (!form) sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: rowNumber, column: Math.max(1, headers.length) } };
+      if (printed) sheet.pageSetup.printArea = printed.area.endsWith('$') ? `${printed.area}${rowNumber}` : printed.area;
       sheet.commit();
     } catch (error) {
       await this.abort();
       throw this.failure ?? error;
     }
-    this.options.onProgress?.({ sheet: spec.name, sheetIndex, rows, total: spec.total ?? rows });
-    const result: SheetResult = { name: spec.name, rows: Math.max(0, hasher.rows - 1), sha256: hasher.digest() };
+    // The rows as a reader counts them (an empty spacer row is none). A sheet that did not state
+    // its size in advance still does not: its rows are not in rowsTotal.
+    const counted = Math.max(0, hasher.rows - 1);
+    this.options.onProgress?.({ sheet: spec.name, sheetIndex, rows: counted, total: spec.total });
+    const result: SheetResult = {
+      name: spec.name,
+      rows: counted,
+      sha256: hasher.digest(),
+      ...(printed ? { printed: printed.words } : {}),
+    };
     this.sheets.push(result);
     return result;
   }
@@ -584,14 +732,19 @@ export class ReportWorkbook {
       const rank = (name: string): number => (first.has(name) ? 0 : 1);
       this.sheets.sort((a, b) => rank(a.name) - rank(b.name));
       const sheet = this.workbook.addWorksheet(EVIDENCE_SHEET, printSetup(EVIDENCE_SHEET, this.options.footer, false)) as SheetWriter;
-      sheet.columns = [34, 68, 22, 22, 12, 40, 12, 40, 14, 14, 14].map((width, i) => ({ key: `c${i}`, width }));
+      sheet.columns = EVIDENCE_WIDTHS.map((width, i) => ({ key: `c${i}`, width }));
+      sheet.pageSetup.scale = printScale(EVIDENCE_WIDTHS);
       const { creator, created } = this.workbook;
       const evidence = evidenceSheet(manifest, this.sheets, signer, writtenProperties(creator, created));
       for (const line of evidence.rows) {
         const row = sheet.addRow(line?.values ?? []);
         row.eachCell((cell: ExcelJS.Cell) => {
           if (cell.value instanceof Date) cell.numFmt = DATE_FORMAT;
+          // Long text wraps in its column: on paper, text running on past its cell is cut at the page's edge.
+          else if (typeof cell.value === 'string') cell.alignment = EVIDENCE_ALIGNMENT;
         });
+        const height = line ? rowHeight(line.values, EVIDENCE_WIDTHS, EVIDENCE_WRAPS) : undefined;
+        if (height) row.height = height;
         if (line?.bold) row.font = { bold: true };
         row.commit();
       }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useApp, type CollectionProgress } from '../stores/app';
 import { ProgressBar } from '../components/States';
-import { ago, count, timeLeft } from '../components/format';
+import { agoAt, count, timeLeft } from '../components/format';
 import { COLLECTION_LABELS, COLLECTION_ORDER } from '../components/collections';
 
 /** "Sync" with a popover: per-collection progress bars while running, "data as of" stamps after. */
@@ -55,7 +55,7 @@ export function SyncButton() {
         data-syncs-finished={syncsFinished}
         title="Sync status per collection"
       >
-        {syncing ? 'Syncing…' : never ? 'Never synced' : `Data as of ${ago(oldest)}`}
+        {syncing ? 'Syncing…' : never ? 'Never synced' : `Data as of ${agoAt(oldest)}`}
       </button>
       <button
         className="btn primary"
@@ -95,7 +95,7 @@ export function SyncButton() {
                     </span>
                   ) : (
                     <span className="muted">
-                      {stored?.asOf ? `${count(stored.count)} · as of ${ago(stored.asOf)}` : 'never synced'}
+                      {stored?.asOf ? `${count(stored.count)} · as of ${agoAt(stored.asOf)}` : 'never synced'}
                       {stored && stored.asOf && !stored.complete && ' · incomplete'}
                     </span>
                   )}

@@ -17,6 +17,22 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
   return new Date(then).toISOString().slice(0, 10);
 }
 
+/** "2026-11-28 06:47 UTC": the absolute time of a stamp, to the minute. */
+export function utcMinute(iso: string): string | null {
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? null : `${new Date(time).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * A freshness stamp: relative, and the absolute UTC time beside it ("10 min ago (2026-11-28
+ * 06:47 UTC)"), so a screenshot or a note taken from the screen still says when.
+ */
+export function agoAt(iso: string | null | undefined, now = Date.now()): string {
+  const relative = ago(iso, now);
+  const absolute = iso ? utcMinute(iso) : null;
+  return absolute && !relative.startsWith(absolute.slice(0, 10)) ? `${relative} (${absolute})` : (absolute ?? relative);
+}
+
 export function dateTime(iso: string | null | undefined): string {
   if (!iso) return '';
   const time = Date.parse(iso);

@@ -75,14 +75,16 @@ function withEstimate(
   listener: (event: ExportProgressEvent) => void,
 ): (event: Omit<ExportProgressEvent, keyof Estimate> & Partial<Pick<Estimate, 'rowsTotal'>>) => void {
   const started = performance.now();
-  const written = new Map<number, { rows: number; sized: boolean }>();
+  const written = new Map<number, { rows: number; total: number | null }>();
   let known: number | null = null;
   return (event) => {
-    if (event.phase === 'sheet') written.set(event.sheetIndex, { rows: event.rows, sized: event.total !== null });
+    if (event.phase === 'sheet') written.set(event.sheetIndex, { rows: event.rows, total: event.total });
     known = event.rowsTotal ?? known;
     const sheets = [...written.values()];
     const done = sheets.reduce((sum, sheet) => sum + sheet.rows, 0);
-    const unsized = sheets.reduce((sum, sheet) => sum + (sheet.sized ? 0 : sheet.rows), 0);
+    // The rows of sheets of no stated size, and those a sheet wrote beyond its size (objects
+    // synced meanwhile), count in the total as they come: the rows written never exceed it.
+    const unsized = sheets.reduce((sum, sheet) => sum + (sheet.total === null ? sheet.rows : Math.max(0, sheet.rows - sheet.total)), 0);
     const finished = event.phase === 'finished' && !event.error;
     const rowsWritten = finished ? event.rows : done;
     const rowsTotal = finished ? event.rows : known === null ? null : known + unsized;

@@ -6,7 +6,7 @@ import { COLLECTION_LABELS, COLLECTION_NOUN } from '../../components/collections
 import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { useQuery } from '../../components/useQuery';
 import { FieldChanges } from '../../components/FieldChanges';
-import { ago, dateTime } from '../../components/format';
+import { agoAt, dateTime } from '../../components/format';
 import { CopyButton, CopyableId, isObject, type JsonObject } from './parts';
 import { Structured } from './structured';
 import { EntitlementMembers, TaskActions } from './actions';
@@ -120,7 +120,7 @@ export function Detail({ collection, id }: { collection: CollectionId; id: strin
       </div>
       <div className="row small muted" style={{ marginTop: 6 }}>
         <CopyableId value={object.id} />
-        {object.fetchedAt && <span>fetched {ago(object.fetchedAt)}</span>}
+        {object.fetchedAt && <span>fetched {agoAt(object.fetchedAt)}</span>}
         {object.runId !== null && <span>· stored by run {object.runId}</span>}
       </div>
       <div className="tabs" role="tablist">

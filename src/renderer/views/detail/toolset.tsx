@@ -2,7 +2,7 @@ import { call } from '../../api';
 import { useApp } from '../../stores/app';
 import { Badge, ErrorState, Loading } from '../../components/States';
 import { useQuery } from '../../components/useQuery';
-import { ago } from '../../components/format';
+import { agoAt } from '../../components/format';
 import { isObject, str } from './parts';
 
 function parsed(raw: string): Record<string, unknown> {
@@ -41,7 +41,7 @@ export function EntitlementToolset({ appId, entitlementId }: { appId: string; en
           </Badge>
         ) : (
           <Badge tone="warn">
-            <span data-testid="toolset-source">From the local copy{asOf ? ` (synced ${ago(asOf)})` : ' (never synced)'}</span>
+            <span data-testid="toolset-source">From the local copy{asOf ? ` (synced ${agoAt(asOf)})` : ' (never synced)'}</span>
           </Badge>
         )}
         <span className="grow" />

@@ -6,7 +6,7 @@ import { useApp } from '../../stores/app';
 import { COLLECTION_LABELS } from '../../components/collections';
 import { Cell } from '../../components/Cell';
 import { Badge, Empty, ErrorState, Loading } from '../../components/States';
-import { ago, count } from '../../components/format';
+import { agoAt, count } from '../../components/format';
 import { useDebounced } from '../../components/useQuery';
 import { draftOfView } from '../../components/report-draft';
 import { FieldFilters } from '../../components/FieldFilters';
@@ -332,7 +332,7 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
       </span>
       {status && (
         <Badge tone={status.asOf ? (status.complete ? undefined : 'warn') : 'warn'} title={status.asOf ?? undefined}>
-          {status.asOf ? `as of ${ago(status.asOf)}${status.complete ? '' : ' · incomplete'}` : 'never synced'}
+          {status.asOf ? `as of ${agoAt(status.asOf)}${status.complete ? '' : ' · incomplete'}` : 'never synced'}
         </Badge>
       )}
       <div className="grow" />

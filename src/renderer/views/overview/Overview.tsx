@@ -5,7 +5,7 @@ import { useApp } from '../../stores/app';
 import { COLLECTION_LABELS, COLLECTION_ORDER } from '../../components/collections';
 import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { useQuery } from '../../components/useQuery';
-import { ago, count, dateTime, enumText } from '../../components/format';
+import { agoAt, count, dateTime, enumText } from '../../components/format';
 
 const PALETTE = ['#3b6cf6', '#1f9d55', '#c27a00', '#d33a3a', '#8a4fd8', '#0e9bb0', '#7a869a', '#e0559b'];
 
@@ -159,7 +159,7 @@ export function Overview() {
               <div className="muted small">{COLLECTION_LABELS[id]}</div>
               <div style={{ fontSize: 26, fontWeight: 700 }}>{count(counts[id] ?? 0)}</div>
               <div className="row small wrap">
-                {!s?.asOf ? <Badge tone="warn">never synced</Badge> : <span className="muted">as of {ago(s.asOf)}</span>}
+                {!s?.asOf ? <Badge tone="warn">never synced</Badge> : <span className="muted">as of {agoAt(s.asOf)}</span>}
                 {s?.asOf && !s.complete && <Badge tone="warn">incomplete</Badge>}
                 {stale && <Badge tone="warn">stale</Badge>}
                 {s?.error && (
