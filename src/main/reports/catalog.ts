@@ -38,6 +38,7 @@ import {
 import { InvalidInputError } from './errors';
 import { campaignSettingsSheet, campaignsSheet, templateSettingsSheet, templatesSheet } from './sheets-access-review';
 import { automationsSheet, automationStepsSheet, stepSettingsSheet } from './sheets-automations';
+import { certificationSheet, certificationSummarySheet } from './sheets-certification';
 import { taskDetailsSheet, tasksSheet } from './sheets-tasks';
 
 export {
@@ -60,6 +61,7 @@ export const REPORT_KINDS = [
   'scopes',
   'access',
   'tasks',
+  'certification',
   'apps',
   'entitlements',
   'app-users',
@@ -347,6 +349,12 @@ const ALL: CollectionId[] = COLLECTIONS.map((c) => c.id);
 /** The access report reads memberships, and names their entitlements and apps: the Evidence sheet states all three. */
 const ACCESS_COLLECTIONS: CollectionId[] = ['memberships', 'entitlements', 'apps'];
 
+/**
+ * The certification report reads the certify and revoke tasks, names them from the campaigns, apps,
+ * entitlements and app users, and checks remediation against the memberships.
+ */
+const CERTIFICATION_COLLECTIONS: CollectionId[] = ['tasks', 'campaigns', 'memberships', 'apps', 'entitlements', 'app-users'];
+
 /** The two completed runs a diff compares: given, or the last two completed. */
 export function resolveDiffRuns(store: ReportStore, params: ReportParams): { from: number; to: number } | undefined {
   const completed = store
@@ -391,6 +399,8 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
           accessSheet(s, p),
           tasksSheet(s, p),
           taskDetailsSheet(s, p),
+          certificationSummarySheet(s, p),
+          certificationSheet(s, p),
           changesSheet(s),
           diffSheet(s, diffRuns),
           rawSheet(s, p, ALL),
@@ -442,6 +452,16 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
   'app-users': {
     title: 'App users',
     build: (s, p) => single('app-users', 'App users', [collectionSheet(s, p, 'app-users', 'one row per account of every app')], s, p),
+  },
+  certification: {
+    title: 'Certification: access review decisions',
+    build: (s, p) => ({
+      kind: 'certification',
+      title: 'Certification: access review decisions',
+      collections: CERTIFICATION_COLLECTIONS,
+      usesJournal: false,
+      sheets: [certificationSummarySheet(s, p), certificationSheet(s, p)],
+    }),
   },
   tasks: { title: 'Tasks', build: (s, p) => single('tasks', 'Tasks', [tasksSheet(s, p), taskDetailsSheet(s, p)], s, p) },
   changes: {
@@ -594,6 +614,8 @@ export function collectionsOf(kind: ReportKind): CollectionId[] {
       return ALL;
     case 'changes':
     case 'diff':
+    case 'certification':
+      // The certification report is scoped by campaign (--campaign), not by filters.
       return [];
     case 'access':
       // Filters aim at the memberships (the rows); the entitlements and apps are only named.

@@ -42,6 +42,8 @@ export interface ReportParams {
   text?: Partial<Record<CollectionId, string>>;
   /** Per collection, the order of its rows (else by id). */
   sort?: Partial<Record<CollectionId, ReportSort>>;
+  /** Certification: the one campaign reported (else every campaign). */
+  campaign?: string;
   /** Diff: the two runs compared. */
   fromRun?: number;
   toRun?: number;
