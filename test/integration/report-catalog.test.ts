@@ -334,7 +334,10 @@ describe('report catalog', () => {
           : name === 'Outbox journal'
             ? journalOf().length
             : name === 'Diff'
-              ? store.diff(run1, run2).length
+              ? // one row per changed value, or per object added or removed
+                store
+                  .diff(run1, run2)
+                  .reduce((n, e) => n + Math.max(1, e.fieldChanges.length) + (e.fieldCount > e.fieldChanges.length ? 1 : 0), 0)
               : name === RAW
                 ? (rawCollections[kind] ?? [kind as CollectionId]).reduce((sum, c) => sum + store.countObjects(c), 0)
                 : pySheet.rows;

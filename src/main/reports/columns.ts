@@ -29,7 +29,7 @@ export interface ReportStore {
     opts?: { asOfRun?: number; filters?: Filters; text?: string; sort?: ReportSort },
   ): Iterable<StoredObject>;
   countObjects(collection: CollectionId, opts?: { asOfRun?: number; filters?: Filters; text?: string }): number;
-  diff(fromRun: number, toRun: number): DiffEntry[];
+  diff(fromRun: number, toRun: number, opts?: { collection?: CollectionId }): DiffEntry[];
 }
 
 /** Parameters of one export, after validation. */
