@@ -30,6 +30,7 @@ export const CHANNEL_NAMES = [
   'refreshObject',
   'addTemplates',
   'addedTemplates',
+  'campaignItems',
   'compareRuns',
   'search',
   'overview',

@@ -5,11 +5,13 @@
  * whether the access is gone); scoped to one campaign; verified intact by `attest verify`.
  */
 import ExcelJS from 'exceljs';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
+import { startBrowserHost } from '../../src/main/browser-host/server';
+import type { ChannelResult } from '../../src/shared/contract';
 import type { Task } from '../../src/shared/api-types';
 import { spawnAttest } from '../helpers/cli';
 import { openpyxlDump } from '../helpers/openpyxl';
@@ -20,6 +22,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 let tenant: TestTenant;
 let tmp: ReturnType<typeof tempDir>;
 let env: NodeJS.ProcessEnv;
+let storeFile: string;
 const cli = (...argv: string[]) => runCli([...argv, '--connection', 'review'], env);
 
 const certifyOf = (t: Task) => t.type?.certify ?? null;
@@ -34,7 +37,9 @@ beforeAll(async () => {
   tenant = await startTestTenant({ seed: 7 });
   tmp = tempDir('attest-certification-');
   const dataDir = join(tmp.dir, 'data');
-  recordConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'review' }));
+  const connection = prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'review' });
+  recordConnection(dataDir, connection);
+  storeFile = connection.storeFile;
   env = { ATTEST_CLIENT_SECRET: tenant.clientSecret, ATTEST_DATA_DIR: dataDir };
 
   // Two decided items revoked (decertified): one whose revoke task removed the access, one still held with no revoke task yet.
@@ -172,5 +177,41 @@ describe('attest export certification', () => {
     const wrongReport = await cli('export', 'tasks', '--campaign', campaign, '--out', nowhere);
     expect(wrongReport.code).toBe(2);
     expect(wrongReport.err).toContain('a campaign scopes the certification report only');
+  }, 60_000);
+
+  it("a campaign's page in the app reads the same rows over the contract, with the campaign's counts", async () => {
+    const campaign = certifyOf(removed)!.accessReviewId!;
+    const out = join(tmp.dir, 'page.xlsx');
+    expect((await cli('export', 'certification', '--campaign', campaign, '--out', out)).code).toBe(0);
+    const rows = await rowsOf(out, 'Certification');
+    const [summary] = await rowsOf(out, 'Certification summary');
+
+    const renderer = join(tmp.dir, 'renderer');
+    mkdirSync(renderer, { recursive: true });
+    writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>Attest</title>');
+    const host = await startBrowserHost({ rendererRoot: renderer, dataDir: join(tmp.dir, 'host-data'), storeFile });
+    try {
+      const response = await fetch(`${host.origin}/rpc/campaignItems`, {
+        method: 'POST',
+        headers: { origin: host.origin, 'content-type': 'application/json', 'x-attest-token': host.token },
+        body: JSON.stringify({ campaignId: campaign }),
+      });
+      const reply = (await response.json()) as { ok: boolean; value: ChannelResult<'campaignItems'> };
+      expect(reply.ok).toBe(true);
+      const { items, summary: counts } = reply.value;
+      expect(items.map((i) => [i.taskId, i.reviewers.join(', ') || null, i.decision, i.accessGone])).toEqual(
+        rows.map((r) => [r['Task ID'], r['Reviewers'], String(r['Decision']).toLowerCase(), r['Access gone']]),
+      );
+      expect(counts).toMatchObject({
+        population: summary!['Population'],
+        certified: summary!['Certified'],
+        revoked: summary!['Revoked'],
+        outstanding: summary!['Outstanding'],
+        revokesGone: summary!['Revokes done'],
+      });
+      expect(items.find((i) => i.taskId === removed.id)).toMatchObject({ decision: 'revoked', revokeTaskId, accessGone: true });
+    } finally {
+      await host.close();
+    }
   }, 60_000);
 });

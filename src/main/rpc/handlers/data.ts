@@ -3,6 +3,7 @@ import type { Session } from '../../app/session';
 import { withPending } from '../../outbox/overlay';
 import type { Handlers } from '../dispatch';
 import { createLatest } from '../latest';
+import { campaignItems } from '../../app/certification';
 import { compareRuns } from '../../app/changes';
 import { entitlementToolset } from '../../app/toolsets';
 import { readLive } from '../../app/live-read';
@@ -40,6 +41,7 @@ export function dataHandlers(
   | 'addTemplates'
   | 'addedTemplates'
   | 'compareRuns'
+  | 'campaignItems'
   | 'search'
   | 'overview'
 > {
@@ -89,6 +91,7 @@ export function dataHandlers(
     },
     addTemplates: ({ ids }) => addTemplatesById(session.workspace(), ids),
     addedTemplates: () => ({ templates: session.activeConnection() ? addedTemplates(session.workspace()) : [] }),
+    campaignItems: ({ campaignId }) => campaignItems(store(), campaignId),
     compareRuns: (args) => {
       const found = compareRuns(store(), args);
       return { ...found, runs: found.runs.map(runOf), changes: found.changes.map(changedObjectOf) };
