@@ -32,6 +32,8 @@ const certifyTasks = (): Task[] => [...tenant.data.tasks.values()].filter((t) =>
 let removed: Task;
 let stillHeld: Task;
 let revokeTaskId: string;
+/** A revoked item whose revoke task names no review: the first revoke of that access since the review began is its remediation. */
+let byAccess: Task;
 
 beforeAll(async () => {
   tenant = await startTestTenant({ seed: 7 });
@@ -44,8 +46,9 @@ beforeAll(async () => {
 
   // Two decided items revoked (decertified): one whose revoke task removed the access, one still held with no revoke task yet.
   const decided = certifyTasks().filter((t) => certifyOf(t)!.outcome === 'CERTIFY_OUTCOME_CERTIFIED');
-  expect(decided.length).toBeGreaterThanOrEqual(2);
-  [removed, stillHeld] = decided as [Task, Task];
+  expect(decided.length).toBeGreaterThanOrEqual(3);
+  [removed, stillHeld, byAccess] = decided as [Task, Task, Task];
+  certifyOf(byAccess)!.outcome = 'CERTIFY_OUTCOME_DECERTIFIED';
   certifyOf(removed)!.outcome = 'CERTIFY_OUTCOME_DECERTIFIED';
   certifyOf(stillHeld)!.outcome = 'CERTIFY_OUTCOME_DECERTIFIED';
   const gone = certifyOf(removed)!;
@@ -66,6 +69,26 @@ beforeAll(async () => {
       },
     },
   });
+  // Two revokes of that access without a review: one from before the review began (not its remediation), one after.
+  const access = certifyOf(byAccess)!;
+  for (const [suffix, createdAt] of [
+    ['before', '2001-01-01T00:00:00Z'],
+    ['after', new Date(Date.parse(byAccess.createdAt!) + 1000).toISOString()],
+  ] as const)
+    tenant.data.tasks.set(`${revoke.id!}-${suffix}`, {
+      ...revoke,
+      id: `${revoke.id!}-${suffix}`,
+      createdAt,
+      type: {
+        revoke: {
+          ...revoke.type!.revoke!,
+          appId: access.appId!,
+          appEntitlementId: access.appEntitlementId!,
+          appUserId: access.appUserId!,
+          source: null,
+        },
+      },
+    });
   const held = [...tenant.data.memberships.values()][0]!;
   Object.assign(certifyOf(stillHeld)!, { appId: held.appId, appEntitlementId: held.appEntitlementId, appUserId: held.appUserId });
 
@@ -134,6 +157,9 @@ describe('attest export certification', () => {
     expect([gone['Revoke task ID'], gone['Access gone']]).toEqual([revokeTaskId, true]);
     const held = rows.find((r) => r['Task ID'] === stillHeld.id)!;
     expect([held['Revoke task ID'], held['Access gone']]).toEqual([null, false]);
+    expect(rows.find((r) => r['Task ID'] === byAccess.id)!['Revoke task ID']).toBe(
+      `${[...tenant.data.tasks.values()].find((t) => t.type?.revoke)!.id!}-after`,
+    );
 
     // The summary adds up, per campaign, to the rows.
     const summary = await rowsOf(out, 'Certification summary');

@@ -135,7 +135,7 @@ export function readCertification(store: ReportStore, opts: { asOfRun?: number; 
   const certify: StoredObject[] = [];
   // Revoke tasks by the certify task that created them, and by the access they remove.
   const revokeByCertTask = new Map<string, StoredObject>();
-  const revokeByAccess = new Map<string, StoredObject>();
+  const revokesByAccess = new Map<string, StoredObject[]>();
   for (const o of store.iterateObjects('tasks', { asOfRun })) {
     const type = getPath(task(o), 'type');
     const c = getPath(type, 'certify');
@@ -145,8 +145,9 @@ export function readCertification(store: ReportStore, opts: { asOfRun?: number; 
       const from = str(getPath(r, 'source.review.certTicketId'));
       if (from) revokeByCertTask.set(from, o);
       const key = accessKey(r.appEntitlementId, r.appUserId);
-      const earlier = revokeByAccess.get(key);
-      if (!earlier || str(getPath(task(o), 'createdAt')) > str(getPath(task(earlier), 'createdAt'))) revokeByAccess.set(key, o);
+      const known = revokesByAccess.get(key);
+      if (known) known.push(o);
+      else revokesByAccess.set(key, [o]);
     }
   }
   if (campaignId && !campaigns.has(campaignId) && certify.length === 0)
@@ -167,7 +168,10 @@ export function readCertification(store: ReportStore, opts: { asOfRun?: number; 
     const appId = str(getPath(c, 'appId')) || null;
     const decision = decisionOf(outcome);
     const revoke =
-      decision === 'revoked' ? (revokeByCertTask.get(o.id) ?? revokeByAccess.get(accessKey(entitlementId, appUserId))) : undefined;
+      decision === 'revoked'
+        ? (revokeByCertTask.get(o.id) ??
+          revokeAfter(revokesByAccess.get(accessKey(entitlementId, appUserId)), str(getPath(t, 'createdAt'))))
+        : undefined;
     const assigned = strings(getPath(t, 'stepApproverIds'));
     const reviewers = assigned.length ? assigned : strings(getPath(t, 'approverIds'));
     const by = decider(t);
@@ -223,6 +227,13 @@ export function readCertification(store: ReportStore, opts: { asOfRun?: number; 
   );
   const asOf = dataAsOf(store, asOfRun);
   return { items, campaigns: summaries(items, campaigns, campaignId, asOf), asOf };
+}
+
+/** The first revoke of an access created once its review had begun (an earlier one is not its remediation). */
+function revokeAfter(revokes: readonly StoredObject[] | undefined, since: string): StoredObject | undefined {
+  const createdAt = (o: StoredObject): number => Date.parse(str(getPath(task(o), 'createdAt')));
+  const from = Date.parse(since);
+  return (revokes ?? []).filter((o) => !Number.isFinite(from) || createdAt(o) >= from).sort((a, b) => createdAt(a) - createdAt(b))[0];
 }
 
 function titles(store: ReportStore, collection: CollectionId, asOfRun?: number): Map<string, string | null> {

@@ -60,7 +60,7 @@ export function certificationSheet(sources: ReportSources, params: ReportParams)
     }),
     col('State', 'enum', (i) => i.stateLabel, { source: 'task.state', about: "the certify task's state" }),
     col('Revoke task ID', 'text', (i) => i.revokeTaskId, {
-      source: 'task.type.revoke.source.review.certTicketId, else the latest revoke of that access',
+      source: 'task.type.revoke.source.review.certTicketId, else the first revoke of that access created since the review began',
       about: 'for a revoke decision: the revoke task that removes the access',
     }),
     col('Revoke task state', 'enum', (i) => i.revokeTaskState, { about: "the revoke task's state" }),
