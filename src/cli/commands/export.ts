@@ -66,7 +66,9 @@ const preparedByArg = (value: string | undefined): string | undefined => {
 /** Prints the one-screen summary of an export on stderr. */
 export function printExportSummary(io: CliIO, result: ExportResult): void {
   const lines = [`wrote ${result.file} (${(result.bytes / 1024).toFixed(0)} KiB, ${result.ms} ms)`];
-  for (const s of result.sheets) lines.push(`  ${s.name.padEnd(18)} ${String(s.rows).padStart(8)} rows  sha256 ${s.sha256.slice(0, 16)}…`);
+  const width = Math.max(18, ...result.sheets.map((s) => s.name.length));
+  for (const s of result.sheets)
+    lines.push(`  ${s.name.padEnd(width)} ${String(s.rows).padStart(8)} rows  sha256 ${s.sha256.slice(0, 16)}…`);
   for (const c of result.collections) {
     if (!c.complete) lines.push(`  ! ${c.collection}: NOT complete (${c.note})`);
   }
