@@ -31,6 +31,7 @@ export const CHANNEL_NAMES = [
   'addTemplates',
   'addedTemplates',
   'searchAutomations',
+  'campaignItems',
   'compareRuns',
   'search',
   'overview',

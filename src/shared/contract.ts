@@ -203,6 +203,40 @@ export type HistoryEntry = z.infer<typeof HistoryEntry>;
 export const ChangeKind = z.enum(['added', 'removed', 'modified']);
 export type ChangeKind = z.infer<typeof ChangeKind>;
 
+/** A reviewed item of an access review campaign (a certify task), as the certification report lists it. */
+export const CertificationItem = z.object({
+  campaignId: z.string(),
+  taskId: z.string(),
+  taskNumber: z.string().nullable(),
+  subject: z.string().nullable(),
+  subjectEmail: z.string().nullable(),
+  appUserId: z.string().nullable(),
+  app: z.string().nullable(),
+  entitlement: z.string().nullable(),
+  entitlementId: z.string().nullable(),
+  reviewers: z.array(z.string()),
+  decidedBy: z.string().nullable(),
+  decision: z.enum(['certified', 'revoked', 'outstanding', 'other']),
+  outcomeLabel: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  comments: z.number().int().nullable(),
+  stateLabel: z.string().nullable(),
+  revokeTaskId: z.string().nullable(),
+  revokeTaskState: z.string().nullable(),
+  accessGone: z.boolean().nullable(),
+});
+
+export const CampaignSummary = z.object({
+  population: z.number().int(),
+  decided: z.number().int(),
+  certified: z.number().int(),
+  revoked: z.number().int(),
+  outstanding: z.number().int(),
+  overdue: z.number().int(),
+  revokesWithTask: z.number().int(),
+  revokesGone: z.number().int(),
+});
+
 export const ChangedObject = z.object({
   collection: CollectionId,
   id: z.string(),
@@ -657,6 +691,11 @@ export const CHANNELS = {
     z.object({ entries: z.array(HistoryEntry) }),
     "An object's versions across sync runs.",
   ),
+  campaignItems: channel(
+    z.object({ campaignId: Id }).strict(),
+    z.object({ items: z.array(CertificationItem), summary: CampaignSummary.nullable(), asOf: z.string().nullable() }),
+    "A campaign's reviewed items (its certify tasks) with reviewers, decisions and remediation, and their counts.",
+  ),
   compareRuns: channel(
     z
       .object({
@@ -876,6 +915,8 @@ export const CHANNELS = {
         view: z.string().max(200).nullable().default(null),
         fromRun: z.number().int().nullable().default(null),
         toRun: z.number().int().nullable().default(null),
+        /** The certification report: the one campaign (its id) reported; null: every campaign. */
+        campaign: z.string().max(200).nullable().default(null),
         /** Sign with this machine's evidence signing key (in the OS keychain, created on first use). */
         sign: z.boolean().default(false),
         /** Who prepared the workbook, as its cover names them (null: the OS account's full name). */

@@ -49,6 +49,8 @@ describe('attest demo', () => {
       'Access',
       'Tasks',
       'Task details',
+      'Certification summary',
+      'Certification',
       'Outbox journal',
       'Diff',
       RAW,

@@ -239,6 +239,8 @@ const expectedSheets: Record<ReportKind, string[]> = {
     'Access',
     'Tasks',
     'Task details',
+    'Certification summary',
+    'Certification',
     'Outbox journal',
     'Review decisions',
     'Review totals',
@@ -253,6 +255,7 @@ const expectedSheets: Record<ReportKind, string[]> = {
   scopes: ['Scopes', RAW],
   access: ['Access', RAW],
   tasks: ['Tasks', 'Task details', RAW],
+  certification: ['Certification summary', 'Certification'],
   apps: ['Apps', RAW],
   entitlements: ['Entitlements', RAW],
   'app-users': ['App users', RAW],
@@ -334,7 +337,10 @@ describe('report catalog', () => {
           : name === 'Outbox journal'
             ? journalOf().length
             : name === 'Diff'
-              ? store.diff(run1, run2).length
+              ? // one row per changed value, or per object added or removed
+                store
+                  .diff(run1, run2)
+                  .reduce((n, e) => n + Math.max(1, e.fieldChanges.length) + (e.fieldCount > e.fieldChanges.length ? 1 : 0), 0)
               : name === RAW
                 ? (rawCollections[kind] ?? [kind as CollectionId]).reduce((sum, c) => sum + store.countObjects(c), 0)
                 : pySheet.rows;

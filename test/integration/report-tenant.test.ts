@@ -77,6 +77,8 @@ describe('evidence workbook of a synced reference tenant', () => {
       'Access',
       'Tasks',
       'Task details',
+      'Certification summary',
+      'Certification',
       'Outbox journal',
       'Diff',
       RAW,

@@ -110,6 +110,7 @@ describe('sync against the reference tenant', () => {
     d.scopes.set('scope-new-1', { ...s1!, id: 'scope-new-1', scopeValue: 'new:one', displayName: 'Brand new scope' });
     d.scopes.set('scope-new-2', { ...s1!, id: 'scope-new-2', scopeValue: 'new:two' });
     d.scopes.delete(s2!.id!);
+    const oldName = s3!.displayName;
     d.touch('scopes', s3!.id!, { displayName: 'Renamed scope' });
     const [a1, a2] = [...d.automations.values()];
     d.touch('automations', a1!.id!, { displayName: 'Renamed automation' });
@@ -159,7 +160,12 @@ describe('sync against the reference tenant', () => {
     const text = await runCli(['diff', '--store', store.file]);
     expect(text.out).toContain(`+ scopes        scope-new-1  Brand new scope`);
     expect(text.out).toContain(`- scopes        ${s2!.id}`);
-    expect(text.out).toContain(`~ scopes        ${s3!.id}  Renamed scope  (displayName, updatedAt)`);
+    // The scope's line names its entitlement and app; each changed value follows, labelled, old -> new.
+    const scopeEntitlement = d.entitlements.get(s3!.appEntitlementId!)!;
+    expect(text.out).toContain(
+      `~ scopes        ${s3!.id}  Renamed scope  (${scopeEntitlement.displayName} in ${d.apps.get(scopeEntitlement.appId)!.displayName})\n` +
+        `    Name: "${oldName}" -> "Renamed scope"\n`,
+    );
     expect(text.err).toContain(`${expected.filter((e) => e.endsWith('added')).length} added`);
 
     const shown = await runCli(['show', 'campaigns', c1!.id!, '--store', store.file]);

@@ -97,10 +97,25 @@ describe('store', () => {
     expect(c.deleted).toBe(true);
     expect(store.getObject('scopes', 'c', { asOfRun: r2 })).toBeNull();
 
+    // Each change names the app of the scope, and a modified one gives every value before and after.
+    const of = { appId: 'app-1', appEntitlementId: null };
+    const unchanged = { changedFields: [], fieldChanges: [], fieldCount: 0, ...of };
     expect(store.diff(r1, r2)).toEqual([
-      { collection: 'scopes', id: 'b', title: 'Scope b', change: 'modified', changedFields: ['description', 'state'] },
-      { collection: 'scopes', id: 'c', title: 'Scope c', change: 'removed', changedFields: [] },
-      { collection: 'scopes', id: 'd', title: 'Scope d', change: 'added', changedFields: [] },
+      {
+        collection: 'scopes',
+        id: 'b',
+        title: 'Scope b',
+        change: 'modified',
+        changedFields: ['description', 'state'],
+        fieldChanges: [
+          { field: 'description', before: 'Reads files', after: 'Now off' },
+          { field: 'state', before: 'XAA_SCOPE_STATE_ENABLED', after: 'XAA_SCOPE_STATE_DISABLED' },
+        ],
+        fieldCount: 2,
+        ...of,
+      },
+      { collection: 'scopes', id: 'c', title: 'Scope c', change: 'removed', ...unchanged },
+      { collection: 'scopes', id: 'd', title: 'Scope d', change: 'added', ...unchanged },
     ]);
     expect(store.diff(r2, r2)).toEqual([]);
     expect(() => store.diff(r2, r1)).toThrow(/must not be after/);
@@ -154,7 +169,21 @@ describe('store', () => {
     const r1 = run('campaigns', [[wrap('ACCESS_REVIEW_STATE_DRAFT')]]);
     const r2 = run('campaigns', [[wrap('ACCESS_REVIEW_STATE_STARTED', { startedAt: '2026-01-01T00:00:00Z' })]]);
     expect(store.diff(r1, r2)).toEqual([
-      { collection: 'campaigns', id: 'c1', title: 'Q1 review', change: 'modified', changedFields: ['startedAt', 'state'] },
+      {
+        collection: 'campaigns',
+        id: 'c1',
+        title: 'Q1 review',
+        change: 'modified',
+        changedFields: ['startedAt', 'state'],
+        // Paths inside the view, as changedFields names them; startedAt was absent before.
+        fieldChanges: [
+          { field: 'startedAt', before: undefined, after: '2026-01-01T00:00:00Z' },
+          { field: 'state', before: 'ACCESS_REVIEW_STATE_DRAFT', after: 'ACCESS_REVIEW_STATE_STARTED' },
+        ],
+        fieldCount: 2,
+        appId: null,
+        appEntitlementId: null,
+      },
     ]);
     expect(store.getObject('campaigns', 'c1')!.columns.state).toBe('ACCESS_REVIEW_STATE_STARTED');
   });

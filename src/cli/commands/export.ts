@@ -10,7 +10,7 @@ import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '..
 import { reviewExportUsage, runReviewExport } from './review';
 
 const usage = `Usage: attest export REPORT --out FILE.xlsx [--force] [--as-of RUN] [--filter KEY=VALUE ...] [--sort COLUMN[:desc]]
-                     [--text WORDS] [--from RUN --to RUN] [--sign] [--prepared-by NAME] [--connection NAME]
+                     [--text WORDS] [--from RUN --to RUN] [--campaign ID] [--sign] [--prepared-by NAME] [--connection NAME]
                      [--data-dir DIR] [--json]
 
 Writes an Excel workbook from the local store (offline). Every workbook opens with a Cover sheet
@@ -34,7 +34,8 @@ ${REPORT_KINDS.map((k) => `  ${k.padEnd(14)} ${REPORTS[k].title}`).join('\n')}
   --text WORDS         only objects whose text holds every word (as a list's filter box, or a
                        search's query)
   (The filters, sort and text are the report's parameters: the Cover states them.)
-  --from/--to RUN      the runs a diff compares (default: the last two completed)
+  --from/--to RUN      the runs a diff compares (default: the two latest completed full syncs)
+  --campaign ID        certification: only this campaign's reviewed items (default: every campaign)
   --prepared-by NAME   who prepared the workbook, as the cover names them (default: the OS
                        account's full name where the system knows it, with the login name)
   --sign               sign the workbook with this machine's signing key (Ed25519, kept in the
@@ -69,7 +70,9 @@ const preparedByArg = (value: string | undefined): string | undefined => {
 /** Prints the one-screen summary of an export on stderr. */
 export function printExportSummary(io: CliIO, result: ExportResult): void {
   const lines = [`wrote ${result.file} (${(result.bytes / 1024).toFixed(0)} KiB, ${result.ms} ms)`];
-  for (const s of result.sheets) lines.push(`  ${s.name.padEnd(18)} ${String(s.rows).padStart(8)} rows  sha256 ${s.sha256.slice(0, 16)}…`);
+  const width = Math.max(18, ...result.sheets.map((s) => s.name.length));
+  for (const s of result.sheets)
+    lines.push(`  ${s.name.padEnd(width)} ${String(s.rows).padStart(8)} rows  sha256 ${s.sha256.slice(0, 16)}…`);
   for (const c of result.collections) {
     if (!c.complete) lines.push(`  ! ${c.collection}: NOT complete (${c.note})`);
   }
@@ -104,6 +107,7 @@ export function exportCommand(deps: ExportDeps = {}): CommandModule {
           text: { type: 'string' },
           from: { type: 'string' },
           to: { type: 'string' },
+          campaign: { type: 'string' },
           connection: { type: 'string' },
           'data-dir': { type: 'string' },
           sign: { type: 'boolean', default: false },
@@ -143,6 +147,7 @@ export function exportCommand(deps: ExportDeps = {}): CommandModule {
           asOfRun: runArg(values['as-of'], '--as-of'),
           fromRun: runArg(values.from, '--from'),
           toRun: runArg(values.to, '--to'),
+          campaign: values.campaign,
           filters: values.filter ?? [],
           sort: values.sort,
           text: values.text,

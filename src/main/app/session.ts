@@ -165,6 +165,8 @@ export interface ExportArgs {
   text?: string | null;
   /** The view of the app the parameters came from, as the cover names it. */
   view?: string | null;
+  /** The certification report: the one campaign reported (null or absent: every campaign). */
+  campaign?: string | null;
 }
 
 export class Session {
@@ -609,6 +611,7 @@ export class Session {
     sort,
     text,
     view,
+    campaign,
   }: ExportArgs): Promise<ExportResult> {
     const out = this.mustBeGranted(path);
     const workspace = this.workspace();
@@ -630,6 +633,7 @@ export class Session {
         view: view ?? undefined,
         fromRun: fromRun ?? undefined,
         toRun: toRun ?? undefined,
+        campaign: campaign ?? undefined,
         preparedBy: preparedBy ?? undefined,
         signal: controller.signal,
         onProgress: (event) => this.options.events.emit('exportProgress', event),

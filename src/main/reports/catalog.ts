@@ -10,7 +10,7 @@
  * the report's Raw sheet.
  */
 import { ROUTING_RULE_ACTION_KEYS } from '../../shared/api-types/routing-rule';
-import type { DiffEntry, Filters, FilterValue, StoredObject } from '../store/types';
+import type { Filters, FilterValue, StoredObject } from '../store/types';
 import { COLLECTIONS, collection as descriptorOf, getPath, isRecord, type CollectionDescriptor, type CollectionId } from '../collections';
 import type { CellValue } from './canonical';
 import { kindWords } from './cells';
@@ -36,11 +36,13 @@ import {
   type ReportSources,
   type ReportStore,
 } from './columns';
+import { changesInWords, type ChangeInWords, type ValueChange } from './diff-values';
 import { InvalidInputError } from './errors';
 import { EVIDENCE_HEADER_ROW_ONLY } from './workbook';
 import { campaignSettingsSheet, campaignsSheet, templateSettingsSheet, templatesSheet } from './sheets-access-review';
 import { automationsSheet, automationStepsSheet, stepSettingsSheet } from './sheets-automations';
 import { reviewDecisionsSheet, reviewTotalsSheet } from './sheets-reviews';
+import { certificationSheet, certificationSummarySheet } from './sheets-certification';
 import { taskDetailsSheet, tasksSheet } from './sheets-tasks';
 
 export {
@@ -63,6 +65,7 @@ export const REPORT_KINDS = [
   'scopes',
   'access',
   'tasks',
+  'certification',
   'apps',
   'entitlements',
   'app-users',
@@ -339,18 +342,54 @@ function changesSheet(sources: ReportSources): ReportSheet {
   });
 }
 
+/** A row of the Diff sheet: one changed value of a modified object, or the object added or removed. */
+interface DiffRow {
+  change: ChangeInWords;
+  value: ValueChange | null;
+  /** The row that says how many more values changed than are listed. */
+  more: number;
+}
+
 function diffSheet(sources: ReportSources, runs: { from: number; to: number } | undefined): ReportSheet {
-  const columns: ReportColumn<DiffEntry>[] = [
-    col('Collection', 'enum', (e) => descriptorOf(e.collection).title),
-    col('ID', 'text', (e) => e.id),
-    col('Title', 'text', (e) => e.title, 40),
-    col('Change', 'enum', (e) => e.change),
-    col('Changed fields', 'text', (e) => (e.changedFields.length ? e.changedFields.join(', ') : null), 40),
+  const columns: ReportColumn<DiffRow>[] = [
+    col('Collection', 'enum', (r) => descriptorOf(r.change.collection).title),
+    col('ID', 'text', (r) => r.change.id),
+    col('Title', 'text', (r) => r.change.title, 40),
+    col('Change', 'enum', (r) => r.change.change),
+    col('App', 'text', (r) => r.change.app ?? r.change.appId, { width: 24, about: 'the app the object is of: its name, else its id' }),
+    col('Entitlement', 'text', (r) => r.change.entitlement ?? r.change.entitlementId, {
+      width: 30,
+      about: 'the entitlement the object is of (a membership, a task): its name, else its id',
+    }),
+    col('Field', 'text', (r) => (r.value ? r.value.label : r.more ? `${r.more} more values changed (not listed)` : null), {
+      width: 30,
+      about: 'the changed value, by the label its column has (else its path in words); one row per changed value',
+    }),
+    col('Field path', 'text', (r) => r.value?.field ?? null, {
+      width: 30,
+      about: 'where the value sits in the object, as the API names it',
+    }),
+    col('Old value', 'text', (r) => r.value?.before ?? null, {
+      width: 40,
+      about: 'the value in the earlier run, in words (times in UTC, enum values as labels); empty when absent',
+    }),
+    col('New value', 'text', (r) => r.value?.after ?? null, {
+      width: 40,
+      about: 'the value in the later run, in words; empty when absent',
+    }),
     col('From run', 'int', () => runs?.from ?? null),
     col('To run', 'int', () => runs?.to ?? null),
   ];
-  return sheet('Diff', columns, () => (runs ? sources.store.diff(runs.from, runs.to) : []), {
-    about: 'one row per object added, removed or modified between the two sync runs compared',
+  const source = function* (): Iterable<DiffRow> {
+    if (!runs) return;
+    for (const change of changesInWords(sources.store, runs.from, runs.to)) {
+      if (change.values.length === 0) yield { change, value: null, more: 0 };
+      for (const value of change.values) yield { change, value, more: 0 };
+      if (change.valuesNotListed > 0) yield { change, value: null, more: change.valuesNotListed };
+    }
+  };
+  return sheet('Diff', columns, source, {
+    about: 'what changed between the two sync runs compared: one row per changed value (old and new), or per object added or removed',
   });
 }
 
@@ -363,16 +402,27 @@ const ALL: CollectionId[] = COLLECTIONS.map((c) => c.id);
 /** The access report reads memberships, and names their entitlements and apps: the Evidence sheet states all three. */
 const ACCESS_COLLECTIONS: CollectionId[] = ['memberships', 'entitlements', 'apps'];
 
-/** The two completed runs a diff compares: given, or the last two completed. */
+/**
+ * The certification report reads the certify and revoke tasks, names them from the campaigns, apps,
+ * entitlements and app users, and checks remediation against the memberships.
+ */
+const CERTIFICATION_COLLECTIONS: CollectionId[] = ['tasks', 'campaigns', 'memberships', 'apps', 'entitlements', 'app-users'];
+
+/**
+ * The two completed runs a diff compares: given, or by default the two latest completed syncs.
+ * The runs of fresh copies a send read back and of live reads are not compared by default: what
+ * they stored falls between two syncs, so it shows in the comparison of those.
+ */
 export function resolveDiffRuns(store: ReportStore, params: ReportParams): { from: number; to: number } | undefined {
-  const completed = store
-    .runs()
-    .filter((r) => r.status === 'completed')
+  const runs = store.runs().filter((r) => r.status === 'completed');
+  const completed = runs.map((r) => r.id).sort((a, b) => a - b);
+  const syncs = runs
+    .filter((r) => r.origin === 'sync')
     .map((r) => r.id)
     .sort((a, b) => a - b);
-  const to = params.toRun ?? params.asOfRun ?? completed.at(-1);
+  const to = params.toRun ?? params.asOfRun ?? syncs.at(-1);
   if (to === undefined) return undefined;
-  const from = params.fromRun ?? completed.filter((id) => id < to).at(-1);
+  const from = params.fromRun ?? syncs.filter((id) => id < to).at(-1);
   if (from === undefined) return undefined;
   for (const id of [from, to]) {
     if (!completed.includes(id))
@@ -407,6 +457,8 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
           accessSheet(s, p),
           tasksSheet(s, p),
           taskDetailsSheet(s, p),
+          certificationSummarySheet(s, p),
+          certificationSheet(s, p),
           changesSheet(s),
           reviewDecisionsSheet(s),
           reviewTotalsSheet(s),
@@ -463,6 +515,16 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
   'app-users': {
     title: 'App users',
     build: (s, p) => single('app-users', 'App users', [collectionSheet(s, p, 'app-users', 'one row per account of every app')], s, p),
+  },
+  certification: {
+    title: 'Certification: access review decisions',
+    build: (s, p) => ({
+      kind: 'certification',
+      title: 'Certification: access review decisions',
+      collections: CERTIFICATION_COLLECTIONS,
+      usesJournal: false,
+      sheets: [certificationSummarySheet(s, p), certificationSheet(s, p)],
+    }),
   },
   tasks: { title: 'Tasks', build: (s, p) => single('tasks', 'Tasks', [tasksSheet(s, p), taskDetailsSheet(s, p)], s, p) },
   changes: {
@@ -645,6 +707,8 @@ export function collectionsOf(kind: ReportKind): CollectionId[] {
     case 'changes':
     case 'review-decisions':
     case 'diff':
+    case 'certification':
+      // The certification report is scoped by campaign (--campaign), not by filters.
       return [];
     case 'access':
       // Filters aim at the memberships (the rows); the entitlements and apps are only named.

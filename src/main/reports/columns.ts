@@ -30,7 +30,7 @@ export interface ReportStore {
     opts?: { asOfRun?: number; filters?: Filters; text?: string; sort?: ReportSort },
   ): Iterable<StoredObject>;
   countObjects(collection: CollectionId, opts?: { asOfRun?: number; filters?: Filters; text?: string }): number;
-  diff(fromRun: number, toRun: number): DiffEntry[];
+  diff(fromRun: number, toRun: number, opts?: { collection?: CollectionId }): DiffEntry[];
 }
 
 /** Parameters of one export, after validation. */
@@ -43,6 +43,8 @@ export interface ReportParams {
   text?: Partial<Record<CollectionId, string>>;
   /** Per collection, the order of its rows (else by id). */
   sort?: Partial<Record<CollectionId, ReportSort>>;
+  /** Certification: the one campaign reported (else every campaign). */
+  campaign?: string;
   /** Diff: the two runs compared. */
   fromRun?: number;
   toRun?: number;

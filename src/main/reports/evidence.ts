@@ -114,6 +114,7 @@ export function manifestRows(input: ManifestInput): CellValue[][] {
     ['Filters', filters.length ? JSON.stringify(Object.fromEntries(filters)) : 'none'],
     ...(hasEntries(params.text) ? [['Text filter', JSON.stringify(params.text)]] : []),
     ...(hasEntries(params.sort) ? [['Sort', JSON.stringify(params.sort)]] : []),
+    ...(params.campaign ? [['Campaign', params.campaign]] : []),
     [
       'Diff runs',
       plan.diffRuns
@@ -130,6 +131,7 @@ export function manifestRows(input: ManifestInput): CellValue[][] {
         filters: Object.fromEntries(filters),
         ...(hasEntries(params.text) ? { text: params.text } : {}),
         ...(hasEntries(params.sort) ? { sort: params.sort } : {}),
+        ...(params.campaign ? { campaign: params.campaign } : {}),
         diff: plan.diffRuns ?? null,
       }),
     ],

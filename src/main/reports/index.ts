@@ -73,6 +73,8 @@ export interface ExportOptions extends ReportSources {
   view?: string;
   fromRun?: number;
   toRun?: number;
+  /** The certification report: the one campaign (its id) to report on. */
+  campaign?: string;
   signal?: AbortSignal;
   onProgress?: (progress: ExportProgress & { sheetCount: number }) => void;
   /** Who prepared the workbook (default: the OS user's full name where the system knows it). */
@@ -111,7 +113,15 @@ export function recordedParameters(text: string | undefined): { kind: ReportKind
     return null;
   }
   if (!recorded || typeof recorded !== 'object') return null;
-  const r = recorded as { report?: unknown; asOfRun?: unknown; filters?: unknown; text?: unknown; sort?: unknown; diff?: unknown };
+  const r = recorded as {
+    report?: unknown;
+    asOfRun?: unknown;
+    filters?: unknown;
+    text?: unknown;
+    sort?: unknown;
+    diff?: unknown;
+    campaign?: unknown;
+  };
   if (typeof r.report !== 'string' || !isReportKind(r.report)) return null;
   const object = (v: unknown): Record<string, never> | undefined => (v && typeof v === 'object' ? (v as Record<string, never>) : undefined);
   const diff = object(r.diff) as { from?: unknown; to?: unknown } | undefined;
@@ -125,8 +135,20 @@ export function recordedParameters(text: string | undefined): { kind: ReportKind
       sort: object(r.sort),
       fromRun: run(diff?.from),
       toRun: run(diff?.to),
+      ...(typeof r.campaign === 'string' && r.campaign ? { campaign: r.campaign } : {}),
     },
   };
+}
+
+/** A campaign id: 1 to 200 characters without control characters or spaces, else an error. */
+function campaignId(id: string | undefined, kind: ReportKind): string | undefined {
+  if (id === undefined) return undefined;
+  if (kind !== 'certification') throw new InvalidInputError('a campaign scopes the certification report only');
+  const value = id.trim();
+  // eslint-disable-next-line no-control-regex
+  if (!value || value.length > 200 || /[\x00-\x20\x7f]/.test(value))
+    throw new InvalidInputError(`a campaign is named by its id (1 to 200 characters, no spaces), not '${id}'`);
+  return value;
 }
 
 /** The name of the view the parameters came from: 1 to 200 characters without control characters, else an error. */
@@ -149,6 +171,7 @@ export async function exportReport(options: ExportOptions): Promise<ExportResult
     sort: parseSort(options.sort, collectionsOf(options.kind)),
     fromRun: options.fromRun,
     toRun: options.toRun,
+    campaign: campaignId(options.campaign, options.kind),
   };
   const view = viewName(options.view);
   const sources: ReportSources = { store: options.store, journal: options.journal, reviewDecisions: options.reviewDecisions };

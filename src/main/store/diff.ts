@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { collection as descriptorOf, type CollectionId } from '../collections';
+import { collection as descriptorOf, extractColumns, type CollectionId } from '../collections';
 import { changedFields, fieldChanges, type FieldChange } from './changes';
 import type { ChangeKind, DiffEntry } from './types';
 
@@ -71,16 +71,31 @@ function pairRows(db: Database, from: number, to: number, query: DiffQuery, page
     .all({ ...params(from, to, query), ...(page ?? {}) }) as PairRow[];
 }
 
-/** Every change from run `from` to run `to`, with the top-level fields that differ. */
+/**
+ * Every change from run `from` to run `to`, with the top-level fields that differ, each value that
+ * differs before and after (the first ones), and the app and entitlement the object is of, where
+ * its collection names them (a membership, an entitlement, an app user, a task).
+ */
 export function diffEntries(db: Database, from: number, to: number, query: DiffQuery = {}): DiffEntry[] {
-  return pairRows(db, from, to, query).map((r) => ({
-    collection: r.collection,
-    id: r.id,
-    title: (r.change === 'removed' ? r.a_title : r.b_title) ?? '',
-    change: r.change,
-    changedFields:
-      r.change === 'modified' ? changedFields(JSON.parse(r.a_raw!), JSON.parse(r.b_raw!), descriptorOf(r.collection).diffRoot) : [],
-  }));
+  return pairRows(db, from, to, query).map((r) => {
+    const d = descriptorOf(r.collection);
+    const before: unknown = r.a_raw === null ? null : JSON.parse(r.a_raw);
+    const after: unknown = r.b_raw === null ? null : JSON.parse(r.b_raw);
+    const found = r.change === 'modified' ? fieldChanges(before, after, d.diffRoot) : { changes: [], total: 0 };
+    const columns = extractColumns(d, r.change === 'removed' ? before : after);
+    const idOf = (name: string): string | null => (typeof columns[name] === 'string' && columns[name] ? columns[name] : null);
+    return {
+      collection: r.collection,
+      id: r.id,
+      title: (r.change === 'removed' ? r.a_title : r.b_title) ?? '',
+      change: r.change,
+      changedFields: r.change === 'modified' ? changedFields(before, after, d.diffRoot) : [],
+      fieldChanges: found.changes,
+      fieldCount: found.total,
+      appId: r.collection === 'apps' ? r.id : idOf('appId'),
+      appEntitlementId: r.collection === 'entitlements' ? r.id : idOf('appEntitlementId'),
+    };
+  });
 }
 
 /** How many objects were added, removed and modified per collection. */

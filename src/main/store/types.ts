@@ -121,6 +121,12 @@ export interface DiffEntry {
   change: ChangeKind;
   /** Top-level fields that differ (for campaigns, fields of the campaign inside its wrapper). */
   changedFields: string[];
+  /** Each value that differs, with its old and new value (the first ones; `fieldCount` counts them all). */
+  fieldChanges: FieldChange[];
+  fieldCount: number;
+  /** The app and entitlement the object is of, where its collection names them (null otherwise). */
+  appId: string | null;
+  appEntitlementId: string | null;
 }
 
 export interface ObjectVersion {

@@ -3,6 +3,7 @@ import type { Session } from '../../app/session';
 import { withPending } from '../../outbox/overlay';
 import type { Handlers } from '../dispatch';
 import { createLatest } from '../latest';
+import { campaignItems } from '../../app/certification';
 import { compareRuns } from '../../app/changes';
 import { entitlementToolset } from '../../app/toolsets';
 import { readLive } from '../../app/live-read';
@@ -42,6 +43,7 @@ export function dataHandlers(
   | 'addedTemplates'
   | 'searchAutomations'
   | 'compareRuns'
+  | 'campaignItems'
   | 'search'
   | 'overview'
 > {
@@ -97,6 +99,7 @@ export function dataHandlers(
       // The rows without their JSON: a row opens as the store holds it.
       return { ...answer, automations: answer.automations.map(({ raw: _raw, ...a }) => a) };
     },
+    campaignItems: ({ campaignId }) => campaignItems(store(), campaignId),
     compareRuns: (args) => {
       const found = compareRuns(store(), args);
       return { ...found, runs: found.runs.map(runOf), changes: found.changes.map(changedObjectOf) };

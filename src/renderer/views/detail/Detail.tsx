@@ -12,6 +12,7 @@ import { Structured } from './structured';
 import { EntitlementMembers, TaskActions } from './actions';
 import { AppObjects } from './app-objects';
 import { EntitlementToolset } from './toolset';
+import { CampaignItems } from './campaign-items';
 import { RefreshFromTenant } from '../live/RefreshFromTenant';
 
 type Tab = 'details' | 'json' | 'history';
@@ -142,6 +143,7 @@ export function Detail({ collection, id }: { collection: CollectionId; id: strin
             {collection === 'tasks' && !object.deleted && <TaskActions object={object} raw={parsed} />}
             {collection === 'apps' && <AppObjects appId={object.id} />}
             <Structured collection={collection} raw={parsed} />
+            {collection === 'campaigns' && <CampaignItems campaignId={object.id} />}
             {collection === 'entitlements' && typeof object.cells.appId === 'string' && (
               <EntitlementToolset appId={object.cells.appId} entitlementId={object.id} />
             )}
