@@ -32,6 +32,8 @@ export const COLLECTION_IDS = [
   'app-users',
   'memberships',
   'tasks',
+  'users',
+  'policies',
 ] as const;
 export const CollectionId = z.enum(COLLECTION_IDS);
 export type CollectionId = z.infer<typeof CollectionId>;

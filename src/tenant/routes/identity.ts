@@ -1,6 +1,20 @@
 /** Identity users and policies: the vendor's searches, for the names behind the user and policy ids of every other object. */
+import type { IdentityUser } from '../../shared/api-types';
 import { optBoolean, optRefIds, optString, optStringArray, textMatcher } from '../input';
 import { FULL_PERMISSIONS, listPage, type RequestContext, type Route } from './common';
+
+/** A user as a row of the search: the vendor's UserView (its paths point into `expanded`, which stays empty). */
+export function userView(user: IdentityUser): Record<string, unknown> {
+  return {
+    user,
+    userId: user.id,
+    delegatedUserPath: '',
+    directoriesPath: '',
+    managersPath: '',
+    rolesPath: '',
+    objectPermissions: FULL_PERMISSIONS,
+  };
+}
 
 function searchUsers(ctx: RequestContext) {
   const body = ctx.body;
@@ -23,15 +37,7 @@ function searchUsers(ctx: RequestContext) {
       (!text || text(user.displayName ?? '', user.email ?? '', user.username ?? '')),
   });
   return {
-    list: page.items.map((user) => ({
-      user,
-      userId: user.id,
-      delegatedUserPath: '',
-      directoriesPath: '',
-      managersPath: '',
-      rolesPath: '',
-      objectPermissions: FULL_PERMISSIONS,
-    })),
+    list: page.items.map(userView),
     expanded: [],
     nextPageToken: page.nextPageToken,
   };
