@@ -239,6 +239,8 @@ const expectedSheets: Record<ReportKind, string[]> = {
     'Access',
     'Tasks',
     'Task details',
+    'Users',
+    'Policies',
     'Outbox journal',
     'Diff',
     RAW,
@@ -254,6 +256,8 @@ const expectedSheets: Record<ReportKind, string[]> = {
   apps: ['Apps', RAW],
   entitlements: ['Entitlements', RAW],
   'app-users': ['App users', RAW],
+  users: ['Users', RAW],
+  policies: ['Policies', RAW],
   changes: ['Outbox journal'],
   diff: ['Diff'],
 };

@@ -77,6 +77,8 @@ describe('evidence workbook of a synced reference tenant', () => {
       'Access',
       'Tasks',
       'Task details',
+      'Users',
+      'Policies',
       'Outbox journal',
       'Diff',
       RAW,
