@@ -49,6 +49,8 @@ describe('attest demo', () => {
       'Access',
       'Tasks',
       'Task details',
+      'Users',
+      'Policies',
       'Outbox journal',
       'Diff',
       RAW,
