@@ -171,6 +171,11 @@ export const ObjectRow = z.object({
   cells: z.record(z.string(), Cell),
   deleted: z.boolean(),
   pending: z.boolean(),
+  /**
+   * The names of what the row's id cells point at (an owner, a policy, an app), by column key, where
+   * the store holds them: shown in place of the ids, the ids kept beside them.
+   */
+  names: z.record(z.string(), z.string().max(4000)).optional(),
 });
 export type ObjectRow = z.infer<typeof ObjectRow>;
 

@@ -2,7 +2,8 @@
  * Names instead of bare ids: a real sync of the demo tenant, then its evidence workbook read back
  * by exceljs. No data-sheet cell holds a synced user's or policy's id without its name: a cell that
  * is the id alone has the name in the same row (an ID column beside its name column), and an id
- * inside longer text (a list, settings, parameters, JSON) is written "Name <email> (id)".
+ * inside longer text (a list, settings, parameters, JSON) is written "Name <email> (id)". The rows
+ * the app's lists and details read carry the same names.
  */
 import ExcelJS from 'exceljs';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/main/api/client';
 import { exportReport } from '../../src/main/reports';
+import { detailOf, listWindow, nameLookup, rowOf } from '../../src/main/rpc/read-models';
 import { openStore, type Store } from '../../src/main/store/db';
 import { syncTenant } from '../../src/main/sync/engine';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
@@ -112,5 +114,32 @@ describe('user and policy ids in the evidence workbook', () => {
       expect(v[at('Policy')]).toBe(tenant.data.policies.get(campaign.policyId!)!.displayName);
     });
     expect(found).toBe(true);
+  });
+
+  it('the rows of the lists and details name the creator, the policy and the identity user of an app user', () => {
+    const lookup = nameLookup(store);
+    const campaign = [...tenant.data.campaigns.values()][0]!;
+    const creator = tenant.data.users.get(campaign.createdById!)!;
+    const { rows } = listWindow(store, 'campaigns', { filters: {}, offset: 0, limit: 100 });
+    const row = rowOf(
+      rows.find((r) => r.id === campaign.id)!,
+      lookup,
+    );
+    expect(row.cells.createdById).toBe(creator.id);
+    expect(row.names).toMatchObject({
+      createdById: `${creator.displayName} <${creator.email}>`,
+      policyId: tenant.data.policies.get(campaign.policyId!)!.displayName,
+      accessReviewTemplateId: tenant.data.templates.get(campaign.accessReviewTemplateId!)!.displayName,
+    });
+    const account = [...tenant.data.appUsers.values()][0]!;
+    const person = tenant.data.users.get(account.identityUserId)!;
+    const detail = detailOf(store.getObject('app-users', account.id)!, lookup);
+    expect(detail.names?.identityUserId).toBe(`${person.displayName} <${person.email}>`);
+    // A policy lists its approvers by name, in the order of their ids.
+    const policy = store.listObjects('policies', { limit: 100 }).rows.find((p) => p.columns.approverIds)!;
+    const approverIds = String(policy.columns.approverIds).split(', ');
+    expect(rowOf(policy, lookup).names?.approverIds).toBe(
+      approverIds.map((id) => `${tenant.data.users.get(id)!.displayName} <${tenant.data.users.get(id)!.email}>`).join(', '),
+    );
   });
 });
