@@ -2,8 +2,9 @@
 """
 Writes test/fixtures/openapi/c1-openapi.admin-subset.json: the path items of the vendor's full
 OpenAPI document that serve the objects admins act on (apps, entitlements, app users, grants,
-entitlement members), verbatim, with every schema they reference (transitively) and
-google.rpc.Status, and records its provenance (source hash, paths) beside it.
+entitlement members) and the identity users and policies other objects name, verbatim, with every
+schema they reference (transitively) and google.rpc.Status, and records its provenance (source
+hash, paths) beside it.
 
   /usr/bin/python3 scripts/openapi-admin-subset.py [path/to/c1-openapi.terraform-provider.yaml]
 
@@ -24,6 +25,8 @@ PATHS = [
     '/api/v1/search/app_users',
     '/api/v1/search/grants',
     '/api/v1/apps/{app_id}/entitlements/{app_entitlement_id}/users',
+    '/api/v1/search/users',
+    '/api/v1/search/policies',
 ]
 # The app resource type is what an entitlement's `appResourceTypePath` points at in `expanded` (its type).
 EXTRA_SCHEMAS = ['google.rpc.Status', 'c1.api.app.v1.AppResourceType']

@@ -18,3 +18,4 @@ export * from './api-types/policy';
 export * from './api-types/task';
 export * from './api-types/mcp';
 export * from './api-types/routing-rule';
+export * from './api-types/identity';

@@ -32,6 +32,8 @@ export const COLLECTION_IDS = [
   'app-users',
   'memberships',
   'tasks',
+  'users',
+  'policies',
 ] as const;
 export const CollectionId = z.enum(COLLECTION_IDS);
 export type CollectionId = z.infer<typeof CollectionId>;
@@ -169,6 +171,11 @@ export const ObjectRow = z.object({
   cells: z.record(z.string(), Cell),
   deleted: z.boolean(),
   pending: z.boolean(),
+  /**
+   * The names of what the row's id cells point at (an owner, a policy, an app), by column key, where
+   * the store holds them: shown in place of the ids, the ids kept beside them.
+   */
+  names: z.record(z.string(), z.string().max(4000)).optional(),
 });
 export type ObjectRow = z.infer<typeof ObjectRow>;
 

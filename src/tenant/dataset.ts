@@ -76,5 +76,8 @@ export function generateDataset(seed: number, scale: Scale = 'demo'): TenantData
   b.toolsets(count('toolsets', 2));
   b.routingRules(count('routingRules', 4));
   b.tasks(count('tasks', 6));
+  // Added after every collection above, each from its own stream: the data above stays as it was.
+  b.userProfiles();
+  b.policies();
   return data;
 }

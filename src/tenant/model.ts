@@ -9,7 +9,9 @@ import type {
   AccessReviewTemplate,
   Automation,
   FindingRoutingRule,
+  IdentityUser,
   McpAccessProfile,
+  Policy,
   Scope,
   Task,
 } from '../shared/api-types';
@@ -96,7 +98,9 @@ export type CollectionName =
   | 'campaigns'
   | 'toolsets'
   | 'routingRules'
-  | 'tasks';
+  | 'tasks'
+  | 'users'
+  | 'policies';
 
 export class TenantCollections {
   readonly apps = new Collection<App>('apps');
@@ -112,7 +116,11 @@ export class TenantCollections {
   readonly toolsets = new Collection<McpAccessProfile>('toolsets');
   readonly routingRules = new Collection<FindingRoutingRule>('routingRules');
   readonly tasks = new Collection<Task>('tasks');
-  /** Ids of the tenant's people (owners, approvers, requesters): referenced, not served. */
+  /** The tenant's people (owners, approvers, reviewers, requesters), served by `POST /search/users`. */
+  readonly users = new Collection<IdentityUser>('users');
+  /** The policies templates, campaigns, apps, routing rules and tasks name, served by `POST /search/policies`. */
+  readonly policies = new Collection<Policy>('policies');
+  /** Ids of the tenant's people, in the order they were drawn (the keys of `users`). */
   identityUserIds: string[] = [];
   private readonly ids: Random;
   private nextNumericId = 1000;
@@ -186,6 +194,8 @@ export class TenantCollections {
       'toolsets',
       'routingRules',
       'tasks',
+      'users',
+      'policies',
     ];
     return Object.fromEntries(names.map((n) => [n, this.collection(n).size])) as Record<CollectionName, number>;
   }

@@ -51,6 +51,8 @@ describe('attest demo', () => {
       'Task details',
       'Certification summary',
       'Certification',
+      'Users',
+      'Policies',
       'Outbox journal',
       'Diff',
       RAW,

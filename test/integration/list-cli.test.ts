@@ -209,6 +209,30 @@ describe('attest list', () => {
     expect(sorted.stderr).toContain(`${values.length} scopes, 5 shown`);
   });
 
+  it('lists users and policies, and a table shows the people and policies an id column names by name, the id in brackets', async () => {
+    const users = await attest(['list', 'users', '--json', '--store', file]);
+    expect(users.code, users.stderr).toBe(0);
+    expect((JSON.parse(users.stdout) as { total: number }).total).toBe(tenant.data.users.size);
+    const policies = await attest(['list', 'policies', '-o', 'csv', '--columns', 'id,displayName', '--store', file]);
+    expect(policies.code, policies.stderr).toBe(0);
+    const rows = parse(policies.stdout, { columns: true }) as { id: string; displayName: string }[];
+    expect(new Map(rows.map((r) => [r.id, r.displayName]))).toEqual(
+      new Map([...tenant.data.policies.values()].map((p) => [p.id, p.displayName])),
+    );
+
+    const campaign = [...tenant.data.campaigns.values()][0]!;
+    const creator = tenant.data.users.get(campaign.createdById!)!;
+    const policy = tenant.data.policies.get(campaign.policyId!)!;
+    const args = ['list', 'campaigns', '--filter', `id=${campaign.id}`, '--columns', 'createdById,policyId', '--store', file];
+    const table = await attest(args);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toContain(`${creator.displayName} <${creator.email}> (${creator.id})`);
+    expect(table.stdout).toContain(`${policy.displayName} (${policy.id})`);
+    // CSV keeps the ids as stored.
+    const csv = await attest([...args, '-o', 'csv']);
+    expect(parse(csv.stdout, { columns: true })).toEqual([{ createdById: creator.id, policyId: policy.id }]);
+  });
+
   it('refuses bad input with exit 2 and a message naming it', async () => {
     const cases: [string[], RegExp][] = [
       [['list', 'automations', '--filter', 'triggerType'], /--filter 'triggerType' is not KEY=VALUE/],

@@ -79,6 +79,8 @@ describe('evidence workbook of a synced reference tenant', () => {
       'Task details',
       'Certification summary',
       'Certification',
+      'Users',
+      'Policies',
       'Outbox journal',
       'Diff',
       RAW,

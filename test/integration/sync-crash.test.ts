@@ -115,7 +115,7 @@ describe('sync crash safety', () => {
   });
 
   beforeAll(async () => {
-    // About 9,000 objects across the eleven collections (automations 10 to a page: 60 pages; memberships 60 pages).
+    // About 9,600 objects across the thirteen collections (automations 10 to a page: 60 pages; memberships 60 pages).
     tenant = await startTenant({ port: 0, seed: 31, scale: 15 });
     proxy = await countingProxy(tenant.url);
     tmp = tempDir('attest-sync-crash-');

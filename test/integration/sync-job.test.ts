@@ -84,6 +84,8 @@ describe('sync job in a worker thread', () => {
         'app-users': 'auth',
         memberships: 'auth',
         tasks: 'auth',
+        users: 'auth',
+        policies: 'auth',
       });
       await expect(runSyncJob({ ...input, clientId: 'not a client id' })).rejects.toBeInstanceOf(SyncJobError);
     } finally {

@@ -9,6 +9,7 @@ import type { Task } from '../../src/shared/api-types';
 import type { TenantData } from '../../src/tenant/dataset';
 import { campaignView } from '../../src/tenant/routes/campaigns';
 import { FULL_PERMISSIONS } from '../../src/tenant/routes/common';
+import { userView } from '../../src/tenant/routes/identity';
 import { appUserView, appView, entitlementViewWrapper, Expander, memberView, servedTaskView } from '../../src/tenant/views';
 
 export function tempDir(prefix = 'attest-sync-it-'): { dir: string; remove(): void } {
@@ -58,6 +59,8 @@ export function expectedRaw(data: TenantData): Record<CollectionId, Map<string, 
       [...data.tasks.values()].filter((t) => !t.deletedAt),
       (t) => JSON.stringify(taskView(data, t)),
     ),
+    users: map(data.users.values(), (u) => JSON.stringify(userView(u))),
+    policies: map(data.policies.values(), (p) => JSON.stringify(p)),
   };
 }
 

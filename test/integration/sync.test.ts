@@ -123,9 +123,11 @@ describe('sync against the reference tenant', () => {
     d.toolsets.delete([...d.toolsets.keys()][0]!);
     const template = [...expectedRaw(d).templates.keys()][0]!;
     d.touch('templates', template, { description: 'Edited template' });
+    d.touch('users', d.identityUserIds[0]!, { displayName: 'Relocated Person' });
+    d.policies.delete([...d.policies.keys()][0]!);
     const secondSnapshot = expectedRaw(d);
     const expected = expectedChanges(firstSnapshot, secondSnapshot);
-    expect(expected, expected.join('\n')).toHaveLength(11);
+    expect(expected, expected.join('\n')).toHaveLength(13);
 
     const summary = await syncTenant({ store, api });
     expect(summary.status).toBe('completed');

@@ -68,7 +68,7 @@ describe('the contract', () => {
 
   it('refuses unknown fields and wrong types in arguments', () => {
     expect(CHANNELS.getObject.args.safeParse({ collection: 'scopes', id: 'x', extra: 1 }).success).toBe(false);
-    expect(CHANNELS.getObject.args.safeParse({ collection: 'users', id: 'x' }).success).toBe(false);
+    expect(CHANNELS.getObject.args.safeParse({ collection: 'people', id: 'x' }).success).toBe(false);
     expect(CHANNELS.listObjects.args.safeParse({ collection: 'scopes', limit: 1_000_000 }).success).toBe(false);
   });
 });

@@ -95,6 +95,8 @@ class FakeApi implements ApiClient {
     else if (path === '/search/app_users') out = this.page(this.data.appUsers!, 'list', req, 100);
     else if (path === '/search/grants') out = this.page(this.data.grants!, 'list', req, 100);
     else if (path === '/search/tasks') out = this.page(this.data.tasks!, 'list', req, 100);
+    else if (path === '/search/users') out = this.page(this.data.users!, 'list', req, 100);
+    else if (path === '/search/policies') out = this.page(this.data.policies!, 'list', req, 100);
     else if (path === '/search/entitlements') {
       // Every row's type is the one expanded resource type of the page.
       out = this.page(this.data.entitlements!, 'list', req, 100);
@@ -188,6 +190,8 @@ beforeEach(() => {
     { entitlement: api.data.entitlements[0], appEntitlementUserBinding: { appId: 'app1', appEntitlementId: 'e1', appUserId: 'u1' } },
   ];
   api.data.tasks = [{ task: { id: 'k1', displayName: 'Grant Admins to Ada' } }];
+  api.data.users = [{ user: { id: 'p1', displayName: 'Ada Allen', email: 'ada@example.com' } }];
+  api.data.policies = [{ id: 'pol1', displayName: 'Manager approval' }];
 });
 afterEach(() => {
   store.close();
@@ -249,7 +253,7 @@ describe('sync engine', () => {
   it('walks every collection to its end and stores what the tenant sent', async () => {
     api.text = (path, json) => (path === '/search/xaa/scopes' ? json.replace(/,"/g, ', "') : json);
     // Automations answer slowly: the templates' walk must still wait for them (they name a template too).
-    api.delay = (path) => (path === '/search/automations' ? 15 : 1);
+    api.delay = (path) => (path === '/search/automations' ? 40 : 1);
     const events: SyncProgress[] = [];
     const summary = await syncTenant({ store, api, onProgress: (e) => events.push(e) });
     expect(summary.status).toBe('completed');
@@ -257,6 +261,9 @@ describe('sync engine', () => {
     expect(by.scopes).toMatchObject({ fetched: 250, pages: 3, upserted: 250, deleted: 0, complete: true });
     expect(by.automations).toMatchObject({ fetched: 25, pages: 3, complete: true });
     expect(by.campaigns).toMatchObject({ fetched: 3, pages: 1 });
+    expect(by.users).toMatchObject({ fetched: 1, pages: 1, complete: true });
+    expect(store.getObject('users', 'p1')?.title).toBe('Ada Allen <ada@example.com>');
+    expect(by.policies).toMatchObject({ fetched: 1, pages: 1, complete: true });
     // Templates: the ids campaigns and automations name; a dangling one (404) is simply absent.
     expect(by.templates).toMatchObject({ fetched: 2, complete: true });
     expect(ids('templates')).toEqual(['tmpl-1', 'tmpl-auto']);

@@ -1,7 +1,10 @@
 import {
   collection as descriptorOf,
+  MULTI_SEPARATOR,
   resolveFilter,
   type CollectionDescriptor,
+  type CollectionId,
+  type ColumnDef,
   type Filters,
   type StoredObject,
 } from '../../main/app/collections';
@@ -84,6 +87,21 @@ function cellOf(o: StoredObject, name: string): Cell {
   return name === 'id' ? o.id : name === 'title' ? o.title : o.columns[name];
 }
 
+/**
+ * A table cell of a column that names objects of another collection (an owner, a policy, an app):
+ * each id as "Name (id)" where the store holds that object, so a person reads who and what.
+ */
+function namedCell(value: Cell, column: ColumnDef | undefined, nameOf: (collection: CollectionId, id: string) => string | null): Cell {
+  if (!column?.refersTo || typeof value !== 'string' || value === '') return value;
+  const ids = column.multi ? value.split(MULTI_SEPARATOR) : [value];
+  return ids
+    .map((id) => {
+      const name = nameOf(column.refersTo!, id);
+      return name ? `${name} (${id})` : id;
+    })
+    .join(MULTI_SEPARATOR);
+}
+
 const command: CommandModule = {
   summary: 'a collection of the local store, filtered and sorted, without a search query',
   usage,
@@ -115,10 +133,18 @@ const command: CommandModule = {
     try {
       const { rows, total } = workspace.store.listObjects(d.id, { filters, sort, limit, offset, asOfRun });
       const labels = new Map(d.columns.map((c) => [c.name, c.label]));
+      const defs = new Map(d.columns.map((c) => [c.name, c]));
+      const names = new Map<string, string | null>();
+      const nameOf = (collection: CollectionId, id: string): string | null => {
+        const key = `${collection}\u0000${id}`;
+        if (!names.has(key)) names.set(key, workspace.store.getObject(collection, id, { asOfRun })?.title || null);
+        return names.get(key)!;
+      };
       print(io, format, {
         headers: columns.map((n) => (n === 'id' ? 'ID' : n === 'title' ? 'Title' : (labels.get(n) ?? n))),
         csvHeaders: columns,
-        rows: rows.map((o) => columns.map((n) => cellOf(o, n))),
+        // The table names the objects an id column points at; CSV and JSON keep the ids as stored.
+        rows: rows.map((o) => columns.map((n) => (format === 'table' ? namedCell(cellOf(o, n), defs.get(n), nameOf) : cellOf(o, n)))),
         json: () => ({ collection: d.id, total, offset, rows }),
       });
       io.err(`${total.toLocaleString('en-US')} ${d.id}${rows.length < total ? `, ${rows.length} shown` : ''}`);

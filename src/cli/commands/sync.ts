@@ -9,8 +9,9 @@ import { collectionArg, openWorkspaceFor, positiveInt } from './store-option';
 const usage = `Usage: attest sync [--connection NAME] [--only LIST] [--concurrency N] [--data-dir DIR] [--json]
 
 Copies the tenant into the connection's local store: campaigns, templates, automations, toolsets,
-routing-rules, scopes, apps, entitlements, app-users, memberships, tasks. Each page is stored with its checkpoint; an interrupted or failed sync is
-resumed by the next one from where it stopped. Objects no longer on the tenant are marked deleted
+routing-rules, scopes, apps, entitlements, app-users, memberships, tasks, users, policies. Each page
+is stored with its checkpoint; an interrupted or failed sync is resumed by the next one from where
+it stopped. Objects no longer on the tenant are marked deleted
 only when a collection was walked to its end.
   --connection NAME   the connection to sync (default: the one used last)
   --only LIST         comma-separated collections, e.g. --only scopes,automations

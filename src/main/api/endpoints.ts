@@ -27,6 +27,10 @@ import type {
   RemoveMembershipResponse,
   SearchAppsRequest,
   SearchAppsResponse,
+  SearchPoliciesRequest,
+  SearchPoliciesResponse,
+  SearchUsersRequest,
+  SearchUsersResponse,
   SearchAppUsersRequest,
   SearchAppUsersResponse,
   SearchEntitlementsRequest,
@@ -253,6 +257,20 @@ export async function searchApps(api: ApiClient, body: SearchAppsRequest, opts?:
   return api.request({ method: 'POST', path: '/search/apps', body, mutation: false, ...signalOf(opts) });
 }
 
+/** `POST /search/users` (a read): the tenant's identity users, each row a UserView. */
+export async function searchUsers(api: ApiClient, body: SearchUsersRequest, opts?: CallOptions): Promise<ApiResponse<SearchUsersResponse>> {
+  return api.request({ method: 'POST', path: '/search/users', body, mutation: false, ...signalOf(opts) });
+}
+
+/** `POST /search/policies` (a read): the tenant's policies (approval and provisioning steps). */
+export async function searchPolicies(
+  api: ApiClient,
+  body: SearchPoliciesRequest,
+  opts?: CallOptions,
+): Promise<ApiResponse<SearchPoliciesResponse>> {
+  return api.request({ method: 'POST', path: '/search/policies', body, mutation: false, ...signalOf(opts) });
+}
+
 /** `POST /search/entitlements` (a read): entitlement views; related objects named by `expandMask` in `expanded`. */
 export async function searchEntitlements(
   api: ApiClient,
@@ -390,6 +408,16 @@ export const walks = {
     listKey: 'list',
     fetchPage: (api) => (req, signal) => searchAppUsers(api, pageBody(req), { signal }),
   } satisfies Walkable<SearchAppUsersResponse>,
+  users: {
+    pageSize: PAGE_SIZE_MAX,
+    listKey: 'list',
+    fetchPage: (api) => (req, signal) => searchUsers(api, pageBody(req), { signal }),
+  } satisfies Walkable<SearchUsersResponse>,
+  policies: {
+    pageSize: PAGE_SIZE_MAX,
+    listKey: 'list',
+    fetchPage: (api) => (req, signal) => searchPolicies(api, pageBody(req), { signal }),
+  } satisfies Walkable<SearchPoliciesResponse>,
   grants: {
     pageSize: PAGE_SIZE_MAX,
     listKey: 'list',

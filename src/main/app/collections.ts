@@ -9,8 +9,10 @@ export {
   collection,
   completenessOf,
   isCollectionId,
+  MULTI_SEPARATOR,
   resolveFilter,
   type CollectionDescriptor,
   type CollectionId,
+  type ColumnDef,
 } from '../collections';
 export type { Filters, StoredObject } from '../store/db';

@@ -1,5 +1,5 @@
 import { walks } from '../api/endpoints';
-import { bool, date, enumCol, text, under, valueCol, type CollectionDescriptor } from './descriptor';
+import { bool, date, enumCol, refCol, text, under, valueCol, type CollectionDescriptor } from './descriptor';
 import { asArray, getPath, lines, str } from './extract';
 
 const USER = 'appUser';
@@ -21,7 +21,7 @@ export const appUsers: CollectionDescriptor = {
     enumCol('appUserType', 'Account type', 'AppUserType'),
     // STATUS_* of the vendor's AppUserStatus message (not the APP_USER_STATUS_* enumeration).
     valueCol('status', 'Status', 'status.status'),
-    text('identityUserId', 'Identity user'),
+    refCol('identityUserId', 'Identity user', 'users'),
     bool('isExternal', 'External'),
     date('createdAt', 'Created'),
     date('updatedAt', 'Updated'),

@@ -1,5 +1,5 @@
 import { walks } from '../api/endpoints';
-import { bool, date, int, text, type CollectionDescriptor } from './descriptor';
+import { bool, date, int, refCol, text, type CollectionDescriptor } from './descriptor';
 import { getPath, lines, str } from './extract';
 
 /** The tenant's apps (`POST /search/apps`), each stored as its list row. */
@@ -14,10 +14,10 @@ export const apps: CollectionDescriptor = {
     text('displayName', 'Name'),
     int('userCount', 'Users'),
     bool('isManuallyManaged', 'Manually managed'),
-    text('parentAppId', 'Parent app'),
-    text('grantPolicyId', 'Grant policy'),
-    text('revokePolicyId', 'Revoke policy'),
-    text('certifyPolicyId', 'Certify policy'),
+    refCol('parentAppId', 'Parent app', 'apps'),
+    refCol('grantPolicyId', 'Grant policy', 'policies'),
+    refCol('revokePolicyId', 'Revoke policy', 'policies'),
+    refCol('certifyPolicyId', 'Certify policy', 'policies'),
     int('monthlyCostUsd', 'Monthly cost (USD)'),
     date('createdAt', 'Created'),
     date('updatedAt', 'Updated'),

@@ -1,5 +1,5 @@
 import { getAccessReview, walks } from '../api/endpoints';
-import { bool, date, enumCol, idFilter, int, text, under, type CollectionDescriptor } from './descriptor';
+import { bool, date, enumCol, idFilter, int, refCol, text, under, type CollectionDescriptor } from './descriptor';
 import { celText, getPath, lines, str, unique } from './extract';
 
 const CAMPAIGN = 'accessReview';
@@ -28,8 +28,8 @@ export const campaigns: CollectionDescriptor = {
     enumCol('scopeType', 'Scope type', 'AccessReviewScopeType'),
     idFilter('accessReviewTemplateId', 'Template', 'templates'),
     // The campaign's owner in the API's terms: the user who created it (its `createdByUserPath`).
-    idFilter('createdById', 'Created by'),
-    text('policyId', 'Policy'),
+    idFilter('createdById', 'Created by', 'users'),
+    refCol('policyId', 'Policy', 'policies'),
     int('expectedTicketCount', 'Expected tickets'),
     bool('autoCloseCampaign', 'Auto-close'),
     date('createdAt', 'Created'),

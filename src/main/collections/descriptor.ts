@@ -31,7 +31,10 @@ export interface ColumnDef {
    * when any of its values is one of the filter's, and each value is a facet of its own.
    */
   multi?: boolean;
-  /** An id column naming objects of this synced collection: its filter choices are shown by their names. */
+  /**
+   * An id column naming objects of this synced collection: its filter choices, and the reports' cells
+   * beside it, show them by their names.
+   */
   refersTo?: CollectionId;
 }
 
@@ -191,6 +194,11 @@ export const idFilter = (name: string, label: string, refersTo?: CollectionId, p
   type: 'text',
   filter: true,
   ...(refersTo ? { refersTo } : {}),
+});
+/** An id of an object of another synced collection (a policy, a person), shown by its name where that collection is synced. */
+export const refCol = (name: string, label: string, refersTo: CollectionId, path = name): ColumnDef => ({
+  ...text(name, label, path),
+  refersTo,
 });
 /** An enum-like filter column whose values belong to no enumeration of src/shared/enums.ts (a type's display name, a oneof kind). */
 export const valueCol = (name: string, label: string, path = name): ColumnDef => ({ name, label, path, type: 'enum', filter: true });

@@ -11,11 +11,13 @@ import { campaigns } from './campaigns';
 import type { CollectionDescriptor } from './descriptor';
 import { entitlements } from './entitlements';
 import { memberships } from './memberships';
+import { policies } from './policies';
 import { routingRules } from './routing-rules';
 import { scopes } from './scopes';
 import { tasks } from './tasks';
 import { templates } from './templates';
 import { toolsets } from './toolsets';
+import { users } from './users';
 
 /** In the order of the contract's COLLECTION_IDS (the order runs walk them and views list them). */
 export const COLLECTIONS: readonly CollectionDescriptor[] = [
@@ -30,6 +32,8 @@ export const COLLECTIONS: readonly CollectionDescriptor[] = [
   appUsers,
   memberships,
   tasks,
+  users,
+  policies,
 ];
 
 const BY_ID = new Map(COLLECTIONS.map((c) => [c.id, c]));

@@ -1,6 +1,6 @@
 import { PAGE_SIZE_MAX } from '../../shared/pagination';
 import { getAccessReviewTemplate } from '../api/endpoints';
-import { bool, date, enumCol, text, type CollectionDescriptor } from './descriptor';
+import { bool, date, enumCol, refCol, text, type CollectionDescriptor } from './descriptor';
 import { celText, getPath, lines, str } from './extract';
 
 /** No list exists: the templates the current campaigns and automations name, read one by one. */
@@ -21,7 +21,7 @@ export const templates: CollectionDescriptor = {
     text('accessReviewDuration', 'Duration'),
     bool('isCampaignScheduleEnabled', 'Scheduled'),
     bool('autoStartCampaign', 'Auto-start'),
-    text('policyId', 'Policy'),
+    refCol('policyId', 'Policy', 'policies'),
     date('nextScheduledCampaignAt', 'Next campaign'),
     date('createdAt', 'Created'),
     date('updatedAt', 'Updated'),

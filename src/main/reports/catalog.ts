@@ -69,6 +69,8 @@ export const REPORT_KINDS = [
   'apps',
   'entitlements',
   'app-users',
+  'users',
+  'policies',
   'changes',
   'review-decisions',
   'diff',
@@ -124,7 +126,7 @@ function routingRulesSheet(sources: ReportSources, params: ReportParams): Report
         ? [c, col<StoredObject>('Action', 'enum', (o) => kindWords(action(o).kind, ROUTING_RULE_ACTION_KEYS), { source: 'action' })]
         : [c],
     ),
-    col('Action parameters', 'text', (o) => parameters(action(o).body), {
+    col('Action parameters', 'text', (o) => parameters(action(o).body, names.wantPeopleAndPolicies()), {
       width: 40,
       source: 'action.*',
       about: 'the members of the action, "name=value; ..." (values in words)',
@@ -229,6 +231,11 @@ function accessSheet(sources: ReportSources, params: ReportParams): ReportSheet 
 }
 
 /** A collection's sheet of its descriptor's columns, as people read them (the whole objects: the Raw sheet). */
+const usersSheet = (s: ReportSources, p: ReportParams): ReportSheet =>
+  collectionSheet(s, p, 'users', 'one row per identity user of the tenant');
+const policiesSheet = (s: ReportSources, p: ReportParams): ReportSheet =>
+  collectionSheet(s, p, 'policies', 'one row per policy of the tenant');
+
 function collectionSheet(sources: ReportSources, params: ReportParams, id: CollectionId, about: string): ReportSheet {
   const names = namesFrom(sources, params);
   const d = descriptorOf(id);
@@ -459,6 +466,8 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
           taskDetailsSheet(s, p),
           certificationSummarySheet(s, p),
           certificationSheet(s, p),
+          usersSheet(s, p),
+          policiesSheet(s, p),
           changesSheet(s),
           reviewDecisionsSheet(s),
           reviewTotalsSheet(s),
@@ -525,6 +534,14 @@ export const REPORTS: Record<ReportKind, { title: string; build: Builder }> = {
       usesJournal: false,
       sheets: [certificationSummarySheet(s, p), certificationSheet(s, p)],
     }),
+  },
+  users: {
+    title: 'Users',
+    build: (s, p) => single('users', 'Users', [usersSheet(s, p)], s, p),
+  },
+  policies: {
+    title: 'Policies',
+    build: (s, p) => single('policies', 'Policies', [policiesSheet(s, p)], s, p),
   },
   tasks: { title: 'Tasks', build: (s, p) => single('tasks', 'Tasks', [tasksSheet(s, p), taskDetailsSheet(s, p)], s, p) },
   changes: {

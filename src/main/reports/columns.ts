@@ -8,16 +8,19 @@ import type { CollectionStatus, DiffEntry, Filters, StoredObject, SyncRun } from
 import {
   celExpressions,
   collection as descriptorOf,
+  columnValues,
   getPath,
   isRecord,
   str,
   type CollectionDescriptor,
   type CollectionId,
   type ColumnDef,
+  type ColumnValue,
 } from '../collections';
 import type { CellValue } from './canonical';
 import type { ReviewDecisionRow } from './review-import';
 import { durationText, enumList, enumText, isKnownEnumName, kindText } from './cells';
+import { labelIds, referenceOf, type Labeler } from './references';
 import { valueText } from './settings';
 import type { ColumnSpec, ColumnType, SheetSpec } from './workbook';
 
@@ -167,6 +170,19 @@ export class Names {
   of(collection: CollectionId, id: unknown): string | null {
     return typeof id === 'string' && id ? (this.loaded.get(collection)?.get(id) ?? null) : null;
   }
+
+  /** An id with its name: "Ada Allen <ada@example.com> (id)"; the id alone where the store has no name for it. */
+  readonly label: Labeler = (collection, id) => {
+    const name = this.of(collection, id);
+    return name ? `${name} (${id})` : id;
+  };
+
+  /** A sheet will show ids of users and policies anywhere in its cells (settings, parameters, JSON). */
+  wantPeopleAndPolicies(): this {
+    this.want('users');
+    this.want('policies');
+    return this;
+  }
 }
 
 /** One Names per export: every sheet of a report shares it. */
@@ -207,14 +223,52 @@ export function descriptorColumns(d: CollectionDescriptor, names: Names, skip: s
       if (c.type === 'enum') return [col<StoredObject>(c.label, 'enum', (o) => enumWords(c, raw(o)), { source })];
       if (DURATIONS.has(c.name)) return [col<StoredObject>(c.label, 'text', (o) => durationText(raw(o)), { source })];
       if (WHOLE_NUMBERS.has(c.name)) return [col<StoredObject>(c.label, 'int', (o) => wholeNumber(raw(o)), { source })];
-      const target = REFERENCES[c.name];
+      const target = c.refersTo ?? REFERENCES[c.name];
       if (!target) return [col<StoredObject>(c.label, c.type, (o) => cellOf(raw(o)), { source })];
+      if (c.multi) {
+        // A list of ids: each written with its name, in one cell.
+        names.want(target);
+        return [
+          col<StoredObject>(c.label, 'text', (o) => labelList(columnValues(c, raw(o) as ColumnValue).map(String), target, names), {
+            source,
+            about: `each ${singular(target)} by name, its id in brackets, where this workbook's store holds it`,
+          }),
+        ];
+      }
       // An id of another collection: the id, then the name the store knows for it.
       return [
         col<StoredObject>(`${c.label} ID`, c.type, (o) => cellOf(raw(o)), { source }),
         nameColumn<StoredObject>(c.label, target, raw, names),
       ];
     });
+}
+
+function labelList(ids: string[], collection: CollectionId, names: Names): string | null {
+  return ids.length ? ids.map((id) => names.label(collection, id)).join(', ') : null;
+}
+
+/**
+ * A member holding ids of `collection` (one, or a list), each written with its name in one cell:
+ * "Ada Allen <ada@example.com> (id), ...".
+ */
+export function namedIdsField(
+  header: string,
+  path: string,
+  collection: CollectionId,
+  names: Names,
+  meta: ColumnMeta = {},
+): ReportColumn<StoredObject> {
+  names.want(collection);
+  return col<StoredObject>(
+    header,
+    'text',
+    (o) => {
+      const v = getPath(o.json, path);
+      const ids = (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && x !== '');
+      return labelList(ids, collection, names);
+    },
+    { source: path, about: `each ${singular(collection)} by name, its id in brackets, where this workbook's store holds it`, ...meta },
+  );
 }
 
 /** The object's id, read from where it sits in what is stored (`accessReview.id` for a campaign). */
@@ -237,11 +291,15 @@ export function membersOf(value: unknown, ignore: readonly string[] = []): strin
 }
 
 /** "key=value; ..." of the members of an object, each value in words (valueText). */
-export function parameters(value: unknown): string | null {
+export function parameters(value: unknown, names?: Names): string | null {
   if (!isRecord(value)) return null;
   const parts = Object.entries(value)
     .filter(([, v]) => v !== null && v !== undefined && v !== '')
-    .map(([k, v]) => `${k}=${String(valueText(k, v))}`);
+    .map(([k, v]) => {
+      // User and policy ids with their names, where the store holds them.
+      if (names && typeof v === 'string' && referenceOf(k)) return `${k}=${names.label(referenceOf(k)!, v)}`;
+      return `${k}=${String(valueText(k, names ? labelIds(v, names.label, k) : v))}`;
+    });
   return parts.length ? parts.join('; ') : null;
 }
 
@@ -328,14 +386,14 @@ export function field(
 }
 
 /** A member of free-form JSON (annotations, bindings, a context): its JSON text in one cell, every member below it carried. */
-export function jsonField(header: string, path: string, meta: ColumnMeta = {}): ReportColumn<StoredObject> {
+export function jsonField(header: string, path: string, meta: ColumnMeta = {}, names?: Names): ReportColumn<StoredObject> {
   return col<StoredObject>(
     header,
     'text',
     (o) => {
       const v = getPath(o.json, path);
       if (v === null || v === undefined || (typeof v === 'object' && Object.keys(v).length === 0)) return null;
-      return JSON.stringify(v);
+      return JSON.stringify(names ? labelIds(v, names.label) : v);
     },
     { width: 30, source: `${path}.*`, about: 'as JSON, exactly as the API wrote it', ...meta },
   );

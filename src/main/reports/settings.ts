@@ -4,11 +4,13 @@
  * becomes a setting (its path below the member) and its value in words (./cells.ts): an enum value
  * as its label, a duration in words, a time as "yyyy-mm-dd hh:mm:ss UTC", a list of plain values
  * joined by ", ". A list of objects numbers its items from 1; an empty object is a setting of its
- * own: "set" for a marker such as `allUsers: {}`, "none" for an empty map.
+ * own: "set" for a marker such as `allUsers: {}`, "none" for an empty map. Given a labeler, the ids
+ * of users and policies read with their names.
  */
 import { isRecord } from '../collections';
 import type { CellValue } from './canonical';
 import { durationText, enumText, isKnownEnumName } from './cells';
+import { referenceAt, type Labeler } from './references';
 
 export interface Setting {
   /** The path below the member: `subject`, `userRefs 1.id`, `policy.maxCharacterCount`; '' for the member itself. */
@@ -51,6 +53,12 @@ export function valueText(key: string, value: unknown): CellValue {
   return timeText(value);
 }
 
+/** The leaf at `path` in words; a user or policy id with its name when `label` is given. */
+function leafText(path: string, value: unknown, label?: Labeler): CellValue {
+  const target = label && typeof value === 'string' && value !== '' ? referenceAt(path) : null;
+  return target ? label!(target, value as string) : valueText(keyOf(path), value);
+}
+
 const plain = (v: unknown): boolean => v === null || typeof v !== 'object';
 
 /** The last member name of a path ("userRefs 1.id" -> "id"), for the rules that go by name. */
@@ -60,28 +68,28 @@ const keyOf = (path: string): string => path.slice(path.lastIndexOf('.') + 1).re
  * Every setting below `value`, in document order. Absent and null members, and empty text, are
  * left out (the API leaves unset members out, or sends them empty); `false` and 0 are settings.
  */
-export function settings(value: unknown, path = ''): Setting[] {
+export function settings(value: unknown, path = '', label?: Labeler): Setting[] {
   if (value === null || value === undefined || value === '') return [];
   if (Array.isArray(value)) {
     if (value.length === 0) return [];
     if (value.every(plain)) {
-      const items = value.map((v) => valueText(keyOf(path), v)).filter((v) => v !== null);
+      const items = value.map((v) => leafText(path, v, label)).filter((v) => v !== null);
       return items.length ? [{ path, value: items.join(', ') }] : [];
     }
-    return value.flatMap((item, i) => settings(item, `${path} ${i + 1}`));
+    return value.flatMap((item, i) => settings(item, `${path} ${i + 1}`, label));
   }
   if (isRecord(value)) {
     const keys = Object.keys(value);
     if (keys.length === 0) return [{ path, value: MAPS.test(keyOf(path)) ? EMPTY_MAP : MARKER }];
-    return keys.flatMap((k) => settings(value[k], path ? `${path}.${k}` : k));
+    return keys.flatMap((k) => settings(value[k], path ? `${path}.${k}` : k, label));
   }
-  const text = valueText(keyOf(path), value);
+  const text = leafText(path, value, label);
   return text === null ? [] : [{ path, value: text }];
 }
 
-/** The settings of member `name`, with paths below it ('' for the member itself). */
-export function settingsOf(name: string, value: unknown): Setting[] {
-  return settings(value, name).map((s) => ({
+/** The settings of member `name`, with paths below it ('' for the member itself); ids named by `label` when given. */
+export function settingsOf(name: string, value: unknown, label?: Labeler): Setting[] {
+  return settings(value, name, label).map((s) => ({
     ...s,
     path: s.path === name ? '' : s.path.startsWith(`${name}.`) || s.path.startsWith(`${name} `) ? s.path.slice(name.length + 1) : s.path,
   }));

@@ -15,6 +15,7 @@ import {
   idColumn,
   idColumnAt,
   nameColumn,
+  namedIdsField,
   namesFrom,
   objects,
   scopeSummary,
@@ -25,6 +26,7 @@ import {
   type ReportSheet,
   type ReportSources,
 } from './columns';
+import type { Labeler } from './references';
 import { settingsOf, type Setting } from './settings';
 
 /** Where the campaign sits in its stored AccessReviewView. */
@@ -56,7 +58,7 @@ export function campaignsSheet(sources: ReportSources, params: ReportParams): Re
   const columns: ReportColumn<StoredObject>[] = [
     idColumnAt(`${CAMPAIGN}.id`),
     ...descriptorColumns(descriptorOf('campaigns'), names),
-    field('Owners', at('ownerIds')),
+    namedIdsField('Owners', at('ownerIds'), 'users', names),
     field('Scheduled start', at('scheduledStartDate'), 'date'),
     field('Connector sources frozen', at('connectorSourcesFrozenAt'), 'date'),
     field('Scoping version', at('scopingVersion'), 'int'),
@@ -139,16 +141,16 @@ const CAMPAIGN_GROUPS: Groups = [
 ];
 
 /** Each setting of each member of each group (a marker member such as `allUsers` is one setting, "set"). */
-function* groupSettings(object: StoredObject, groups: Groups): Iterable<GroupSetting> {
+function* groupSettings(object: StoredObject, groups: Groups, label: Labeler): Iterable<GroupSetting> {
   for (const g of groups) {
     const value = getPath(object.json, g.path);
     const name = g.path.split('.').at(-1) ?? g.path;
     if (!isRecord(value)) {
-      for (const setting of settingsOf(name, value)) yield { object, group: g.label, member: kindText(name), setting };
+      for (const setting of settingsOf(name, value, label)) yield { object, group: g.label, member: kindText(name), setting };
       continue;
     }
     for (const [member, v] of Object.entries(value))
-      for (const setting of settingsOf(member, v)) yield { object, group: g.label, member: kindText(member), setting };
+      for (const setting of settingsOf(member, v, label)) yield { object, group: g.label, member: kindText(member), setting };
   }
 }
 
@@ -159,6 +161,7 @@ function settingsSheet(
   sources: ReportSources,
   params: ReportParams,
 ): ReportSheet {
+  const names = namesFrom(sources, params).wantPeopleAndPolicies();
   const what = collection === 'campaigns' ? 'Campaign' : 'Template';
   const columns: ReportColumn<GroupSetting>[] = [
     col(`${what} ID`, 'text', (r) => r.object.id, { source: collection === 'campaigns' ? `${CAMPAIGN}.id` : 'id' }),
@@ -179,9 +182,10 @@ function settingsSheet(
     }),
   ];
   const source = function* (): Iterable<GroupSetting> {
-    for (const object of objects(sources, params, collection)()) yield* groupSettings(object, groups);
+    for (const object of objects(sources, params, collection)()) yield* groupSettings(object, groups, names.label);
   };
   return sheet(name, columns, source, {
+    names,
     about:
       `one row per setting of each ${what.toLowerCase()}'s scope selectors and other structured members: ` +
       'who and what is in scope, how it notifies and is signed',

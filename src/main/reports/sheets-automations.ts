@@ -2,6 +2,7 @@
  * The automation sheets: one row per automation, one per trigger and step, and one per setting of
  * each trigger and step (every member, in words).
  */
+import { labelTarget } from './references';
 import { AUTOMATION_STEP_ACTION_KEYS, AUTOMATION_TRIGGER_KEYS } from '../../shared/api-types/automation';
 import type { StoredObject } from '../store/types';
 import { collection as descriptorOf, getPath, str, targets } from '../collections';
@@ -44,8 +45,8 @@ export function automationsSheet(sources: ReportSources, params: ReportParams): 
     field('Circuit breaker tripped', 'circuitBreaker.trippedAt', 'date'),
     field('Circuit breaker max', 'circuitBreakerMax', 'int'),
     field('Circuit breaker max period', 'circuitBreakerPeriod'),
-    jsonField('Context', 'context'),
-    jsonField('Annotations', 'annotations'),
+    jsonField('Context', 'context', {}, names.wantPeopleAndPolicies()),
+    jsonField('Annotations', 'annotations', {}, names),
   ];
   return sheet('Automations', columns, objects(sources, params, 'automations'), {
     names,
@@ -84,6 +85,7 @@ const SECTIONS: { key: string; label: string; trigger: boolean }[] = [
 ];
 
 export function automationStepsSheet(sources: ReportSources, params: ReportParams): ReportSheet {
+  const names = namesFrom(sources, params).wantPeopleAndPolicies();
   const columns: ReportColumn<AutomationPart>[] = [
     col('Automation ID', 'text', (p) => p.automation.id, { source: 'id' }),
     col('Automation', 'text', (p) => p.automation.title || str(getPath(p.automation.json, 'displayName'))),
@@ -98,13 +100,14 @@ export function automationStepsSheet(sources: ReportSources, params: ReportParam
       'Targets',
       'text',
       (p) => {
-        const found = targets(p.item);
+        const found = targets(p.item).map((t) => labelTarget(t, names.label));
         return found.length ? found.join('\n') : null;
       },
       40,
     ),
   ];
   return sheet('Automation steps', columns, () => parts(sources, params), {
+    names,
     about: 'one row per trigger and step of every automation (drafts included)',
   });
 }
@@ -132,6 +135,7 @@ interface PartSetting {
 
 /** Every setting of every trigger and step: cron spec and time zone, wait durations, email subject and body, vault and TTL... */
 export function stepSettingsSheet(sources: ReportSources, params: ReportParams): ReportSheet {
+  const names = namesFrom(sources, params).wantPeopleAndPolicies();
   const columns: ReportColumn<PartSetting>[] = [
     col('Automation ID', 'text', (r) => r.part.automation.id, { source: 'id' }),
     col('Automation', 'text', (r) => r.part.automation.title || null, { width: 30 }),
@@ -153,7 +157,7 @@ export function stepSettingsSheet(sources: ReportSources, params: ReportParams):
   const source = function* (): Iterable<PartSetting> {
     for (const part of parts(sources, params)) {
       const kind = partKind(part);
-      for (const setting of settings(part.item)) {
+      for (const setting of settings(part.item, '', names.label)) {
         // The kind's own members read below the kind ("subject", not "sendEmail.subject").
         const path = setting.path === kind ? '' : setting.path.startsWith(`${kind}.`) ? setting.path.slice(kind.length + 1) : setting.path;
         yield { part, setting: { ...setting, path } };
@@ -161,6 +165,7 @@ export function stepSettingsSheet(sources: ReportSources, params: ReportParams):
     }
   };
   return sheet('Step settings', columns, source, {
+    names,
     about: 'one row per setting of every trigger and step of every automation (drafts included)',
   });
 }

@@ -15,6 +15,7 @@ import {
   idColumnAt,
   jsonField,
   membersOf,
+  namedIdsField,
   namesFrom,
   objects,
   permissionsField,
@@ -45,13 +46,13 @@ export function tasksSheet(sources: ReportSources, params: ReportParams): Report
       source: 'task.policy.history',
     }),
     field('Form', at('form.displayName'), 'text', { width: 30 }),
-    field('Approvers', at('approverIds'), 'text', { width: 30 }),
+    namedIdsField('Approvers', at('approverIds'), 'users', names, { width: 30 }),
     field('Actions', at('actions'), 'text', { width: 40 }),
     field('Description', at('description'), 'text', { width: 40 }),
-    field('Created by', at('createdByUserId')),
+    namedIdsField('Created by', at('createdByUserId'), 'users', names, { width: 30 }),
     field('Analysis', at('analysisId')),
     field('Insights', at('insightIds')),
-    jsonField('Data', at('data')),
+    jsonField('Data', at('data'), {}, names.wantPeopleAndPolicies()),
     permissionsField('objectPermissions'),
   ];
   return sheet('Tasks', columns, objects(sources, params, 'tasks'), {
@@ -80,6 +81,7 @@ interface TaskSetting {
 }
 
 export function taskDetailsSheet(sources: ReportSources, params: ReportParams): ReportSheet {
+  const names = namesFrom(sources, params).wantPeopleAndPolicies();
   const columns: ReportColumn<TaskSetting>[] = [
     col('Task ID', 'text', (r) => r.task.id, { source: 'task.id' }),
     col('Task', 'text', (r) => r.task.title || null, { width: 30, about: "the task's name" }),
@@ -98,12 +100,15 @@ export function taskDetailsSheet(sources: ReportSources, params: ReportParams): 
     for (const task of objects(sources, params, 'tasks')()) {
       for (const d of DETAILS) {
         const name = d.path.split('.').at(-1) ?? d.path;
-        const found = d.path.endsWith('Path') ? settings(getPath(task.json, d.path), name) : settingsOf(name, getPath(task.json, d.path));
+        const found = d.path.endsWith('Path')
+          ? settings(getPath(task.json, d.path), name)
+          : settingsOf(name, getPath(task.json, d.path), names.label);
         for (const setting of found) yield { task, member: d.label, setting };
       }
     }
   };
   return sheet('Task details', columns, source, {
+    names,
     about: "one row per setting of each task's type, form, policy steps, external references and annotations, and the view's paths",
   });
 }

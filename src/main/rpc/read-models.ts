@@ -12,7 +12,7 @@ import type {
   SearchHit,
   SyncRun,
 } from '../../shared/contract';
-import { COLLECTIONS, collection as descriptorOf, type ColumnDef } from '../collections';
+import { COLLECTIONS, columnValues, collection as descriptorOf, MULTI_SEPARATOR, type ColumnDef } from '../collections';
 import type { DiffDetail, Store } from '../store/db';
 import { columnValueCounts, matchesPerCollection, memo, objectWindow, type WindowOptions } from '../store/read-models';
 import type * as StoreTypes from '../store/types';
@@ -113,7 +113,32 @@ export function runOf(run: StoreTypes.SyncRun): SyncRun {
   };
 }
 
-export function rowOf(object: StoreTypes.StoredObject): ObjectRow {
+/** Looks up the title of an object of a collection once per id (a window of rows names the same owners again and again). */
+export type NameLookup = (collection: CollectionId, id: string) => string | null;
+
+export function nameLookup(store: Store, asOfRun?: number): NameLookup {
+  const cache = new Map<string, string | null>();
+  return (collection, id) => {
+    const key = `${collection}\u0000${id}`;
+    if (!cache.has(key)) cache.set(key, store.getObject(collection, id, { asOfRun })?.title || null);
+    return cache.get(key)!;
+  };
+}
+
+/** The names of what the object's id columns point at (`refersTo`), by column key; each of a list in order. */
+function namesOfCells(object: StoreTypes.StoredObject, lookup: NameLookup): Record<string, string> | undefined {
+  const names: Record<string, string> = {};
+  for (const column of descriptorOf(object.collection).columns) {
+    if (!column.refersTo) continue;
+    const ids = columnValues(column, object.columns[column.name]).map(String);
+    const found = ids.map((id) => lookup(column.refersTo!, id));
+    if (found.some((n) => n !== null)) names[column.name] = ids.map((id, i) => found[i] ?? id).join(MULTI_SEPARATOR);
+  }
+  return Object.keys(names).length > 0 ? names : undefined;
+}
+
+export function rowOf(object: StoreTypes.StoredObject, lookup?: NameLookup): ObjectRow {
+  const names = lookup ? namesOfCells(object, lookup) : undefined;
   return {
     collection: object.collection,
     id: object.id,
@@ -121,11 +146,12 @@ export function rowOf(object: StoreTypes.StoredObject): ObjectRow {
     cells: object.columns,
     deleted: object.deleted,
     pending: object.pending !== undefined && object.pending !== null && object.pending !== false,
+    ...(names ? { names } : {}),
   };
 }
 
-export function detailOf(object: StoreTypes.StoredObject): ObjectDetail {
-  return { ...rowOf(object), raw: object.raw, runId: object.runId, fetchedAt: object.fetchedAt };
+export function detailOf(object: StoreTypes.StoredObject, lookup?: NameLookup): ObjectDetail {
+  return { ...rowOf(object, lookup), raw: object.raw, runId: object.runId, fetchedAt: object.fetchedAt };
 }
 
 /** Longer values are cut (a whole list of steps can be long); the field's path still says where the change is. */

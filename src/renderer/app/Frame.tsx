@@ -3,6 +3,7 @@ import {
   AppWindow,
   Bot,
   CircleHelp,
+  Contact,
   ClipboardCheck,
   FileChartColumn,
   FileText,
@@ -15,6 +16,7 @@ import {
   Route as RouteIcon,
   Search,
   Settings,
+  ShieldCheck,
   UserCheck,
   Users,
   Wrench,
@@ -43,6 +45,8 @@ const COLLECTION_ICONS: Record<CollectionId, LucideIcon> = {
   'app-users': Users,
   memberships: UserCheck,
   tasks: ListChecks,
+  users: Contact,
+  policies: ShieldCheck,
 };
 
 /** What the header says of the open connection. */

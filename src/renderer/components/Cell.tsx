@@ -1,9 +1,26 @@
 import type { ColumnInfo } from '../../shared/contract';
 import { dateTime, enumText } from './format';
 
-/** One table cell, rendered by its column kind, its full value on hover (title). Unknown enum values are flagged. */
-export function Cell({ column, value }: { column: ColumnInfo; value: string | number | boolean | null | undefined }) {
+/**
+ * One table cell, rendered by its column kind, its full value on hover (title). Unknown enum values
+ * are flagged. An id cell whose object the store holds shows its name (`name`), the id after it.
+ */
+export function Cell({
+  column,
+  value,
+  name,
+}: {
+  column: ColumnInfo;
+  value: string | number | boolean | null | undefined;
+  name?: string | undefined;
+}) {
   if (value === null || value === undefined || value === '') return <span className="muted">—</span>;
+  if (name)
+    return (
+      <span title={String(value)}>
+        {name} <span className="muted mono">({String(value)})</span>
+      </span>
+    );
   switch (column.kind) {
     case 'enum': {
       const text = enumText(column.enumName, String(value));

@@ -13,6 +13,8 @@ export const COLLECTION_LABELS: Record<CollectionId, string> = {
   'app-users': 'App users',
   memberships: 'Memberships',
   tasks: 'Tasks',
+  users: 'Users',
+  policies: 'Policies',
 };
 /** The sidebar's order: the contract's, which lists the collections in the order users think of them. */
 export const COLLECTION_ORDER: readonly CollectionId[] = COLLECTION_IDS;
@@ -30,4 +32,6 @@ export const COLLECTION_NOUN: Record<CollectionId, string> = {
   'app-users': 'App user',
   memberships: 'Membership',
   tasks: 'Task',
+  users: 'User',
+  policies: 'Policy',
 };

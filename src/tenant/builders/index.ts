@@ -22,7 +22,8 @@ import { campaign, campaigns } from './campaigns';
 import { BuildContext } from './context';
 import { entitlements, scopeEntitlement } from './entitlements';
 import { memberships } from './memberships';
-import { identityUsers } from './people';
+import { identityUsers, userProfiles } from './people';
+import { policies } from './policies';
 import { routingRules } from './routing-rules';
 import { scopes } from './scopes';
 import { revokeTask, tasks, type RevokeTarget } from './tasks';
@@ -42,6 +43,16 @@ export class Builders {
 
   identityUsers(count: number): string[] {
     return identityUsers(this.ctx, count);
+  }
+
+  /** The profile of every identity user (after every other collection: its draws are its own). */
+  userProfiles(): void {
+    userProfiles(this.ctx);
+  }
+
+  /** The policies the other objects name (after every other collection: their draws are their own). */
+  policies(): void {
+    policies(this.ctx);
   }
 
   apps(count: number): void {

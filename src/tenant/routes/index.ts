@@ -6,6 +6,7 @@ import { campaignRoutes } from './campaigns';
 import type { Route } from './common';
 import { entitlementRoutes } from './entitlements';
 import { grantRoutes } from './grants';
+import { identityRoutes } from './identity';
 import { routingRuleRoutes } from './routing-rules';
 import { scopeRoutes } from './scopes';
 import { taskRoutes } from './tasks';
@@ -24,6 +25,7 @@ export const apiRoutes: Route[] = [
   ...taskRoutes,
   ...toolsetRoutes,
   ...routingRuleRoutes,
+  ...identityRoutes,
 ];
 
 export type { Method, Operation, RequestContext, Route } from './common';

@@ -19,6 +19,7 @@ import {
   hitOf,
   listWindow,
   overviewCharts,
+  nameLookup,
   rowOf,
   runOf,
   searchFacets,
@@ -72,13 +73,14 @@ export function dataHandlers(
         limit,
         asOfRun: asOfRun ?? undefined,
       });
-      return { rows: withPending(workspace.outbox, collection, result.rows).map(rowOf), total: result.total };
+      const lookup = nameLookup(workspace.store, asOfRun ?? undefined);
+      return { rows: withPending(workspace.outbox, collection, result.rows).map((row) => rowOf(row, lookup)), total: result.total };
     },
     getObject: ({ collection, id, asOfRun }) => {
       const workspace = session.workspace();
       const object = workspace.store.getObject(collection, id, { asOfRun: asOfRun ?? undefined });
       const [withOverlay] = object ? withPending(workspace.outbox, collection, [object]) : [];
-      return { object: withOverlay ? detailOf(withOverlay) : null };
+      return { object: withOverlay ? detailOf(withOverlay, nameLookup(workspace.store, asOfRun ?? undefined)) : null };
     },
     objectHistory: ({ collection, id }) => ({ entries: historyOf(store().history(collection, id)) }),
     entitlementToolset: async ({ appId, appEntitlementId }) => {

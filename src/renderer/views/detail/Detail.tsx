@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { CollectionId } from '../../../shared/contract';
+import type { CollectionId, ColumnInfo } from '../../../shared/contract';
 import { call } from '../../api';
 import { useApp } from '../../stores/app';
 import { COLLECTION_LABELS, COLLECTION_NOUN } from '../../components/collections';
@@ -8,6 +8,7 @@ import { useQuery } from '../../components/useQuery';
 import { FieldChanges } from '../../components/FieldChanges';
 import { agoAt, dateTime } from '../../components/format';
 import { CopyButton, CopyableId, isObject, type JsonObject } from './parts';
+import { NamedReferences } from './NamedReferences';
 import { Structured } from './structured';
 import { EntitlementMembers, TaskActions } from './actions';
 import { AppObjects } from './app-objects';
@@ -50,12 +51,15 @@ function History({ collection, id }: { collection: CollectionId; id: string }) {
   );
 }
 
+const NO_COLUMNS: ColumnInfo[] = [];
+
 /** One object: a structured view by resource kind, its raw JSON as received, and its history. */
 export function Detail({ collection, id }: { collection: CollectionId; id: string }) {
   const back = useApp((s) => s.back);
   const navigate = useApp((s) => s.navigate);
   const dataVersion = useApp((s) => s.dataVersion);
   const liveRead = useApp((s) => s.collections.find((c) => c.id === collection)?.liveRead === true);
+  const columns = useApp((s) => s.collections.find((c) => c.id === collection)?.columns ?? NO_COLUMNS);
   const [tab, setTab] = useState<Tab>('details');
   const result = useQuery(() => call('getObject', { collection, id }), [collection, id, dataVersion]);
   const object = result.data?.object ?? null;
@@ -142,6 +146,7 @@ export function Detail({ collection, id }: { collection: CollectionId; id: strin
           <div className="stack">
             {collection === 'tasks' && !object.deleted && <TaskActions object={object} raw={parsed} />}
             {collection === 'apps' && <AppObjects appId={object.id} />}
+            <NamedReferences object={object} columns={columns} />
             <Structured collection={collection} raw={parsed} />
             {collection === 'campaigns' && <CampaignItems campaignId={object.id} />}
             {collection === 'entitlements' && typeof object.cells.appId === 'string' && (

@@ -406,5 +406,9 @@ export function Structured({ collection, raw }: { collection: CollectionId; raw:
       return <MemberView raw={raw} path={[]} title="Membership" />;
     case 'tasks':
       return <MemberView raw={raw} path={['task']} title="Task" />;
+    case 'users':
+      return <MemberView raw={raw} path={['user']} title="User" />;
+    case 'policies':
+      return <MemberView raw={raw} path={[]} title="Policy" />;
   }
 }

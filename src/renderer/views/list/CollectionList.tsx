@@ -120,7 +120,7 @@ function RowPreview({ columns, row }: { columns: ColumnInfo[]; row: ObjectRow })
         if (value === null || value === undefined || value === '') return null;
         return (
           <span key={column.key}>
-            <span className="muted">{column.label}:</span> <Cell column={column} value={value} />
+            <span className="muted">{column.label}:</span> <Cell column={column} value={value} name={row.names?.[column.key]} />
           </span>
         );
       })}
@@ -485,7 +485,11 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
                 {columns.map((column) => (
                   <div key={column.key} role="gridcell">
                     {row ? (
-                      <Cell column={column} value={column.key === 'title' ? row.title : row.cells[column.key]} />
+                      <Cell
+                        column={column}
+                        value={column.key === 'title' ? row.title : row.cells[column.key]}
+                        name={row.names?.[column.key]}
+                      />
                     ) : (
                       <span className="muted">…</span>
                     )}
