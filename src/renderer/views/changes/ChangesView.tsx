@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ChangeKind, ChannelResult, CollectionId, SyncRun } from '../../../shared/contract';
-import { call, errorMessage } from '../../api';
+import { call } from '../../api';
+import { ExportReportButton } from '../../components/ExportReportButton';
 import { useApp } from '../../stores/app';
 import { COLLECTION_LABELS, COLLECTION_NOUN } from '../../components/collections';
 import { FieldChanges } from '../../components/FieldChanges';
@@ -10,7 +11,6 @@ import { count, dateTime } from '../../components/format';
 
 const PAGE = 50;
 const KINDS: ChangeKind[] = ['added', 'removed', 'modified'];
-type Exported = ChannelResult<'exportReport'>;
 
 function runLabel(run: SyncRun): string {
   const from = run.origin === 'outbox' ? 'Sent changes' : run.origin === 'live' ? 'Read from the tenant' : 'Sync';
@@ -55,46 +55,14 @@ function RunPicker({ runs, from, to, onChange }: { runs: SyncRun[]; from: number
 
 /** Exports the diff report of the same two runs to a file chosen in the save dialog. */
 function ExportDiff({ from, to }: { from: number; to: number }) {
-  const [running, setRunning] = useState(false);
-  const [done, setDone] = useState<Exported | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  async function run() {
-    setError(null);
-    setDone(null);
-    try {
-      const { path } = await call('showSaveDialog', {
-        title: 'Export the changes',
-        defaultName: `attest-diff-run${from}-run${to}.xlsx`,
-        filters: [{ name: 'Excel workbook', extensions: ['xlsx'] }],
-      });
-      if (!path) return;
-      setRunning(true);
-      setDone(await call('exportReport', { kind: 'diff', path, fromRun: from, toRun: to }));
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setRunning(false);
-    }
-  }
   return (
-    <div className="stack" style={{ gap: 6, alignItems: 'flex-end' }}>
-      <button className="btn" onClick={() => void run()} disabled={running}>
-        {running ? 'Exporting…' : 'Export diff report…'}
-      </button>
-      {error && (
-        <div className="field-error" role="alert">
-          {error}
-        </div>
-      )}
-      {done && (
-        <div className="row small" role="status" data-testid="diff-export">
-          <span className="mono">{done.file}</span>
-          <button className="btn small" onClick={() => void call('showInFolder', { path: done.file })}>
-            Show in folder
-          </button>
-        </div>
-      )}
-    </div>
+    <ExportReportButton
+      label="Export diff report…"
+      dialogTitle="Export the changes"
+      defaultName={`attest-diff-run${from}-run${to}.xlsx`}
+      exportTo={(path) => call('exportReport', { kind: 'diff', path, fromRun: from, toRun: to })}
+      testId="diff-export"
+    />
   );
 }
 

@@ -1,13 +1,12 @@
-import { useState } from 'react';
 import type { ChannelResult } from '../../../shared/contract';
-import { call, errorMessage } from '../../api';
+import { call } from '../../api';
+import { ExportReportButton } from '../../components/ExportReportButton';
 import { useApp } from '../../stores/app';
 import { Badge, ErrorState, Loading } from '../../components/States';
 import { useQuery } from '../../components/useQuery';
 import { count, dateTime } from '../../components/format';
 
 type Item = ChannelResult<'campaignItems'>['items'][number];
-type Exported = ChannelResult<'exportReport'>;
 
 const DECISION: Record<Item['decision'], { label: string; tone: 'ok' | 'warn' | 'bad' | undefined }> = {
   certified: { label: 'Certified', tone: 'ok' },
@@ -36,46 +35,15 @@ function Remediation({ item }: { item: Item }) {
 
 /** Exports the certification report of this campaign to a file chosen in the save dialog. */
 function ExportCertification({ campaignId }: { campaignId: string }) {
-  const [running, setRunning] = useState(false);
-  const [done, setDone] = useState<Exported | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  async function run() {
-    setError(null);
-    setDone(null);
-    try {
-      const { path } = await call('showSaveDialog', {
-        title: 'Export the certification report',
-        defaultName: `attest-certification-${campaignId}.xlsx`,
-        filters: [{ name: 'Excel workbook', extensions: ['xlsx'] }],
-      });
-      if (!path) return;
-      setRunning(true);
-      setDone(await call('exportReport', { kind: 'certification', path, campaign: campaignId, view: "the campaign's page" }));
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setRunning(false);
-    }
-  }
   return (
-    <div className="stack" style={{ gap: 6, alignItems: 'flex-end' }}>
-      <button className="btn small" onClick={() => void run()} disabled={running} data-testid="export-certification">
-        {running ? 'Exporting…' : 'Export certification report…'}
-      </button>
-      {error && (
-        <div className="field-error" role="alert">
-          {error}
-        </div>
-      )}
-      {done && (
-        <div className="row small" role="status" data-testid="certification-export">
-          <span className="mono">{done.file}</span>
-          <button className="btn small" onClick={() => void call('showInFolder', { path: done.file })}>
-            Show in folder
-          </button>
-        </div>
-      )}
-    </div>
+    <ExportReportButton
+      label="Export certification report…"
+      dialogTitle="Export the certification report"
+      defaultName={`attest-certification-${campaignId}.xlsx`}
+      exportTo={(path) => call('exportReport', { kind: 'certification', path, campaign: campaignId, view: "the campaign's page" })}
+      testId="certification-export"
+      className="btn small"
+    />
   );
 }
 
