@@ -140,7 +140,12 @@ describe('attest export certification', () => {
       const task = tenant.data.tasks.get(String(row['Task ID']))!;
       const certify = certifyOf(task)!;
       const reviewers = task.stepApproverIds?.length ? task.stepApproverIds : task.approverIds;
-      expect(row['Reviewers'], String(row['Task ID'])).toBe(reviewers?.length ? reviewers.join(', ') : null);
+      // Each reviewer by the synced user's name and email (the tenant's people are synced as users).
+      const named = (id: string) => {
+        const user = tenant.data.users.get(id) as { displayName?: string; email?: string } | undefined;
+        return user ? `${user.displayName} <${user.email}>` : id;
+      };
+      expect(row['Reviewers'], String(row['Task ID'])).toBe(reviewers?.length ? reviewers.map(named).join(', ') : null);
       expect(row['Decision']).toBe(DECISION[certify.outcome as keyof typeof DECISION]);
       expect(row['Campaign ID']).toBe(certify.accessReviewId);
       expect(row['Campaign']).toBe(tenant.data.campaigns.get(certify.accessReviewId!)?.displayName ?? null);

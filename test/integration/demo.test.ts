@@ -54,6 +54,8 @@ describe('attest demo', () => {
       'Users',
       'Policies',
       'Outbox journal',
+      'Review decisions',
+      'Review totals',
       'Diff',
       RAW,
       'Dictionary',

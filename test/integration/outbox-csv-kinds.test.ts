@@ -91,7 +91,7 @@ describe('escalations from a CSV', () => {
     const dry = await cli('queue', 'import', file, '--kind', 'escalate-task', '--dry-run');
     expect(dry.code, dry.err).toBe(0);
     // The preview names the task beside its id, and shows the step taken from the synced task.
-    expect(dry.out).toMatch(new RegExp(`line 2: escalate task ${good[0]!.taskId} \\(.+\\) \\(policy step ${good[0]!.policyStepId}\\)`));
+    expect(dry.out).toMatch(new RegExp(`line 2: escalate task .+ \\(${good[0]!.taskId}\\) \\(policy step ${good[0]!.policyStepId}\\)`));
     const run = await cli('queue', 'import', file, '--kind', 'escalate-task');
     expect(run.code, run.err).toBe(0);
     expect(run.err).toContain('queued 3 of 3 rows as batch');
@@ -127,7 +127,7 @@ describe('one escalation without a policy step', () => {
     const added = await cli('queue', 'add', 'escalate', '--task', task.taskId);
     expect(added.code, added.err).toBe(0);
     expect(added.err).toContain(`policy step ${task.policyStepId}: the current step of task ${task.taskId} as of the last sync`);
-    expect(added.err).toMatch(new RegExp(`queued .+: escalate task ${task.taskId} \\(policy step ${task.policyStepId}\\)`));
+    expect(added.err).toMatch(new RegExp(`queued .+: escalate task .+ \\(${task.taskId}\\) \\(policy step ${task.policyStepId}\\)`));
     const sent = await cli('queue', 'send');
     expect(sent.code, sent.err).toBe(0);
     const applied = tenant.journal().filter((j) => j.operation === 'escalateTask' && j.objectId === task.taskId);
@@ -185,7 +185,7 @@ describe('template updates from a CSV', () => {
     ]);
     const dry = await cli('queue', 'import', file, '--kind', 'update-template', '--dry-run');
     expect(dry.code, dry.err).toBe(0);
-    expect(dry.out).toContain(`line 2: update template ${String(a!.id)} (${String(a!.displayName)}): `);
+    expect(dry.out).toContain(`line 2: update template ${String(a!.displayName)} (${String(a!.id)}): `);
     const run = await cli('queue', 'import', file, '--kind', 'update-template');
     expect(run.code, run.err).toBe(0);
     expect(run.err).toContain('queued 2 of 2 rows');

@@ -82,6 +82,8 @@ describe('evidence workbook of a synced reference tenant', () => {
       'Users',
       'Policies',
       'Outbox journal',
+      'Review decisions',
+      'Review totals',
       'Diff',
       RAW,
       'Dictionary',

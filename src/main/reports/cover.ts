@@ -193,14 +193,16 @@ export function dictionarySheet(sheets: readonly SheetSpec[]): SheetSpec {
   return {
     name: DICTIONARY_SHEET,
     columns: [
-      // One page wide at the smallest print scale (see printScale).
-      { header: 'Sheet', type: 'text', width: 16 },
-      { header: 'Column', type: 'text', width: 7 },
+      // Sheet to Meaning fill one page wide at the smallest print scale (see printScale), a meaning
+      // on one line; the API member, for those who map a column back to the API, is in the file.
+      { header: 'Sheet', type: 'text', width: 22 },
+      { header: 'Column', type: 'text', width: 8 },
       { header: 'Header', type: 'text', width: 24 },
       { header: 'Type', type: 'text', width: 14 },
-      { header: 'Meaning', type: 'text', width: 50 },
+      { header: 'Meaning', type: 'text', width: 70 },
       { header: 'API member', type: 'text', width: 28 },
     ],
+    paper: 'first page wide',
     rows,
   };
 }

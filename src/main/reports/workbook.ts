@@ -330,6 +330,9 @@ export const EVIDENCE_HEADER_ROW_ONLY: ReadonlySet<string> = new Set([
   'Step settings',
   'Access',
   'Task details',
+  // Their names stand beside every id that names them; their own reports print them whole.
+  'Users',
+  'Policies',
 ]);
 
 /** How many of these columns fit one page wide at the smallest print scale (at least one). */
@@ -632,6 +635,8 @@ export class ReportWorkbook {
     const wraps = styles.map((style) => style.alignment?.wrapText === true);
     const headerWraps = spec.columns.map(() => true);
     let widthsInUse: number[] = [];
+    /** The columns a row's height is sized for (null: all of them). */
+    let heightColumns: number | null = null;
     /** The print area (its last row added once the rows are written) and its columns in words. */
     let printed: { area: string; words: string } | undefined;
     let started = false;
@@ -649,6 +654,9 @@ export class ReportWorkbook {
         else if (firstPageColumns(widths) < widths.length) printed = { area: `A$1:${last}$`, words: `A:${last}` };
       }
       widthsInUse = widths;
+      // On paper only the first columns print: rows are as tall as those need (the rest of a long
+      // cell shows when the row is opened up, and in full in the sheet's own report).
+      if (printed && spec.paper === 'first page wide') heightColumns = firstPageColumns(widths);
       // Headers are bold text in the General format, whatever their column's format.
       const header = sheet.addRow(headers);
       const headerHeight = rowHeight(headers, widths, headerWraps);
@@ -663,7 +671,7 @@ export class ReportWorkbook {
     const write = (values: CellValue[]): void => {
       rowNumber += 1;
       const row = sheet.addRow(values);
-      const height = rowHeight(values, widthsInUse, wraps);
+      const height = rowHeight(heightColumns === null ? values : values.slice(0, heightColumns), widthsInUse, wraps);
       if (height) row.height = height;
       for (let i = 0; i < styles.length; i += 1) {
         const cell = row.findCell(i + 1);

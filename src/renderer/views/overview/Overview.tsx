@@ -122,6 +122,10 @@ export function Overview() {
   const { counts, charts, runs, status } = result.data;
   const neverSynced = status.every((s) => !s.asOf);
   const staleCutoff = Date.now() - 24 * 3600 * 1000;
+  // The newest sync run, when it failed (the runs from sent changes and live reads are not syncs).
+  const lastSync = runs.find((r) => r.origin !== 'outbox' && r.origin !== 'live');
+  const failedRun = lastSync?.status === 'failed' && !neverSynced ? lastSync : null;
+  const failedError = failedRun ? (status.find((x) => x.error)?.error ?? null) : null;
 
   return (
     <div className="content stack" data-screen="overview">
@@ -144,6 +148,12 @@ export function Overview() {
           </Empty>
         </div>
       ) : null}
+      {failedRun && (
+        <div className="banner" role="status" data-testid="last-sync-failed">
+          The last sync (run {failedRun.id}) failed at {dateTime(failedRun.finishedAt ?? failedRun.startedAt)}
+          {failedError ? `: ${failedError}` : ''}. The data from the sync before is intact; sync again when the tenant answers.
+        </div>
+      )}
       <div className="grid cols-3">
         {COLLECTION_ORDER.map((id: CollectionId) => {
           const s = status.find((x) => x.id === id);
@@ -162,11 +172,17 @@ export function Overview() {
                 {!s?.asOf ? <Badge tone="warn">never synced</Badge> : <span className="muted">as of {agoAt(s.asOf)}</span>}
                 {s?.asOf && !s.complete && <Badge tone="warn">incomplete</Badge>}
                 {stale && <Badge tone="warn">stale</Badge>}
-                {s?.error && (
-                  <Badge tone="bad" title={s.error}>
-                    failed
-                  </Badge>
-                )}
+                {/* A failed sync leaves the last complete data as it was: said as such, not as data that failed. */}
+                {s?.error &&
+                  (s.asOf ? (
+                    <Badge tone="warn" title={s.error}>
+                      last sync failed · data intact
+                    </Badge>
+                  ) : (
+                    <Badge tone="bad" title={s.error}>
+                      failed
+                    </Badge>
+                  ))}
               </div>
             </button>
           );
