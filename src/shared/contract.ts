@@ -1030,7 +1030,8 @@ export const CHANNELS = {
       batch: z.object({ id: z.number().int(), name: z.string() }).nullable(),
       dryRun: z.boolean(),
     }),
-    'Reads a returned review worksheet, verified cell by cell against what was exported; unless refused or a dry run, queues its Revokes as one batch and records every decision.',
+    'Reads a returned review worksheet, checked cell by cell against what was exported; unless refused or a dry run, ' +
+      'queues its Revokes as one batch and records every decision.',
   ),
 
   // --- desktop integration

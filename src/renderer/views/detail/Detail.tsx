@@ -12,6 +12,7 @@ import { Structured } from './structured';
 import { EntitlementMembers, TaskActions } from './actions';
 import { AppObjects } from './app-objects';
 import { EntitlementToolset } from './toolset';
+import { ReviewExport, REVIEW_SCOPES } from './review-export';
 import { RefreshFromTenant } from '../live/RefreshFromTenant';
 
 type Tab = 'details' | 'json' | 'history';
@@ -146,6 +147,9 @@ export function Detail({ collection, id }: { collection: CollectionId; id: strin
               <EntitlementToolset appId={object.cells.appId} entitlementId={object.id} />
             )}
             {collection === 'entitlements' && !object.deleted && <EntitlementMembers object={object} raw={parsed} />}
+            {REVIEW_SCOPES[collection] && !object.deleted && (
+              <ReviewExport scope={REVIEW_SCOPES[collection]} id={object.id} title={object.title || object.id} />
+            )}
           </div>
         ) : (
           <ErrorState title="Unreadable JSON" message="The stored JSON could not be parsed; see Raw JSON." />
