@@ -28,15 +28,12 @@ test.afterAll(async () => {
 
 const nav = (page: Page, name: RegExp | string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name }).click();
 
-/** Opens the entitlement's page through the quick search. */
+/** Opens the entitlement's page from the Entitlements list, filtered by its id. */
 async function openEntitlement(page: Page, id: string): Promise<void> {
-  await page.keyboard.press('Control+k');
-  await page.getByRole('dialog', { name: 'Quick search' }).getByRole('textbox').fill(id);
-  await page
-    .locator('.hit')
-    .filter({ has: page.locator('.badge', { hasText: /^Entitlement$/ }) })
-    .first()
-    .click();
+  await nav(page, /^Entitlements/);
+  await page.getByRole('searchbox', { name: 'Filter entitlements by text' }).fill(id);
+  await expect(page.getByTestId('list-row')).toHaveCount(1);
+  await page.getByTestId('list-row').click();
   await expect(page.locator('[data-screen="detail"][data-collection="entitlements"]')).toBeVisible();
 }
 
