@@ -147,3 +147,30 @@ test('a review worksheet out from an entitlement page, decisions in through the 
     true,
   );
 });
+
+test('an app page and a campaign page export their review worksheets too', async ({ page, host }) => {
+  await connectAndSync(page, host.url, tenant);
+  const held = (appId: string) => [...tenant.data.memberships.values()].filter((m) => m.appId === appId).length;
+  const single = ([...tenant.data.campaigns.values()] as unknown as { id: string; singleApp: { appId: string } | null }[]).find(
+    (c) => c.singleApp && held(c.singleApp.appId) > 0,
+  )!;
+  const appId = single.singleApp!.appId;
+  for (const [label, collection, id] of [
+    ['Apps', 'apps', appId],
+    ['Campaigns', 'campaigns', single.id],
+  ] as const) {
+    await nav(page, new RegExp(`^${label}`));
+    await page.getByRole('searchbox', { name: `Filter ${label.toLowerCase()} by text` }).fill(id);
+    await expect(page.getByTestId('list-row')).toHaveCount(1);
+    await page.getByTestId('list-row').click();
+    await expect(page.locator(`[data-screen="detail"][data-collection="${collection}"]`)).toBeVisible();
+    await page.getByRole('button', { name: 'Export review worksheet…' }).click();
+    await page.getByLabel('Reviewer').fill('Owen Owner');
+    await page.getByRole('button', { name: 'Save worksheet…' }).click();
+    await expect(page.getByTestId('review-export')).toContainText(`Review worksheet of ${collection === 'apps' ? 'app' : 'campaign'} `, {
+      timeout: 60_000,
+    });
+    await expect(page.getByTestId('review-export')).toContainText(`: ${held(appId)} memberships, for Owen Owner.`);
+  }
+  expect(xlsxIn(host.dialogDir)).toHaveLength(2);
+});
