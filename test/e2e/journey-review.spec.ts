@@ -1,5 +1,6 @@
 import { copyFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import ExcelJS from 'exceljs';
 import type { Page } from '@playwright/test';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
@@ -37,6 +38,16 @@ async function openEntitlement(page: Page, id: string): Promise<void> {
   await expect(page.locator('[data-screen="detail"][data-collection="entitlements"]')).toBeVisible();
 }
 
+/** No critical or serious axe finding (WCAG 2.1 A/AA and best practices) on what is on screen. */
+async function expectAccessible(page: Page, screen: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const blocking = result.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+  expect(
+    blocking.map((v) => `${v.id} on ${screen}: ${v.nodes[0]?.target.join(' ') ?? ''}`),
+    screen,
+  ).toEqual([]);
+}
+
 const xlsxIn = (dir: string): string[] => readdirSync(dir).filter((f) => f.endsWith('.xlsx'));
 
 /** A sheet's rows below its header, each as an object keyed by the header's names (exceljs reading). */
@@ -70,6 +81,7 @@ test('a review worksheet out from an entitlement page, decisions in through the 
   const exported = page.getByTestId('review-export');
   await expect(exported).toContainText(/Review worksheet of entitlement .*: \d+ memberships, for Rita Reviewer\./, { timeout: 60_000 });
   await expect(exported).toContainText(host.dialogDir);
+  await expectAccessible(page, 'a review worksheet exported');
   const [worksheet] = xlsxIn(host.dialogDir);
   expect(worksheet).toMatch(/^review-.*\.xlsx$/);
   const file = join(host.dialogDir, worksheet!);
@@ -91,6 +103,7 @@ test('a review worksheet out from an entitlement page, decisions in through the 
   await expect(refused).toContainText(/'Review'!B3: ".*" → "Someone Else"/);
   await expect(page.getByRole('button', { name: /^Import: queue/ })).toHaveCount(0);
   await expect(page.getByTestId('outbox-badge')).toHaveCount(0);
+  await expectAccessible(page, 'a review worksheet refused');
   rmSync(changed);
 
   // The reviewer's decisions, by openpyxl: 3 Revoke and 2 Keep, each with a comment.
@@ -117,6 +130,7 @@ test('a review worksheet out from an entitlement page, decisions in through the 
   }
   // A dry run queues nothing.
   await expect(page.getByTestId('outbox-badge')).toHaveCount(0);
+  await expectAccessible(page, "a review worksheet's dry run");
   await page.getByRole('button', { name: 'Import: queue 3 removals' }).click();
 
   // On to the batch just queued: the three removals.
