@@ -54,6 +54,8 @@ export const CHANNEL_NAMES = [
   'exportReport',
   'cancelExport',
   'verifyWorkbook',
+  'exportReviewWorksheet',
+  'importReviewDecisions',
   'openExternal',
   'showInFolder',
   'showOpenDialog',

@@ -416,6 +416,14 @@ export type OutboxJournalEntry = z.infer<typeof OutboxJournalEntry>;
 
 const CSV_MAX = CSV_IMPORT_MAX_BYTES;
 
+/** A person's name as a cover shows it: 1 to 200 characters, none of them a control character. */
+const PersonName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .refine((name) => ![...name].some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127), 'a name without control characters');
+
 const DialogFilter = z.object({ name: z.string().max(100), extensions: z.array(z.string().max(20)).max(20) });
 
 // ---------------------------------------------------------------------------------------------
@@ -1006,6 +1014,72 @@ export const CHANNELS = {
       located: z.string().nullable().default(null),
     }),
     'Recomputes every hash of a workbook the user chose and says whether it is intact.',
+  ),
+
+  // --- spreadsheet access reviews
+  exportReviewWorksheet: channel(
+    z
+      .object({
+        /** A path the user chose in this session's save dialog (no other path is written). */
+        path: z.string().min(1).max(4096),
+        /** Whose memberships: an entitlement's, an app's, or what a campaign reviews. */
+        scope: z.enum(['entitlement', 'app', 'campaign']),
+        id: Id,
+        /** Who reviews it, as the Cover and every decision record it (null: not named). */
+        reviewer: PersonName.nullable().default(null),
+      })
+      .strict(),
+    z.object({
+      file: z.string(),
+      worksheetId: z.string(),
+      rows: z.number().int(),
+      sha256: z.string(),
+      /** The scope in words, each id with its name. */
+      scope: z.string(),
+      signedBy: z.string().nullable(),
+    }),
+    'Writes a review worksheet (offline): one row per membership in scope, a Decision (Keep / Revoke) and a Comment to fill.',
+  ),
+  importReviewDecisions: channel(
+    z
+      .object({
+        /** A returned worksheet the user chose in this session's open dialog. */
+        path: z.string().min(1).max(4096),
+        /** Check and say what would be queued; queue and record nothing. */
+        dryRun: z.boolean().default(true),
+      })
+      .strict(),
+    z.object({
+      file: z.string(),
+      fileSha256: z.string(),
+      worksheet: z
+        .object({ id: z.string(), name: z.string(), sha256: z.string(), reviewer: z.string().nullable(), scope: z.string() })
+        .nullable(),
+      /** Why the worksheet is refused, each change named by cell or row; empty: accepted. */
+      refused: z.array(z.string()),
+      decisions: z.array(
+        z.object({
+          row: z.number().int(),
+          appId: z.string(),
+          entitlementId: z.string(),
+          appUserId: z.string(),
+          subject: z.string().nullable(),
+          removable: z.string(),
+          decision: z.enum(['Keep', 'Revoke']),
+          comment: z.string().nullable(),
+          /** The outbox item a Revoke queued (null: a Keep, a dry run, or skipped). */
+          itemId: z.string().nullable(),
+          /** Why a Revoke queues nothing (cannot be removed, gone already, queued already). */
+          skipped: z.string().nullable(),
+        }),
+      ),
+      /** Rows without a decision. */
+      undecided: z.array(z.number().int()),
+      batch: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+      dryRun: z.boolean(),
+    }),
+    'Reads a returned review worksheet, checked cell by cell against what was exported; unless refused or a dry run, ' +
+      'queues its Revokes as one batch and records every decision.',
   ),
 
   // --- desktop integration

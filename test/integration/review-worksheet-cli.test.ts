@@ -15,7 +15,8 @@ import { prepareConnection, recordConnection } from '../../src/main/app/saved-co
 import { MANAGED_ENTITLEMENT_KINDS } from '../../src/tenant/dataset';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import { spawnAttest, type SpawnedRun } from '../helpers/cli';
-import { openpyxlDump, SYSTEM_PYTHON } from '../helpers/openpyxl';
+import { openpyxlDump } from '../helpers/openpyxl';
+import { editWorksheet } from '../helpers/review-edit';
 import { tempDir } from './sync.helpers';
 
 let tenant: ReferenceTenant;
@@ -53,29 +54,6 @@ afterAll(async () => {
 });
 
 const attest = (...args: string[]): Promise<SpawnedRun> => spawnAttest(args, { cwd: root, env });
-
-/** The reviewer's edits, by openpyxl: each [row, decision, comment]; or a cell set, a row inserted or deleted. */
-const EDIT = `
-import json, sys
-from openpyxl import load_workbook
-path, edits = sys.argv[1], json.loads(sys.argv[2])
-wb = load_workbook(path)
-ws = wb['Review']
-for e in edits:
-    if e[0] == 'set': ws[e[1]] = e[2]
-    elif e[0] == 'append': ws.append(e[1])
-    elif e[0] == 'delete': ws.delete_rows(e[1])
-    elif e[0] == 'unprotect': ws.protection.sheet = False
-    elif e[0] == 'widen': ws.data_validations.dataValidation[0].formula1 = '"Keep,Revoke,Maybe"'
-    else:
-        ws.cell(row=e[0], column=9).value = e[1]
-        ws.cell(row=e[0], column=10).value = e[2]
-wb.save(path)
-`;
-
-function edit(file: string, edits: unknown[]): void {
-  execFileSync(SYSTEM_PYTHON, ['-c', EDIT, file, JSON.stringify(edits)], { encoding: 'utf8' });
-}
 
 /** A re-save by LibreOffice headless (its own profile, so it runs beside any other). */
 function resaveWithLibreOffice(file: string): string {
@@ -171,7 +149,7 @@ describe('attest export review / review import', () => {
     for (const [name, edits, named] of cases) {
       const file = join(tmp.dir, `refused-${name}.xlsx`);
       copyFileSync(original, file);
-      edit(file, edits);
+      editWorksheet(file, edits);
       const run = await attest('review', 'import', file);
       expect(run.code, `${name}: ${run.stderr}`).toBe(1);
       expect(run.stderr).toMatch(/REFUSED: refusals\.xlsx: nothing was queued or recorded/);
@@ -202,7 +180,7 @@ describe('attest export review / review import', () => {
       [7, 'Keep', 'on-call admin'],
       [9, 'Revoke', 'duplicate account'],
     ];
-    edit(filled, decisions);
+    editWorksheet(filled, decisions);
     // openpyxl's own save imports as well (a dry run), then LibreOffice re-saves it.
     const dry = await attest('review', 'import', filled, '--dry-run');
     expect(dry.code, dry.stderr).toBe(0);
@@ -264,7 +242,7 @@ describe('attest export review / review import', () => {
     const gone = new Set(rows.filter((r) => r.Outcome === 'removed').map((r) => r['App user ID']));
     const goneRow = lateRows.find((r) => r[12] === entitlementId && gone.has(r[11] as string))![0] as number;
     const fixedRow = lateRows.find((r) => r[12] === unmanagedId)![0] as number;
-    edit(late, [
+    editWorksheet(late, [
       [goneRow, 'Revoke', 'still there?'],
       [fixedRow, 'revoke', 'not ours to remove'],
       [lateRows.find((r) => (r[0] as number) > 1 && r[0] !== goneRow && r[0] !== fixedRow)![0], 'Keep', null],

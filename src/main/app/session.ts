@@ -14,7 +14,10 @@ import { CoreError, firstLineOf } from '../errors';
 import type { EventBus } from '../events';
 import { heldThenKeychain, KeychainError, memorySecretStore, osKeychain, secretStoreAnswers, type SecretStore } from '../keychain';
 import { signingKey, type ExportResult, type VerifyResult } from '../reports';
-import { verifyWithStore } from './tasks/verify';
+import { READ_LIMITS, verifyWithStore } from './tasks/verify';
+import { checkInputFile } from './input-files';
+import { exportReviewWorksheet, importReviewWorksheet, type ReviewExportResult, type ReviewImportResult } from './reviews';
+import type { ReviewScope } from '../reports/review-worksheet';
 import { AutoRunner, sendNotice, syncNotice, type Notifier } from './auto-run';
 import {
   checkCredentials,
@@ -653,6 +656,28 @@ export class Session {
   /** `key`: the fingerprint of the key the workbook must be signed with. */
   verifyWorkbook(path: string, key?: string | null): Promise<VerifyResult> {
     return verifyWithStore(this.mustBeGranted(path), this.dataDir, { key });
+  }
+
+  /** Writes a review worksheet where a save dialog said (offline: from the store). */
+  async exportReviewWorksheet(path: string, scope: ReviewScope, reviewer: string | null): Promise<ReviewExportResult> {
+    const out = this.mustBeGranted(path);
+    const result = await exportReviewWorksheet(this.workspace(), {
+      out,
+      scope,
+      reviewer: reviewer ?? undefined,
+      appVersion: this.options.appVersion,
+    });
+    // The written file may be shown without another dialog.
+    this.granted.add(resolvePath(result.file));
+    return result;
+  }
+
+  /** Reads a returned review worksheet an open dialog gave; unless refused or a dry run, queues its Revokes. */
+  importReviewDecisions(path: string, dryRun: boolean): Promise<ReviewImportResult> {
+    const file = this.mustBeGranted(path);
+    // Refused before reading, as the CLI does: a regular file within verify's limit.
+    checkInputFile(file, 'the worksheet', READ_LIMITS.fileBytes);
+    return importReviewWorksheet(this.workspace(), file, { dryRun });
   }
 
   async showInFolder(path: string): Promise<boolean> {

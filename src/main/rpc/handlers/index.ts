@@ -6,6 +6,7 @@ import type { HostInfo } from './host';
 import { dataHandlers } from './data';
 import { outboxHandlers } from './outbox';
 import { reportHandlers } from './reports';
+import { reviewHandlers } from './reviews';
 import { shellHandlers } from './shell';
 
 export type { HostInfo } from './host';
@@ -18,6 +19,7 @@ export function createHandlers(session: Session, host: HostInfo): Handlers {
     ...dataHandlers(session),
     ...outboxHandlers(session),
     ...reportHandlers(session),
+    ...reviewHandlers(session),
     ...shellHandlers(session, host),
   };
 }

@@ -14,6 +14,7 @@ import { EntitlementMembers, TaskActions } from './actions';
 import { AppObjects } from './app-objects';
 import { EntitlementToolset } from './toolset';
 import { CampaignItems } from './campaign-items';
+import { ReviewExport, REVIEW_SCOPES } from './review-export';
 import { RefreshFromTenant } from '../live/RefreshFromTenant';
 
 type Tab = 'details' | 'json' | 'history';
@@ -153,6 +154,9 @@ export function Detail({ collection, id }: { collection: CollectionId; id: strin
               <EntitlementToolset appId={object.cells.appId} entitlementId={object.id} />
             )}
             {collection === 'entitlements' && !object.deleted && <EntitlementMembers object={object} raw={parsed} />}
+            {REVIEW_SCOPES[collection] && !object.deleted && (
+              <ReviewExport scope={REVIEW_SCOPES[collection]} id={object.id} title={object.title || object.id} />
+            )}
           </div>
         ) : (
           <ErrorState title="Unreadable JSON" message="The stored JSON could not be parsed; see Raw JSON." />

@@ -8,14 +8,16 @@ import { Batches } from './Batches';
 import { ConfirmPanel } from '../../components/ConfirmPanel';
 import { ChangeForm, KIND_LABELS } from './ChangeForms';
 import { ImportCsv } from './ImportCsv';
+import { ImportReview } from './ImportReview';
 import { Journal } from './Journal';
 import { NO_FILTER, OutboxItems } from './OutboxItems';
 
-type Tab = 'items' | 'new' | 'import' | 'imports' | 'journal';
+type Tab = 'items' | 'new' | 'import' | 'review' | 'imports' | 'journal';
 const TAB_NAMES: Record<Tab, string> = {
   items: 'Changes',
   new: 'New change',
   import: 'Import CSV',
+  review: 'Import review decisions',
   imports: 'Imports',
   journal: 'Journal',
 };
@@ -138,7 +140,7 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
       <SendProgressCard />
       {actionError && <div className="banner">{actionError}</div>}
       <div className="tabs" role="tablist">
-        {(['items', 'new', 'import', 'imports', 'journal'] as Tab[]).map((name) => (
+        {(['items', 'new', 'import', 'review', 'imports', 'journal'] as Tab[]).map((name) => (
           <button
             key={name}
             role="tab"
@@ -152,6 +154,15 @@ export function OutboxView({ editTemplate }: { editTemplate?: string }) {
       </div>
       {tab === 'new' && <ChangeForm onQueued={() => undefined} templateId={editTemplate} />}
       {tab === 'import' && <ImportCsv onImported={() => setTab('items')} />}
+      {tab === 'review' && (
+        <ImportReview
+          onImported={(batch) => {
+            // On to the removals just queued: the batch named after the worksheet.
+            if (batch !== null) setFilter({ ...NO_FILTER, batch });
+            setTab('items');
+          }}
+        />
+      )}
       {tab === 'journal' && <Journal />}
       {tab === 'imports' && (
         <Batches
