@@ -40,7 +40,11 @@ test("a campaign's page lists its reviewed items with reviewers and decisions, a
     const decided = t.type!.certify!.outcome === 'CERTIFY_OUTCOME_CERTIFIED';
     await expect(row).toHaveAttribute('data-decision', decided ? 'certified' : 'outstanding');
     const reviewers = t.stepApproverIds?.length ? t.stepApproverIds : (t.approverIds ?? []);
-    for (const reviewer of reviewers) await expect(row).toContainText(reviewer);
+    // Each reviewer by the synced user's name and email.
+    for (const reviewer of reviewers) {
+      const user = tenant.data.users.get(reviewer) as { displayName?: string; email?: string } | undefined;
+      await expect(row).toContainText(user ? `${user.displayName} <${user.email}>` : reviewer);
+    }
   }
   const certified = tasks.filter((t) => t.type!.certify!.outcome === 'CERTIFY_OUTCOME_CERTIFIED').length;
   await expect(section.getByTestId('campaign-summary')).toContainText(`${tasks.length} items`);
