@@ -5,31 +5,18 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntryInWords } from '../../src/main/outbox/queue';
 import { openpyxlDump } from '../helpers/openpyxl';
-import { startTestTenant, type TestTenant } from '../helpers/tenant';
-import { removableMemberships, removalsCsv, tempDir } from './outbox.helpers';
-import { runCli } from './sync.helpers';
+import type { TestTenant } from '../helpers/tenant';
+import { removableMemberships, removalsCsv } from './outbox.helpers';
+import { useSyncedTenant } from './synced-tenant';
 
+const synced = useSyncedTenant({ seed: 23, name: 'words' });
+const cli = synced.cli;
 let tenant: TestTenant;
-let tmp: ReturnType<typeof tempDir>;
-let env: NodeJS.ProcessEnv;
-const cli = (...argv: string[]) => runCli([...argv, '--connection', 'words'], env);
-
-beforeAll(async () => {
-  tenant = await startTestTenant({ seed: 23 });
-  tmp = tempDir('attest-journal-words-');
-  const dataDir = join(tmp.dir, 'data');
-  recordConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'words' }));
-  env = { ATTEST_CLIENT_SECRET: tenant.clientSecret, ATTEST_DATA_DIR: dataDir };
-  const synced = await cli('sync');
-  expect(synced.code, synced.err).toBe(0);
-});
-afterAll(async () => {
-  await tenant?.close();
-  tmp?.remove();
+beforeAll(() => {
+  tenant = synced.tenant();
 });
 
 const journal = async (...args: string[]) => {
@@ -41,7 +28,7 @@ const journal = async (...args: string[]) => {
 describe('attest journal: the change in words, filtered', () => {
   it('names the app, entitlement and user of each removal as the store has them, and filters by outcome, import, kind and time', async () => {
     const rows = removableMemberships(tenant.data, 4);
-    const csv = join(tmp.dir, 'leavers.csv');
+    const csv = join(synced.dir(), 'leavers.csv');
     writeFileSync(csv, removalsCsv(rows));
     const before = new Date().toISOString();
     expect((await cli('queue', 'import', csv, '--kind', 'remove-membership')).code).toBe(0);
@@ -81,7 +68,7 @@ describe('attest journal: the change in words, filtered', () => {
     expect(bad.code).toBe(2);
 
     // The report's "Outbox journal" sheet carries the same words and the import, read back with openpyxl.
-    const out = join(tmp.dir, 'changes.xlsx');
+    const out = join(synced.dir(), 'changes.xlsx');
     const exported = await cli('export', 'changes', '--out', out);
     expect(exported.code, exported.err).toBe(0);
     const sheet = openpyxlDump(out, true).sheets.find((s) => s.name === 'Outbox journal')!;

@@ -10,19 +10,21 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
+import { beforeAll, expect, it } from 'vitest';
 import type { OutboxItem } from '../../src/main/outbox/queue';
 import type { Membership } from '../../src/tenant/model';
 import { MANAGED_ENTITLEMENT_KINDS } from '../../src/tenant/dataset';
-import { startTestTenant, type TestTenant } from '../helpers/tenant';
-import { tempDir } from './outbox.helpers';
-import { runCli } from './sync.helpers';
+import type { TestTenant } from '../helpers/tenant';
+import { useSyncedTenant } from './synced-tenant';
 
+const synced = useSyncedTenant({ seed: 53, scale: 2, name: 'bulk' });
+const cli = synced.cli;
 let tenant: TestTenant;
-let tmp: ReturnType<typeof tempDir>;
-let env: NodeJS.ProcessEnv;
-const cli = (...argv: string[]) => runCli([...argv, '--connection', 'bulk'], env);
+let tmp: { dir: string };
+beforeAll(() => {
+  tenant = synced.tenant();
+  tmp = { dir: synced.dir() };
+});
 
 interface Row {
   app_id: string;
@@ -31,20 +33,6 @@ interface Row {
 }
 
 const rowOf = (m: Membership): Row => ({ app_id: m.appId, app_entitlement_id: m.appEntitlementId, app_user_id: m.appUserId });
-
-beforeAll(async () => {
-  tenant = await startTestTenant({ seed: 53, scale: 2 });
-  tmp = tempDir('attest-partial-import-');
-  const dataDir = join(tmp.dir, 'data');
-  recordConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'bulk' }));
-  env = { ATTEST_CLIENT_SECRET: tenant.clientSecret, ATTEST_DATA_DIR: dataDir };
-  const synced = await cli('sync');
-  expect(synced.code, synced.err).toBe(0);
-});
-afterAll(async () => {
-  await tenant?.close();
-  tmp?.remove();
-});
 
 it('queues the good rows of a 300-row CSV, writes exactly the bad ones, and the fixed rejects file queues the rest', async () => {
   const memberships = [...(tenant.data.memberships.values() as IterableIterator<Membership>)];

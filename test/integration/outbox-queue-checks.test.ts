@@ -6,31 +6,19 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { prepareConnection, recordConnection } from '../../src/main/app/saved-connections';
+import { beforeAll, expect, it } from 'vitest';
 import type { OutboxItem } from '../../src/main/outbox/queue';
 import type { Scope } from '../../src/shared/api-types/scope';
-import { startTestTenant, type TestTenant } from '../helpers/tenant';
-import { tempDir } from './outbox.helpers';
-import { runCli } from './sync.helpers';
+import type { TestTenant } from '../helpers/tenant';
+import { useSyncedTenant } from './synced-tenant';
 
+const synced = useSyncedTenant({ seed: 61, name: 'checks' });
+const cli = synced.cli;
 let tenant: TestTenant;
-let tmp: ReturnType<typeof tempDir>;
-let env: NodeJS.ProcessEnv;
-const cli = (...argv: string[]) => runCli([...argv, '--connection', 'checks'], env);
-
-beforeAll(async () => {
-  tenant = await startTestTenant({ seed: 61 });
-  tmp = tempDir('attest-queue-checks-');
-  const dataDir = join(tmp.dir, 'data');
-  recordConnection(dataDir, prepareConnection(dataDir, { clientId: tenant.clientId, serverUrl: tenant.url, name: 'checks' }));
-  env = { ATTEST_CLIENT_SECRET: tenant.clientSecret, ATTEST_DATA_DIR: dataDir };
-  const synced = await cli('sync');
-  expect(synced.code, synced.err).toBe(0);
-});
-afterAll(async () => {
-  await tenant?.close();
-  tmp?.remove();
+let tmp: { dir: string };
+beforeAll(() => {
+  tenant = synced.tenant();
+  tmp = { dir: synced.dir() };
 });
 
 it('refuses a scope value already on its resource server, and warns of a resource server no synced scope is on', async () => {
