@@ -187,7 +187,14 @@ class HttpApiClient implements ApiClient {
       if (sent === 'retry') continue;
       const { raw, refusal, started } = sent;
       const { status } = raw;
-      this.#onEvent?.({ type: 'response', ...state.where, status, attempt: state.attempts, ms: this.#now() - started });
+      this.#onEvent?.({
+        type: 'response',
+        ...state.where,
+        status,
+        attempt: state.attempts,
+        ms: this.#now() - started,
+        bytes: raw.bytes.length,
+      });
 
       // Refused before any effect: safe to resend with a new token, mutation or not. A request
       // refused alone keeps being renewed only while other requests get through.

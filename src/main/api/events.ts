@@ -4,7 +4,15 @@
  */
 export type ApiEvent =
   | { type: 'request'; method: string; path: string; attempt: number }
-  | { type: 'response'; method: string; path: string; status: number; attempt: number; ms: number }
+  | {
+      type: 'response';
+      method: string;
+      path: string;
+      status: number;
+      attempt: number;
+      ms: number;
+      /** The body's size as received. */ bytes: number;
+    }
   | { type: 'retry'; method: string; path: string; reason: string; delayMs: number; attempt: number }
   | { type: 'rate-limited'; method: string; path: string; waitMs: number }
   | { type: 'reauth'; method: string; path: string }

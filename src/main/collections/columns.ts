@@ -33,3 +33,26 @@ function normalize(type: ColumnType, value: unknown): ColumnValue {
           : JSON.stringify(value);
   }
 }
+
+/**
+ * The extracted columns as stored (`object_versions.cols`): a JSON array of the values in the
+ * order of the descriptor's columns, the names being the descriptor's to give (they made a third
+ * of the text when each row spelled them out). A change of the columns is a COLUMNS_REVISION.
+ */
+export function encodeColumns(descriptor: CollectionDescriptor, columns: Record<string, ColumnValue>): string {
+  return JSON.stringify(descriptor.columns.map((c) => columns[c.name] ?? null));
+}
+
+/** The extracted columns of a stored version by name (see encodeColumns). */
+export function decodeColumns(descriptor: CollectionDescriptor, stored: string): Record<string, ColumnValue> {
+  const values = JSON.parse(stored) as ColumnValue[] | Record<string, ColumnValue>;
+  if (!Array.isArray(values)) return values;
+  const out: Record<string, ColumnValue> = {};
+  descriptor.columns.forEach((c, i) => (out[c.name] = values[i] ?? null));
+  return out;
+}
+
+/** Where a column's value is in the stored array (see encodeColumns), or -1. */
+export function columnPosition(descriptor: CollectionDescriptor, name: string): number {
+  return descriptor.columns.findIndex((c) => c.name === name);
+}

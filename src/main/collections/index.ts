@@ -6,7 +6,7 @@
 export { COLLECTION_IDS, type CollectionId } from '../../shared/contract';
 export type { CollectionDescriptor, ColumnDef, ColumnType, ColumnValue, References, SearchText, SplitPart } from './descriptor';
 export { COLLECTIONS, collection, COLUMNS_REVISION, isCollectionId, SEARCH_TEXT_REVISION } from './registry';
-export { extractColumns } from './columns';
+export { columnPosition, decodeColumns, encodeColumns, extractColumns } from './columns';
 export { columnValues, MULTI_SEPARATOR, resolveFilter, type FilterAlias } from './descriptor';
 export { compactWord, FACET_COLUMNS, facetToken, facetsText, valueWords } from './facets';
 export { hashOf, prepareObject, type PreparedObject, type ReceivedObject } from './prepare';

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ApiError } from '../api/errors';
-import { extractColumns } from './columns';
+import { encodeColumns, extractColumns } from './columns';
 import type { CollectionDescriptor } from './descriptor';
 import { facetsText } from './facets';
 
@@ -25,7 +25,7 @@ export interface PreparedObject {
   /** SHA-1 of `raw`: an unchanged object is not stored again. */
   hash: Buffer;
   title: string;
-  /** JSON object of the extracted columns. */
+  /** The extracted columns as stored (see encodeColumns). */
   cols: string;
   /** Search body text. */
   body: string;
@@ -53,7 +53,7 @@ export function prepareObject(descriptor: CollectionDescriptor, obj: ReceivedObj
     raw: obj.raw,
     hash: hash ?? hashOf(obj.raw),
     title: text.title,
-    cols: JSON.stringify(columns),
+    cols: encodeColumns(descriptor, columns),
     body: text.body,
     facets: facetsText(descriptor.id, columns),
     refs: hasRefs ? JSON.stringify(refs) : null,

@@ -9,6 +9,7 @@ import { PageWriterThread } from './page-writer';
 import { ensureColumns } from './refresh-columns';
 import { ensureSearchIndex, rebuildSearchIndex, recoverSearchQueue, searchObjects, warmSearch, type SearchResult } from './search';
 import { SyncWriter } from './sync-writer';
+import { rawCodec } from './raw-codec';
 import type { DiffDetail, DiffQuery } from './diff';
 import type {
   AutomationRow,
@@ -92,6 +93,14 @@ function createOwnerOnly(file: string): void {
   chmodSync(file, 0o600);
 }
 
+/** A migration that freed much of the file (see 0012-compact-store) asks for one VACUUM, outside its transaction. */
+function vacuumIfPending(db: Database.Database): void {
+  const pending = db.prepare("SELECT 1 FROM store_meta WHERE key = 'vacuum_pending'").get();
+  if (!pending) return;
+  db.exec('VACUUM');
+  db.prepare("DELETE FROM store_meta WHERE key = 'vacuum_pending'").run();
+}
+
 /**
  * Opens (creating it if needed) a store file: WAL, foreign keys on, every migration applied, the
  * search index in step with the descriptors. A read-only open never changes the file and refuses
@@ -111,12 +120,14 @@ export function openStore(file: string, opts: OpenStoreOptions = {}): Store {
       // A larger WAL between checkpoints: a sync rewrites the same index pages page after page.
       db.pragma('wal_autocheckpoint = 10000');
       migrate(db, MIGRATIONS);
+      rawCodec(db);
       // Columns extracted again: the facets in the index follow them.
       if (ensureColumns(db)) rebuildSearchIndex(db);
       else if (!ensureSearchIndex(db)) recoverSearchQueue(db);
+      vacuumIfPending(db);
     } else if (pendingMigrations(db, MIGRATIONS).length > 0) {
       throw new MigrationError('this store needs an update that a read-only open cannot make; open it once for writing');
-    }
+    } else rawCodec(db);
     db.pragma('cache_size = -32000');
   } catch (error) {
     db.close();

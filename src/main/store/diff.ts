@@ -64,7 +64,7 @@ function pairRows(db: Database, from: number, to: number, query: DiffQuery, page
   return db
     .prepare(
       `${PAIRS}, chosen AS (SELECT * FROM pairs WHERE ${WHERE} ORDER BY collection, id ${window})
-       SELECT p.collection, p.id, p.change, a.raw AS a_raw, a.title AS a_title, b.raw AS b_raw, b.title AS b_title
+       SELECT p.collection, p.id, p.change, raw_text(a.raw, a.raw_dict) AS a_raw, a.title AS a_title, raw_text(b.raw, b.raw_dict) AS b_raw, b.title AS b_title
        FROM chosen p LEFT JOIN object_versions a ON a.vid = p.a_vid LEFT JOIN object_versions b ON b.vid = p.b_vid
        ORDER BY p.collection, p.id`,
     )

@@ -4,6 +4,7 @@ import { kindOf } from '../../shared/api-types/common';
 import {
   celExpressions,
   COLLECTIONS,
+  decodeColumns,
   collection as descriptorOf,
   gatheringOf,
   getPath,
@@ -15,6 +16,7 @@ import { changedFields, fieldChanges } from './changes';
 import { diffCounts, diffEntries, diffPage, type DiffDetail, type DiffQuery } from './diff';
 import { filterSql, pageSql, sortSql, StoreQueryError, versionJoin } from './query';
 import { textFilterSql } from './search';
+import { rawCodec, type RawReader, type StoredRaw } from './raw-codec';
 import type {
   AutomationRow,
   AutomationSection,
@@ -40,20 +42,20 @@ export interface ObjectRow {
   valid_from: number;
   title: string;
   cols: string;
-  raw: string;
+  raw: StoredRaw;
+  raw_dict: number | null;
   fetched_at: string;
 }
 
 /** The columns every object read selects (objects `o`, versions `v`). */
 export const OBJECT_COLUMNS =
-  'o.collection, o.id, o.first_seen_run, o.last_seen_run, o.current_vid, v.valid_from, v.title, v.cols, v.raw, v.fetched_at';
+  'o.collection, o.id, o.first_seen_run, o.last_seen_run, o.current_vid, v.valid_from, v.title, v.cols, v.raw, v.raw_dict, v.fetched_at';
 
-/** A stored object; `json` parses `raw` on first use, so listing a million rows parses none. */
+/** A stored object; `raw` is read (inflated) and `json` parsed on first use, so listing a million rows reads none. */
 class Stored implements StoredObject {
   collection: CollectionId;
   id: string;
   title: string;
-  raw: string;
   columns: Record<string, ColumnValue>;
   runId: number;
   fetchedAt: string;
@@ -63,18 +65,35 @@ class Stored implements StoredObject {
   pending?: unknown;
   #json: unknown = undefined;
   #parsed = false;
+  #raw: StoredRaw;
+  #rawDict: number | null;
+  readonly #reader: RawReader;
 
-  constructor(row: ObjectRow, deleted: boolean) {
+  constructor(row: ObjectRow, deleted: boolean, reader: RawReader) {
     this.collection = row.collection as CollectionId;
     this.id = row.id;
     this.title = row.title;
-    this.raw = row.raw;
-    this.columns = JSON.parse(row.cols) as Record<string, ColumnValue>;
+    this.#raw = row.raw;
+    this.#rawDict = row.raw_dict;
+    this.#reader = reader;
+    // An own property (spreads and Object.keys see it, as when it was a plain field), read on first use.
+    Object.defineProperty(this, 'raw', { enumerable: true, configurable: true, get: () => this.rawText() });
+    this.columns = decodeColumns(descriptorOf(this.collection), row.cols);
     this.runId = row.valid_from;
     this.fetchedAt = row.fetched_at;
     this.firstSeenRun = row.first_seen_run;
     this.lastSeenRun = row.last_seen_run;
     this.deleted = deleted;
+  }
+
+  declare raw: string;
+
+  private rawText(): string {
+    if (this.#rawDict !== null) {
+      this.#raw = this.#reader.text(this.#raw, this.#rawDict);
+      this.#rawDict = null;
+    }
+    return this.#raw as string;
   }
 
   get json(): unknown {
@@ -103,8 +122,8 @@ class Stored implements StoredObject {
   }
 }
 
-export function toStoredObject(row: ObjectRow, asOfRun: number | undefined): StoredObject {
-  return new Stored(row, asOfRun === undefined && row.current_vid === null);
+export function toStoredObject(row: ObjectRow, asOfRun: number | undefined, reader: RawReader): StoredObject {
+  return new Stored(row, asOfRun === undefined && row.current_vid === null, reader);
 }
 
 interface WalkSummaryRow {
@@ -118,8 +137,10 @@ interface WalkSummaryRow {
 /** Reads of objects, runs, snapshots and changes. Every query is parameterized; names are checked against the descriptors. */
 export class ObjectReader {
   private readonly s: Record<string, Statement>;
+  private readonly codec: RawReader;
 
   constructor(private readonly db: Database) {
+    this.codec = rawCodec(db);
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       runs: p('SELECT id, started_at, finished_at, status, collections, origin FROM sync_runs ORDER BY id DESC'),
@@ -143,7 +164,7 @@ export class ObjectReader {
          WHERE o.collection = ? AND o.id = ?`,
       ),
       versions: p(
-        `SELECT v.valid_from, v.valid_to, v.title, v.raw, v.hash FROM objects o JOIN object_versions v ON v.oid = o.oid
+        `SELECT v.valid_from, v.valid_to, v.title, raw_text(v.raw, v.raw_dict) AS raw, v.hash FROM objects o JOIN object_versions v ON v.oid = o.oid
          WHERE o.collection = ? AND o.id = ? ORDER BY v.valid_from`,
       ),
       runTime: p(
@@ -226,7 +247,7 @@ export class ObjectReader {
         ? (this.s.current!.get(collection, id) ?? this.s.lastVersion!.get(collection, id))
         : this.s.asOf!.get(asOfRun, asOfRun, collection, id)
     ) as ObjectRow | undefined;
-    return row ? toStoredObject(row, asOfRun) : null;
+    return row ? toStoredObject(row, asOfRun, this.codec) : null;
   }
 
   private selectSql(collection: CollectionId, opts: ListOptions, what: string, params: unknown[]): string {
@@ -244,7 +265,7 @@ export class ObjectReader {
     const base = this.selectSql(collection, opts, OBJECT_COLUMNS, params);
     const order = `ORDER BY ${sortSql(d, opts.sort ?? d.defaultSort)}o.id`;
     const rows = this.db.prepare(`${base} ${order} ${pageSql(opts.limit, opts.offset, params)}`).all(...params) as ObjectRow[];
-    return { rows: rows.map((r) => toStoredObject(r, opts.asOfRun)), total: this.countObjects(collection, opts) };
+    return { rows: rows.map((r) => toStoredObject(r, opts.asOfRun, this.codec)), total: this.countObjects(collection, opts) };
   }
 
   countObjects(collection: CollectionId, opts: Pick<ListOptions, 'asOfRun' | 'filters' | 'text'> = {}): number {
@@ -266,7 +287,8 @@ export class ObjectReader {
     const params: unknown[] = [];
     const order = opts.sort ? sortSql(descriptorOf(collection), opts.sort) : '';
     const sql = `${this.selectSql(collection, opts, OBJECT_COLUMNS, params)} ORDER BY ${order}o.id`;
-    for (const row of this.db.prepare(sql).iterate(...params) as IterableIterator<ObjectRow>) yield toStoredObject(row, opts.asOfRun);
+    for (const row of this.db.prepare(sql).iterate(...params) as IterableIterator<ObjectRow>)
+      yield toStoredObject(row, opts.asOfRun, this.codec);
   }
 
   private runTime(collection: string, runId: number): string | null {

@@ -1,4 +1,4 @@
-import { COLLECTIONS, MULTI_SEPARATOR, type CollectionDescriptor, type ColumnType } from '../collections';
+import { COLLECTIONS, columnPosition, MULTI_SEPARATOR, type CollectionDescriptor, type ColumnType } from '../collections';
 import type { Filters, FilterValue } from './types';
 
 /** Bad input to a read (an unknown column, a bad run): the message names what to fix. */
@@ -31,7 +31,18 @@ export function columnRef(descriptor: CollectionDescriptor | null, name: string)
     const known = ['id', 'title', ...new Set(columns.map((c) => c.name))].join(', ');
     throw new StoreQueryError(`unknown column '${name}'${descriptor ? ` in ${descriptor.id}` : ''} (known: ${known})`);
   }
-  return { sql: `json_extract(v.cols, '$."${col.name}"')`, type: col.type, ...(col.multi ? { multi: true } : {}) };
+  return { sql: storedColumnSql(descriptor, col.name), type: col.type, ...(col.multi ? { multi: true } : {}) };
+}
+
+/**
+ * A column's value in `v.cols` (an array in the order of the descriptor's columns: see
+ * encodeColumns). Without a descriptor (search across collections), by the row's collection.
+ */
+function storedColumnSql(descriptor: CollectionDescriptor | null, name: string): string {
+  const at = (d: CollectionDescriptor) => `json_extract(v.cols, '$[${columnPosition(d, name)}]')`;
+  if (descriptor) return at(descriptor);
+  const holding = COLLECTIONS.filter((d) => columnPosition(d, name) >= 0);
+  return `CASE o.collection ${holding.map((d) => `WHEN '${d.id}' THEN ${at(d)}`).join(' ')} END`;
 }
 
 type AnyColumn = { name: string; type: ColumnType; multi?: boolean };

@@ -3,6 +3,7 @@
  * window of a collection, the values of a column with their counts, matches per collection, and a
  * memo of the results that scan a whole collection, kept until the next sync run starts or ends.
  */
+import { rawCodec } from './raw-codec';
 import { collection as descriptorOf, columnValues, type CollectionId, type ColumnValue } from '../collections';
 import type { Store } from './db';
 import { OBJECT_COLUMNS, toStoredObject, type ObjectRow } from './objects';
@@ -80,7 +81,7 @@ export function objectWindow(
     () => store.countObjects(id, { filters: opts.filters, text: opts.text }),
     extraStamp,
   );
-  return { rows: rows.map((row) => toStoredObject(row, undefined)), total };
+  return { rows: rows.map((row) => toStoredObject(row, undefined, rawCodec(store.db))), total };
 }
 
 /** Values of one column among the current objects of a collection with their counts, most frequent first. */

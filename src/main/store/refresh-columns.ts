@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { collection as descriptorOf, COLUMNS_REVISION, extractColumns, type CollectionId } from '../collections';
+import { collection as descriptorOf, COLUMNS_REVISION, encodeColumns, extractColumns, type CollectionId } from '../collections';
 
 const REVISION_KEY = 'columns_revision';
 
@@ -16,14 +16,16 @@ export function ensureColumns(db: Database): boolean {
   let rewritten = 0;
   db.transaction(() => {
     const batch = db.prepare(
-      'SELECT v.vid, o.collection, v.raw, v.cols FROM object_versions v JOIN objects o ON o.oid = v.oid WHERE v.vid > ? ORDER BY v.vid LIMIT 2000',
+      `SELECT v.vid, o.collection, raw_text(v.raw, v.raw_dict) AS raw, v.cols FROM object_versions v JOIN objects o ON o.oid = v.oid
+       WHERE v.vid > ? ORDER BY v.vid LIMIT 2000`,
     );
     const update = db.prepare('UPDATE object_versions SET cols = ? WHERE vid = ?');
     for (let after = 0; ;) {
       const rows = batch.all(after) as { vid: number; collection: CollectionId; raw: string; cols: string }[];
       if (rows.length === 0) break;
       for (const r of rows) {
-        const cols = JSON.stringify(extractColumns(descriptorOf(r.collection), JSON.parse(r.raw) as unknown));
+        const d = descriptorOf(r.collection);
+        const cols = encodeColumns(d, extractColumns(d, JSON.parse(r.raw) as unknown));
         if (cols !== r.cols) {
           update.run(cols, r.vid);
           rewritten += 1;

@@ -3,6 +3,7 @@ import {
   COLLECTIONS,
   collection as descriptorOf,
   compactWord,
+  decodeColumns,
   extractColumns,
   FACET_COLUMNS,
   facetToken,
@@ -11,7 +12,7 @@ import {
   type CollectionId,
 } from '../collections';
 import { columnRef, filterSql, pageNumber, pageSql, StoreQueryError } from './query';
-import type { ColumnValue, Filters, FilterValue, SearchHit, SearchOptions } from './types';
+import type { Filters, FilterValue, SearchHit, SearchOptions } from './types';
 import { queryProblem, SEARCH_COUNT_CAP } from '../../shared/search-limits';
 
 /**
@@ -51,6 +52,9 @@ const INDEXED_PREFIX_MIN = 2;
 const INDEXED_PREFIX_MAX = 4;
 /** A one-letter prefix starting more words than the expansion limit is split into at most this many two-letter prefixes. */
 const SPLIT_LIMIT = 256;
+
+/** The index's tokenizer (see the migrations). */
+const TOKENIZE = 'unicode61 remove_diacritics 2';
 
 /** Case- and accent-folded like the index's tokenizer (unicode61, remove_diacritics 2). */
 function fold(word: string): string {
@@ -242,6 +246,43 @@ interface ObjectRow {
   id: string;
   title: string;
   cols: string;
+  raw: string;
+}
+
+/** The index's columns for an object, as the sync writes them. */
+export function searchEntryOf(collection: CollectionId, json: unknown): { title: string; body: string; facets: string } {
+  const d = descriptorOf(collection);
+  const text = d.searchText(json);
+  return { title: text.title, body: text.body, facets: facetsText(d.id, extractColumns(d, json)) };
+}
+
+/** The snippet (of the body) of each of `objects` for `match`, made in a temporary index of theirs alone. */
+function snippetsOf(
+  db: Database,
+  objects: ReadonlyMap<number, ObjectRow>,
+  match: string,
+  open: string,
+  close: string,
+): Map<number, string> {
+  const snippets = new Map<number, string>();
+  if (objects.size === 0) return snippets;
+  prepared(db, `CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_hits USING fts5(title, body, facets, tokenize = '${TOKENIZE}')`).run();
+  const insert = prepared(db, 'INSERT INTO temp.search_hits (rowid, title, body, facets) VALUES (?, ?, ?, ?)');
+  const clear = prepared(db, 'DELETE FROM temp.search_hits');
+  try {
+    for (const [oid, o] of objects) {
+      const entry = searchEntryOf(o.collection, JSON.parse(o.raw) as unknown);
+      insert.run(oid, entry.title, entry.body, entry.facets);
+    }
+    const rows = prepared(
+      db,
+      "SELECT rowid AS oid, snippet(search_hits, 1, ?, ?, '…', 16) AS snippet FROM temp.search_hits WHERE search_hits MATCH ?",
+    ).all(open, close, match) as { oid: number; snippet: string }[];
+    for (const row of rows) snippets.set(row.oid, row.snippet);
+  } finally {
+    clear.run();
+  }
+  return snippets;
 }
 
 /** bm25 with names weighing eight times the rest; facets do not count. Lower is better. */
@@ -338,31 +379,23 @@ export function searchObjects(db: Database, query: string, opts: SearchOptions =
   }
   if (ranked.length === 0) return { hits: [], total, capped, order };
 
-  // Snippets (of the body: the title is shown whole) need the match: one more pass of it, newest
-  // first, down to the oldest hit only, making a snippet for the hits alone (FTS5 reads a rowid
-  // range of a long posting list whole, and one lookup per hit would set the query up again each time).
-  const wanted = new Set(ranked.map((r) => r.oid));
-  const oldest = Math.min(...wanted);
-  const snippets = new Map<number, string>();
-  const pass = prepared(
-    db,
-    `SELECT rowid AS oid, CASE WHEN rowid IN (SELECT value FROM json_each(?)) THEN snippet(search_index, 1, ?, ?, '…', 16) END AS snippet
-     FROM search_index WHERE search_index MATCH ? ORDER BY rowid DESC`,
-  );
-  for (const row of pass.iterate(JSON.stringify([...wanted]), open, close, match) as IterableIterator<{
-    oid: number;
-    snippet: string | null;
-  }>) {
-    if (row.snippet !== null) snippets.set(row.oid, row.snippet);
-    if (row.oid <= oldest || snippets.size === wanted.size) break;
-  }
+  // Snippets (of the body: the title is shown whole): the index keeps no copy of the text, so the
+  // hits' entries are made again from their stored objects into a small index of their own, and
+  // FTS5 makes each snippet there with the same match (the same words, prefixes and facets).
   const object = prepared(
     db,
-    'SELECT o.collection, o.id, v.title, v.cols FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE o.oid = ?',
+    `SELECT o.collection, o.id, v.title, v.cols, raw_text(v.raw, v.raw_dict) AS raw
+     FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE o.oid = ?`,
   );
-  const hits: SearchHit[] = [];
+  const found = new Map<number, ObjectRow>();
   for (const r of ranked) {
     const o = object.get(r.oid) as ObjectRow | undefined;
+    if (o) found.set(r.oid, o);
+  }
+  const snippets = snippetsOf(db, found, match, open, close);
+  const hits: SearchHit[] = [];
+  for (const r of ranked) {
+    const o = found.get(r.oid);
     if (!o) continue;
     hits.push({
       collection: o.collection,
@@ -370,7 +403,7 @@ export function searchObjects(db: Database, query: string, opts: SearchOptions =
       title: o.title,
       snippet: snippets.get(r.oid) ?? '',
       rank: r.rank,
-      columns: JSON.parse(o.cols) as Record<string, ColumnValue>,
+      columns: decodeColumns(descriptorOf(o.collection), o.cols),
     });
   }
   return { hits, total, capped, order };
@@ -430,7 +463,8 @@ export function ensureSearchIndex(db: Database): boolean {
  */
 export function recoverSearchQueue(db: Database): number {
   const batch = db.prepare(
-    `SELECT q.oid, o.collection, v.raw FROM search_queue q LEFT JOIN objects o ON o.oid = q.oid LEFT JOIN object_versions v ON v.vid = o.current_vid
+    `SELECT q.oid, o.collection, raw_text(v.raw, v.raw_dict) AS raw FROM search_queue q
+     LEFT JOIN objects o ON o.oid = q.oid LEFT JOIN object_versions v ON v.vid = o.current_vid
      WHERE q.oid > ? ORDER BY q.oid LIMIT 2000`,
   );
   const remove = db.prepare('DELETE FROM search_index WHERE rowid = ?');
@@ -444,10 +478,8 @@ export function recoverSearchQueue(db: Database): number {
       for (const r of rows) {
         remove.run(r.oid);
         if (r.collection !== null && r.raw !== null) {
-          const d = descriptorOf(r.collection);
-          const json = JSON.parse(r.raw) as unknown;
-          const text = d.searchText(json);
-          insert.run(r.oid, text.title, text.body, facetsText(d.id, extractColumns(d, json)));
+          const entry = searchEntryOf(r.collection, JSON.parse(r.raw) as unknown);
+          insert.run(r.oid, entry.title, entry.body, entry.facets);
         }
         dequeue.run(r.oid);
       }
@@ -462,21 +494,20 @@ export function recoverSearchQueue(db: Database): number {
 
 export function rebuildSearchIndex(db: Database): void {
   db.transaction(() => {
-    db.exec('DELETE FROM search_index');
+    db.exec("INSERT INTO search_index (search_index) VALUES ('delete-all')");
     db.exec('DELETE FROM search_queue');
     const insert = db.prepare('INSERT INTO search_index (rowid, title, body, facets) VALUES (?, ?, ?, ?)');
     // In batches: a write cannot run while a read is still iterating on the same connection.
     const batch = db.prepare(
-      'SELECT o.oid, o.collection, v.raw FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE o.oid > ? ORDER BY o.oid LIMIT 2000',
+      `SELECT o.oid, o.collection, raw_text(v.raw, v.raw_dict) AS raw FROM objects o JOIN object_versions v ON v.vid = o.current_vid
+       WHERE o.oid > ? ORDER BY o.oid LIMIT 2000`,
     );
     for (let after = 0; ;) {
       const rows = batch.all(after) as { oid: number; collection: CollectionId; raw: string }[];
       if (rows.length === 0) break;
       for (const r of rows) {
-        const d = descriptorOf(r.collection);
-        const json = JSON.parse(r.raw) as unknown;
-        const text = d.searchText(json);
-        insert.run(r.oid, text.title, text.body, facetsText(d.id, extractColumns(d, json)));
+        const entry = searchEntryOf(r.collection, JSON.parse(r.raw) as unknown);
+        insert.run(r.oid, entry.title, entry.body, entry.facets);
       }
       after = rows[rows.length - 1]!.oid;
     }

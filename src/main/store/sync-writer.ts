@@ -1,8 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { facetsText, type CollectionId, type PreparedObject } from '../collections';
-import { recoverSearchQueue, refreshSearchTerms, TERMS_STALE_KEY } from './search';
+import { collection as descriptorOf, decodeColumns, facetsText, type CollectionId, type PreparedObject } from '../collections';
+import { rawCodec, RawCodec } from './raw-codec';
+import { recoverSearchQueue, refreshSearchTerms, searchEntryOf, TERMS_STALE_KEY } from './search';
 import { holdForSync, type SyncHold } from './sync-holder';
-import type { ColumnValue, RunCollection, RunOrigin, RunStatus, WalkStatus } from './types';
+import type { RunCollection, RunOrigin, RunStatus, WalkStatus } from './types';
 
 export interface RunStart {
   runId: number;
@@ -92,6 +93,9 @@ function sameDoc(a: SearchDoc | null | undefined, b: SearchDoc): boolean {
 
 export class SyncWriter {
   private readonly s: Record<string, Statement>;
+  private readonly codec: RawCodec;
+  /** The raws a collection's raw dictionary is made from when the objects being stored are its first (see raw-codec.ts). */
+  private samples: string[] = [];
   /**
    * Search entries to write, by oid, with whether the index holds an entry for it now. Noted in
    * `search_queue` in each page's transaction; written in batches by flushSearch.
@@ -101,6 +105,7 @@ export class SyncWriter {
   searchBatch = 2_000;
 
   constructor(private readonly db: Database) {
+    this.codec = rawCodec(db);
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       lastRun: p('SELECT id, status, collections FROM sync_runs ORDER BY id DESC LIMIT 1'),
@@ -142,7 +147,10 @@ export class SyncWriter {
         `UPDATE objects SET last_seen_run = ?, last_seen_walk = ?
          WHERE oid IN (SELECT value FROM json_each(?)) AND current_vid IN (SELECT value FROM json_each(?))`,
       ),
-      indexed: p('SELECT title, body, facets FROM search_index WHERE rowid = ?'),
+      // What the index holds for an object: made again from its stored version (the index keeps no copy).
+      indexedVersion: p(
+        'SELECT o.collection, raw_text(v.raw, v.raw_dict) AS raw FROM object_versions v JOIN objects o ON o.oid = v.oid WHERE v.vid = ?',
+      ),
       termsStale: p(`INSERT OR IGNORE INTO store_meta (key, value) VALUES ('${TERMS_STALE_KEY}', '1')`),
       termsFresh: p(`DELETE FROM store_meta WHERE key = '${TERMS_STALE_KEY}'`),
       termsAreStale: p(`SELECT 1 FROM store_meta WHERE key = '${TERMS_STALE_KEY}'`).pluck(),
@@ -152,9 +160,11 @@ export class SyncWriter {
       setHash: p('UPDATE objects SET current_hash = ? WHERE oid = ?'),
       clearCurrent: p('UPDATE objects SET current_vid = NULL, current_hash = NULL WHERE oid = ?'),
       newVersion: p(
-        'INSERT INTO object_versions (oid, valid_from, hash, title, cols, raw, refs, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO object_versions (oid, valid_from, hash, title, cols, raw, raw_dict, refs, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
-      rewriteVersion: p('UPDATE object_versions SET hash = ?, title = ?, cols = ?, raw = ?, refs = ?, fetched_at = ? WHERE vid = ?'),
+      rewriteVersion: p(
+        'UPDATE object_versions SET hash = ?, title = ?, cols = ?, raw = ?, raw_dict = ?, refs = ?, fetched_at = ? WHERE vid = ?',
+      ),
       closeVersion: p('UPDATE object_versions SET valid_to = ? WHERE vid = ?'),
       dropVersion: p('DELETE FROM object_versions WHERE vid = ?'),
       dropObjectIfEmpty: p('DELETE FROM objects WHERE oid = ? AND NOT EXISTS (SELECT 1 FROM object_versions WHERE oid = ?)'),
@@ -272,6 +282,8 @@ export class SyncWriter {
               throw new Error(`${collection}: stored objects changed while a page was being stored`);
           }
           const changed = objects.filter((o): o is PreparedObject => !('unchanged' in o));
+          // A collection's first page stored makes its raw dictionary (see raw-codec.ts).
+          this.samples = changed.map((o) => o.raw);
           // Looked up page by page: a page sees what the pages before it in this transaction stored.
           const stored = this.storedObjects(collection, changed);
           for (const obj of changed) if (this.upsert(runId, collection, walk, obj, fetchedAt, stored.get(obj.id))) upserted += 1;
@@ -292,6 +304,7 @@ export class SyncWriter {
       completed = done.completed;
       return done;
     } catch (error) {
+      this.codec.settle(false);
       // The pages were rolled back, their queue rows with them: forget their search entries too.
       for (const [oid, earlier] of undo.reverse()) {
         if (earlier) this.pendingSearch.set(oid, earlier);
@@ -299,6 +312,8 @@ export class SyncWriter {
       }
       throw error;
     } finally {
+      this.codec.settle(true);
+      this.samples = [];
       this.undoSearch = null;
       // A completed walk leaves its collection searchable as it now is.
       if (completed || this.pendingSearch.size >= this.searchBatch) this.flushSearch();
@@ -327,26 +342,39 @@ export class SyncWriter {
       return false;
     }
     const oid = found ? found.oid : Number(s.newObject!.run(collection, obj.id, runId, runId, walk).lastInsertRowid);
+    const indexed = found !== undefined && found.vid !== null;
+    // What the index holds (or will) for the object, read before its version is replaced.
+    const before = indexed ? (this.pendingSearch.get(oid)?.doc ?? this.indexedDoc(found.vid!)) : undefined;
+    const stored = RawCodec.encode(
+      obj.raw,
+      this.codec.dictionaryFor(collection, () => this.samples),
+    );
     if (found && found.vid !== null && found.valid_from === runId) {
       // Already stored by this run (a page seen twice): one version per run, rewritten in place.
-      s.rewriteVersion!.run(obj.hash, obj.title, obj.cols, obj.raw, obj.refs, fetchedAt, found.vid);
+      s.rewriteVersion!.run(obj.hash, obj.title, obj.cols, stored.raw, stored.dict, obj.refs, fetchedAt, found.vid);
       s.setHash!.run(obj.hash, oid);
       s.seen!.run(runId, walk, oid);
     } else {
       if (found && found.vid !== null) s.closeVersion!.run(runId, found.vid);
-      const vid = Number(s.newVersion!.run(oid, runId, obj.hash, obj.title, obj.cols, obj.raw, obj.refs, fetchedAt).lastInsertRowid);
+      const vid = Number(
+        s.newVersion!.run(oid, runId, obj.hash, obj.title, obj.cols, stored.raw, stored.dict, obj.refs, fetchedAt).lastInsertRowid,
+      );
       s.setCurrent!.run(vid, obj.hash, runId, walk, oid);
     }
     const doc = {
       title: obj.title,
       body: obj.body,
-      facets: obj.facets ?? facetsText(collection, JSON.parse(obj.cols) as Record<string, ColumnValue>),
+      facets: obj.facets ?? facetsText(collection, decodeColumns(descriptorOf(collection), obj.cols)),
     };
-    const indexed = found !== undefined && found.vid !== null;
     // A change that leaves the searched text as it was leaves the index alone.
-    if (!indexed || !sameDoc(this.pendingSearch.get(oid)?.doc ?? (s.indexed!.get(oid) as SearchDoc | undefined), doc))
-      this.queueSearch(oid, indexed, doc);
+    if (!indexed || !sameDoc(before, doc)) this.queueSearch(oid, indexed, doc);
     return true;
+  }
+
+  /** The search entry the index holds for an object whose current version is `vid` (written from it, or queued). */
+  private indexedDoc(vid: number): SearchDoc | undefined {
+    const row = this.s.indexedVersion!.get(vid) as { collection: CollectionId; raw: string } | undefined;
+    return row ? searchEntryOf(row.collection, JSON.parse(row.raw) as unknown) : undefined;
   }
 
   /**
@@ -439,6 +467,8 @@ export class SyncWriter {
               .run(at, at, JSON.stringify(collections), origin).lastInsertRowid,
           );
           // Walk 0: no sync walk has that number, so a later walk still decides what it did not see.
+          // (A few copies make no dictionary: they are kept as text until a sync makes one.)
+          this.samples = [];
           for (const { collection, object } of changed) this.upsert(id, collection, 0, object, at, storedOne(collection, object.id));
           // Gone as of this run (a removal the tenant confirmed): its version closes, as a walk's end would close it.
           for (const g of gone) {
