@@ -71,8 +71,11 @@ export interface SyncOptions {
   onProgress?: (event: SyncProgress) => void;
 }
 
-/** Collections walked at the same time: every list collection at once, so the longest walk alone sets the pace. */
-const DEFAULT_CONCURRENCY = 8;
+/**
+ * Collections walked at the same time: every collection at once, so the longest walk alone sets
+ * the pace (a fixed number fell behind as collections were added: the last ones waited for a slot).
+ */
+const DEFAULT_CONCURRENCY = COLLECTIONS.length;
 
 type Estimate = Pick<SyncProgress, 'expectedPages' | 'expectedItems' | 'etaSeconds'>;
 /** A progress event of the engine before its run id is added; without an estimate, none is known. */
