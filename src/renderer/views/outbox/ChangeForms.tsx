@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import type { ChangeWarning, CollectionId, MutationKind, OutboxItemView } from '../../../shared/contract';
+import type { ChangeWarning, MutationKind, OutboxItemView } from '../../../shared/contract';
 import { ENUMS } from '../../../shared/enums';
 import { TASK_EXPAND_CHOICES } from '../../../shared/task-expand';
 import { validateScopeValue } from '../../../shared/validate';
@@ -7,7 +7,8 @@ import { AttestError, call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
 import { enumText } from '../../components/format';
 import { TemplateEditor } from './TemplateEditor';
-import { currentStepOf, PickList, useLiveCheck, usePickOptions } from './pickers';
+import { Picker } from '../../components/Picker';
+import { currentStepOf, pickLoader, useLiveCheck, type PickFrom } from './pickers';
 
 type Values = Record<string, string>;
 
@@ -31,14 +32,27 @@ function Field({
   hint?: ReactNode;
   mono?: boolean;
   required?: boolean;
-  /** A picker over the store: the collection, and the app chosen so far. */
-  pick?: { collection: CollectionId; appId: string };
+  /** A picker over the store: what it offers, and the app chosen so far. */
+  pick?: { from: PickFrom; appId: string };
   /** The name the store has for the id typed. */
   name?: string;
 }) {
-  const options = usePickOptions(pick?.collection, value, pick?.appId ?? '');
-  // The name from the check, else from the picker (a refused change still shows whom it names).
-  const shown = name || options.find((o) => o.id === value.trim())?.title;
+  if (pick)
+    return (
+      <Picker
+        id={id}
+        label={label}
+        value={value}
+        onChange={onChange}
+        load={pickLoader(pick.from, pick.appId)}
+        loadKey={`${pick.from}|${pick.appId}`}
+        required={required}
+        mono={mono}
+        name={name}
+        error={error}
+        hint={hint}
+      />
+    );
   return (
     <div>
       <label className="label" htmlFor={id}>
@@ -54,16 +68,13 @@ function Field({
           aria-invalid={Boolean(error)}
           spellCheck={false}
           autoComplete="off"
-          list={pick ? `${id}-options` : undefined}
-          placeholder={pick ? 'Type a name or an id' : undefined}
         />
-        {shown && (
+        {name && (
           <span className="small" data-testid={`name-${id}`}>
-            {shown}
+            {name}
           </span>
         )}
       </div>
-      {pick && <PickList id={`${id}-options`} options={options} />}
       {error ? (
         <div className="field-error" data-testid={`error-${id}`}>
           {error}
@@ -108,10 +119,10 @@ function EnumSelect({
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
 
 /** The fields of each kind with a simple form; update-template has its editor; create-campaign is JSON. */
-const SIMPLE: Partial<Record<MutationKind, { key: string; label: string; required?: boolean; mono?: boolean; pick?: CollectionId }[]>> = {
+const SIMPLE: Partial<Record<MutationKind, { key: string; label: string; required?: boolean; mono?: boolean; pick?: PickFrom }[]>> = {
   'create-scope': [
     { key: 'appId', label: 'App id', required: true, mono: true, pick: 'apps' },
-    { key: 'xaaResourceServerId', label: 'Resource server id', required: true, mono: true },
+    { key: 'xaaResourceServerId', label: 'Resource server id', required: true, mono: true, pick: 'resource-servers' },
     { key: 'scopeValue', label: 'Scope value', required: true, mono: true },
     { key: 'displayName', label: 'Display name' },
     { key: 'description', label: 'Description' },
@@ -310,7 +321,7 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
             required={field.required}
             value={values[field.key] ?? ''}
             onChange={(v) => (field.key === 'taskId' ? pickTask(v) : set(field.key, v))}
-            pick={field.pick ? { collection: field.pick, appId: values.appId ?? '' } : undefined}
+            pick={field.pick ? { from: field.pick, appId: values.appId ?? '' } : undefined}
             name={live.preview?.names[field.key]}
             error={
               (touched(field.key) ? problems[field.key] : null) ??
