@@ -94,18 +94,24 @@ export function Picker({
   const page = usePickPage(load, loadKey, value);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
+  // The arrow keys open the list even on an id held whole (to change it).
+  const [browsing, setBrowsing] = useState(false);
   const [picked, setPicked] = useState<PickOption | null>(null);
   const options = page?.options ?? [];
   const listId = `${id}-options`;
   const countId = `${id}-count`;
   // The name of the id held: from the check, else from the option picked or offered.
   const held = value.trim();
-  const shown = name || (picked && picked.id === held ? picked.title : '') || options.find((o) => o.id === held)?.title;
+  const exact = options.find((o) => o.id === held);
+  const shown = name || (picked && picked.id === held ? picked.title : '') || exact?.title;
+  // A box that holds an offered id whole needs no list: typing again opens it.
+  const expanded = open && (browsing || !exact || Boolean(clearOnPick));
 
   useEffect(() => setActive(-1), [page]);
 
   function pick(option: PickOption) {
     setOpen(false);
+    setBrowsing(false);
     setActive(-1);
     if (clearOnPick) onChange('');
     else {
@@ -128,10 +134,10 @@ export function Picker({
             className={`field ${mono ? 'mono' : ''}`}
             role="combobox"
             aria-autocomplete="list"
-            aria-expanded={open}
+            aria-expanded={expanded}
             aria-controls={listId}
-            aria-activedescendant={open && active >= 0 ? `${id}-option-${active}` : undefined}
-            aria-describedby={open ? countId : undefined}
+            aria-activedescendant={expanded && active >= 0 ? `${id}-option-${active}` : undefined}
+            aria-describedby={expanded ? countId : undefined}
             aria-invalid={Boolean(error)}
             value={value}
             placeholder={placeholder}
@@ -139,7 +145,10 @@ export function Picker({
             autoComplete="off"
             disabled={disabled}
             onFocus={() => setOpen(true)}
-            onBlur={() => setOpen(false)}
+            onBlur={() => {
+              setOpen(false);
+              setBrowsing(false);
+            }}
             onChange={(e) => {
               onChange(e.target.value);
               setOpen(true);
@@ -148,19 +157,21 @@ export function Picker({
               if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
                 e.preventDefault();
                 setOpen(true);
+                setBrowsing(true);
                 const step = e.key === 'ArrowDown' ? 1 : -1;
                 setActive((now) => Math.max(0, Math.min(options.length - 1, now + step)));
-              } else if (e.key === 'Enter' && open && active >= 0 && options[active]) {
+              } else if (e.key === 'Enter' && expanded && active >= 0 && options[active]) {
                 // Enter picks the option shown as active; it does not submit the form.
                 e.preventDefault();
                 pick(options[active]);
-              } else if (e.key === 'Escape' && open) {
+              } else if (e.key === 'Escape' && expanded) {
                 e.preventDefault();
                 setOpen(false);
+                setBrowsing(false);
               }
             }}
           />
-          <div className="picker-popup" hidden={!open} data-testid={`${id}-popup`}>
+          <div className="picker-popup" hidden={!expanded} data-testid={`${id}-popup`}>
             <ul id={listId} role="listbox" aria-label={`${label}: matches`} className="picker-list">
               {options.map((option, i) => (
                 <li

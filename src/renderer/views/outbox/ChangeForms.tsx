@@ -6,6 +6,7 @@ import { validateScopeValue } from '../../../shared/validate';
 import { AttestError, call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
 import { enumText } from '../../components/format';
+import { CampaignForm } from './CampaignForm';
 import { TemplateEditor } from './TemplateEditor';
 import { Picker } from '../../components/Picker';
 import { currentStepOf, pickLoader, useLiveCheck, type PickFrom } from './pickers';
@@ -118,7 +119,7 @@ function EnumSelect({
 
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
 
-/** The fields of each kind with a simple form; update-template has its editor; create-campaign is JSON. */
+/** The fields of each kind with a simple form; update-template and create-campaign have forms of their own. */
 const SIMPLE: Partial<Record<MutationKind, { key: string; label: string; required?: boolean; mono?: boolean; pick?: PickFrom }[]>> = {
   'create-scope': [
     { key: 'appId', label: 'App id', required: true, mono: true, pick: 'apps' },
@@ -137,10 +138,6 @@ const SIMPLE: Partial<Record<MutationKind, { key: string; label: string; require
     { key: 'policyStepId', label: 'Policy step id', mono: true },
     { key: 'comment', label: 'Comment' },
   ],
-};
-
-const JSON_EXAMPLES: Partial<Record<MutationKind, string>> = {
-  'create-campaign': JSON.stringify({ displayName: 'Q3 finance review', ownerIds: ['user-id'], description: '', policyId: '' }, null, 2),
 };
 
 export const KIND_LABELS: Record<MutationKind, string> = {
@@ -270,7 +267,6 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
           setKind(e.target.value as MutationKind);
           setValues({});
           setServerError(null);
-          setJson(JSON_EXAMPLES[e.target.value as MutationKind] ?? '');
         }}
       >
         {(Object.keys(KIND_LABELS) as MutationKind[]).map((k) => (
@@ -281,6 +277,24 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
       </select>
     </div>
   );
+
+  if (kind === 'create-campaign') {
+    return (
+      <div className="card stack" style={{ maxWidth: 960 }} aria-label={editing ? 'Edit change' : 'New change'}>
+        {kindPicker}
+        <CampaignForm
+          key={editing?.id ?? 'new'}
+          editing={editing}
+          onDone={(summary, found) => {
+            setQueued(summary);
+            setWarnings(found);
+            onQueued();
+          }}
+        />
+        {done}
+      </div>
+    );
+  }
 
   if (kind === 'update-template') {
     return (
