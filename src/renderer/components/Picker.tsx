@@ -172,7 +172,7 @@ export function Picker({
             }}
           />
           <div className="picker-popup" hidden={!expanded} data-testid={`${id}-popup`}>
-            <ul id={listId} role="listbox" aria-label={`${label}: matches`} className="picker-list">
+            <ul id={listId} role="listbox" aria-label="Matches in the store" className="picker-list">
               {options.map((option, i) => (
                 <li
                   key={option.id}
