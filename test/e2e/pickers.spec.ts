@@ -1,7 +1,8 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { join } from 'node:path';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
-import { connectAndSync, expect, test } from './fixtures';
+import { connectAndSync, expect, screenshotDir, test } from './fixtures';
 
 // Runs under scripts/with-keyring.sh (the connection's secret goes to the real OS keychain).
 let tenant: ReferenceTenant;
@@ -92,6 +93,7 @@ test('create a campaign through its form: owners and template picked by name, th
   await json.fill(JSON.stringify({ ...shown, displayName: 'Q4 finance review (e2e)' }, null, 2));
   await expect(page.getByTestId('json-problem')).toHaveCount(0);
   await expectAccessible(page, 'campaign form, filled');
+  await page.screenshot({ path: join(screenshotDir, 'campaign-form.png') });
 
   await page.getByRole('button', { name: 'Queue change' }).click();
   const queued = page.getByRole('status').filter({ hasText: 'Queued:' });
@@ -138,8 +140,20 @@ test('create a scope with the app and its resource server picked by name', async
 
   await pick(page, /^App id/, app.displayName!, app.id);
   await expect(page.getByTestId('name-appId')).toHaveText(app.displayName!);
-  // The resource servers of that app, told by the app and the scopes on them: found by a scope's value.
-  await pick(page, /^Resource server id/, scope.scopeValue!, scope.xaaResourceServerId!);
+  // The resource servers of that app, told by the app and the scopes on them: found by a scope's value,
+  // picked with the keyboard.
+  const server = page.getByRole('combobox', { name: /^Resource server id/ });
+  await server.fill(scope.scopeValue!);
+  const option = page.locator(`#xaaResourceServerId-options [role="option"][data-id="${scope.xaaResourceServerId}"]`);
+  await expect(option).toBeVisible({ timeout: 20_000 });
+  const index = await page
+    .locator('#xaaResourceServerId-options [role="option"]')
+    .evaluateAll((options, id) => options.findIndex((o) => o.getAttribute('data-id') === id), scope.xaaResourceServerId);
+  for (let i = 0; i <= index; i += 1) await server.press('ArrowDown');
+  await expect(server).toHaveAttribute('aria-activedescendant', `xaaResourceServerId-option-${index}`);
+  await expect(option).toHaveAttribute('aria-selected', 'true');
+  await server.press('Enter');
+  await expect(server).toHaveAttribute('aria-expanded', 'false');
   await expect(page.getByRole('combobox', { name: /^Resource server id/ })).toHaveValue(scope.xaaResourceServerId!);
   await expect(page.getByTestId('name-xaaResourceServerId')).toHaveText(
     `${app.displayName} resource server (${onServer} scope${onServer === 1 ? '' : 's'})`,

@@ -165,13 +165,21 @@ export function Picker({
                 e.preventDefault();
                 pick(options[active]);
               } else if (e.key === 'Escape' && expanded) {
+                // Closes the list only, not a dialog the picker is in.
                 e.preventDefault();
+                e.stopPropagation();
                 setOpen(false);
                 setBrowsing(false);
               }
             }}
           />
-          <div className="picker-popup" hidden={!expanded} data-testid={`${id}-popup`}>
+          <div
+            className="picker-popup"
+            hidden={!expanded}
+            data-testid={`${id}-popup`}
+            // Scrolling the list with the mouse keeps the focus in the box (and the list open).
+            onMouseDown={(e) => e.preventDefault()}
+          >
             <ul id={listId} role="listbox" aria-label="Matches in the store" className="picker-list">
               {options.map((option, i) => (
                 <li
@@ -181,8 +189,6 @@ export function Picker({
                   aria-selected={i === active}
                   data-id={option.id}
                   className="picker-option"
-                  // Keeps the focus in the box, so the click lands before the list closes.
-                  onMouseDown={(e) => e.preventDefault()}
                   onClick={() => pick(option)}
                 >
                   <span>{option.title || option.id}</span>

@@ -72,8 +72,9 @@ export function CampaignForm({ editing, onDone }: { editing?: OutboxItemView; on
       if (!isObject(parsed)) throw new Error('the input must be a JSON object ({ … })');
       setJsonProblem(null);
       setDraft(parsed);
+      // The completion as typed (`21d`) stays while the JSON keeps the date it gave.
       const completion = textOf(parsed.completionDate);
-      if (completionDateOf(completionText, new Date()) !== completion) setCompletionText(completion);
+      if (completion !== textOf(draft.completionDate)) setCompletionText(completion);
       setTemplate(textOf(parsed.templateId));
     } catch (error) {
       setJsonProblem(`Not valid JSON: ${(error as Error).message}`);
