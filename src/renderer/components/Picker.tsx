@@ -93,7 +93,8 @@ export function Picker({
 }: PickerProps) {
   const page = usePickPage(load, loadKey, value);
   const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(-1);
+  // The option the arrow keys are on, by id: it stays on it when fresh matches arrive.
+  const [activeId, setActiveId] = useState<string | null>(null);
   // The arrow keys open the list even on an id held whole (to change it).
   const [browsing, setBrowsing] = useState(false);
   const [picked, setPicked] = useState<PickOption | null>(null);
@@ -107,12 +108,12 @@ export function Picker({
   // A box that holds an offered id whole needs no list: typing again opens it.
   const expanded = open && (browsing || !exact || Boolean(clearOnPick));
 
-  useEffect(() => setActive(-1), [page]);
+  const active = activeId === null ? -1 : options.findIndex((o) => o.id === activeId);
 
   function pick(option: PickOption) {
     setOpen(false);
     setBrowsing(false);
-    setActive(-1);
+    setActiveId(null);
     if (clearOnPick) onChange('');
     else {
       setPicked(option);
@@ -159,7 +160,8 @@ export function Picker({
                 setOpen(true);
                 setBrowsing(true);
                 const step = e.key === 'ArrowDown' ? 1 : -1;
-                setActive((now) => Math.max(0, Math.min(options.length - 1, now + step)));
+                const next = options[Math.max(0, Math.min(options.length - 1, active + step))];
+                if (next) setActiveId(next.id);
               } else if (e.key === 'Enter' && expanded && active >= 0 && options[active]) {
                 // Enter picks the option shown as active; it does not submit the form.
                 e.preventDefault();
