@@ -232,7 +232,8 @@ export function CampaignForm({ editing, onDone }: { editing?: OutboxItemView; on
           value={template}
           onChange={(text) => {
             setTemplate(text);
-            if (text.trim() === '') update({ templateId: undefined });
+            // Words typed over a picked template: none is chosen until one is picked again.
+            if (text.trim() !== textOf(draft.templateId)) update({ templateId: undefined });
           }}
           onPick={(option) => void pickTemplate(option.id)}
           load={pickLoader('templates')}
