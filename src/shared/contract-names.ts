@@ -30,6 +30,7 @@ export const CHANNEL_NAMES = [
   'refreshObject',
   'addTemplates',
   'addedTemplates',
+  'resourceServers',
   'searchAutomations',
   'campaignItems',
   'compareRuns',

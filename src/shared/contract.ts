@@ -665,6 +665,29 @@ export const CHANNELS = {
     }),
     'The templates added by id: their stored names, and whether the store holds them now.',
   ),
+  resourceServers: channel(
+    z
+      .object({
+        /** Those of one app; empty: of every app. */
+        appId: z.string().max(1000).default(''),
+        text: z.string().max(500).default(''),
+        limit: z.number().int().min(1).max(1000).default(20),
+      })
+      .strict(),
+    z.object({
+      rows: z.array(
+        z.object({
+          id: z.string(),
+          appId: z.string(),
+          appName: z.string(),
+          scopeCount: z.number().int().nonnegative(),
+          scopeValues: z.array(z.string()),
+        }),
+      ),
+      total: z.number().int().nonnegative(),
+    }),
+    'The resource servers the synced scopes are on (the API lists none), matching the typed words, by app name: a window and how many match.',
+  ),
   searchAutomations: channel(
     z
       .object({

@@ -26,6 +26,8 @@ import {
   type ImportResult,
 } from '../../main/app/outbox';
 import { CSV_IMPORT_MAX_BYTES, JSON_INPUT_MAX_BYTES } from '../../shared/input-limits';
+import { completionDateOf } from '../../shared/campaign-setup';
+import { DURATION_EXAMPLES } from '../../shared/durations';
 import { namedSummary } from '../../shared/named-summary';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { asInput, parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
@@ -47,7 +49,8 @@ Actions:
                         the related objects the answer carries)
   add update-template   --template ID --file CHANGES.json   (the fields to set; the mask is derived)
   add create-campaign   --file CAMPAIGN.json | --name T --owner ID [--owner ID…] [--policy ID]
-                        [--description T] [--completion-date ISO] [--duplicate-from CAMPAIGN_ID]
+                        [--description T] [--completion-date DATE|21d] [--duplicate-from CAMPAIGN_ID]
+                        [--template ID]   (the template it was set up from: checked and named, never sent)
   add KIND … --reason T                              (why: kept with the item and in its journal entry;
                                                      an escalation without --comment sends it as its comment)
   edit ID [the flags of its kind]                    (a queued item: the flags given replace those values,
@@ -194,6 +197,16 @@ function defined(obj: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
 }
 
+/** --completion-date: a date, a date-time, or a length from now (`21d`). */
+function completionDateFlag(text: string): string {
+  const date = completionDateOf(text, new Date());
+  if (date === null)
+    throw new UsageError(
+      `--completion-date '${text}' is neither a date (2026-12-31, 2026-12-31T17:00:00Z) nor a duration from now (${DURATION_EXAMPLES})`,
+    );
+  return date;
+}
+
 function inputFor(kind: MutationKind, v: Values): unknown {
   switch (kind) {
     case 'create-scope':
@@ -226,8 +239,9 @@ function inputFor(kind: MutationKind, v: Values): unknown {
         ownerIds: v.owner ?? fromFile.ownerIds,
         policyId: v.policy ?? fromFile.policyId,
         description: v.description ?? fromFile.description,
-        completionDate: v['completion-date'] ?? fromFile.completionDate,
+        completionDate: v['completion-date'] === undefined ? fromFile.completionDate : completionDateFlag(v['completion-date']),
         duplicateFrom: v['duplicate-from'] ?? fromFile.duplicateFrom,
+        templateId: v.template ?? fromFile.templateId,
       });
     }
   }

@@ -3,6 +3,7 @@ import { SCOPE_SELECTOR_READ_ONLY, withoutMembers } from '../../../shared/read-o
 import { OutboxValidationError } from '../types';
 import type { KindDescriptor } from './descriptor';
 import { findInList, get, text } from './server';
+import { StoreChecker } from './store-checks';
 import {
   asObject,
   checkDateTime,
@@ -23,6 +24,8 @@ export interface CreateCampaignInput extends Record<string, unknown> {
   policyId?: string;
   completionDate?: string;
   duplicateFrom?: string;
+  /** The template the campaign was set up from: kept with the change, never sent (the create request has no such member). */
+  templateId?: string;
   notificationConfig?: Record<string, boolean>;
   scopeV2?: Record<string, unknown>;
   expandMask?: { paths: string[] };
@@ -39,6 +42,7 @@ const CAMPAIGN_FIELDS = [
   'notificationConfig',
   'scopeV2',
   'expandMask',
+  'templateId',
 ];
 const CAMPAIGN_FIELDS_TEXT = CAMPAIGN_FIELDS.join(', ');
 
@@ -73,6 +77,7 @@ export const createCampaign: KindDescriptor<CreateCampaignInput> = {
     if (description) out.description = description;
     if (obj.policyId !== undefined && obj.policyId !== '') out.policyId = requiredId(obj, 'policyId');
     if (obj.duplicateFrom !== undefined && obj.duplicateFrom !== '') out.duplicateFrom = requiredId(obj, 'duplicateFrom');
+    if (obj.templateId !== undefined && obj.templateId !== '') out.templateId = requiredId(obj, 'templateId');
     if (obj.completionDate !== undefined && obj.completionDate !== null && obj.completionDate !== '')
       out.completionDate = checkDateTime(obj.completionDate, 'completionDate');
     if (obj.notificationConfig !== undefined && obj.notificationConfig !== null) {
@@ -101,11 +106,21 @@ export const createCampaign: KindDescriptor<CreateCampaignInput> = {
     }
     return out;
   },
-  request: (i) => ({ method: 'POST', path: '/access_review', body: { ...i } }),
+  checkStore(input, ctx) {
+    const c = new StoreChecker(ctx);
+    input.ownerIds.forEach((owner, i) => c.find(`ownerIds[${i}]`, 'users', owner));
+    if (input.policyId) c.find('policyId', 'policies', input.policyId);
+    if (input.duplicateFrom) c.find('duplicateFrom', 'campaigns', input.duplicateFrom);
+    if (input.templateId) c.find('templateId', 'templates', input.templateId);
+    return c.result();
+  },
+  request: ({ templateId: _local, ...body }) => ({ method: 'POST', path: '/access_review', body }),
   target: (i) => `campaign-name:${i.displayName}`,
   dedupeKey: (i) => `${i.displayName}\u0000${[...i.ownerIds].sort().join(',')}`,
   summary: (i) =>
-    `create campaign '${i.displayName}' owned by ${i.ownerIds.join(', ')}${i.duplicateFrom ? ` (duplicate of ${i.duplicateFrom})` : ''}`,
+    `create campaign '${i.displayName}' owned by ${i.ownerIds.join(', ')}` +
+    (i.templateId ? ` from template ${i.templateId}` : '') +
+    (i.duplicateFrom ? ` (duplicate of ${i.duplicateFrom})` : ''),
   overlay: (i, itemId) => [{ collection: 'campaigns', objectId: `pending:${itemId}`, effect: 'pending-creation', data: { ...i } }],
   result(body) {
     const c = campaignOf(body);

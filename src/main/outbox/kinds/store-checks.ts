@@ -17,6 +17,9 @@ const NOUNS: Record<string, string> = {
   memberships: 'membership',
   tasks: 'task',
   templates: 'template',
+  users: 'user',
+  policies: 'policy',
+  campaigns: 'campaign',
 };
 
 const day = (iso: string): string => iso.slice(0, 16).replace('T', ' ');

@@ -8,6 +8,7 @@ import { compareRuns } from '../../app/changes';
 import { entitlementToolset } from '../../app/toolsets';
 import { readLive } from '../../app/live-read';
 import { addedTemplates, addTemplatesById } from '../../app/templates';
+import { findResourceServers } from '../../app/resource-servers';
 import { searchAutomationsInStore, searchAutomationsLive } from '../../app/automations';
 import {
   changedObjectOf,
@@ -42,6 +43,7 @@ export function dataHandlers(
   | 'refreshObject'
   | 'addTemplates'
   | 'addedTemplates'
+  | 'resourceServers'
   | 'searchAutomations'
   | 'compareRuns'
   | 'campaignItems'
@@ -95,6 +97,8 @@ export function dataHandlers(
     },
     addTemplates: ({ ids }) => addTemplatesById(session.workspace(), ids),
     addedTemplates: () => ({ templates: session.activeConnection() ? addedTemplates(session.workspace()) : [] }),
+    resourceServers: ({ appId, text, limit }) =>
+      session.activeConnection() ? findResourceServers(session.workspace(), { appId, text, limit }) : { rows: [], total: 0 },
     searchAutomations: async ({ live, ...filters }) => {
       const workspace = session.workspace();
       const answer = live ? await searchAutomationsLive(workspace, filters) : searchAutomationsInStore(workspace, filters);

@@ -1,13 +1,15 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import type { ChangeWarning, CollectionId, MutationKind, OutboxItemView } from '../../../shared/contract';
+import type { ChangeWarning, MutationKind, OutboxItemView } from '../../../shared/contract';
 import { ENUMS } from '../../../shared/enums';
 import { TASK_EXPAND_CHOICES } from '../../../shared/task-expand';
 import { validateScopeValue } from '../../../shared/validate';
 import { AttestError, call, errorMessage } from '../../api';
 import { useApp } from '../../stores/app';
 import { enumText } from '../../components/format';
+import { CampaignForm } from './CampaignForm';
 import { TemplateEditor } from './TemplateEditor';
-import { currentStepOf, PickList, useLiveCheck, usePickOptions } from './pickers';
+import { Picker } from '../../components/Picker';
+import { currentStepOf, pickLoader, useLiveCheck, type PickFrom } from './pickers';
 
 type Values = Record<string, string>;
 
@@ -31,14 +33,27 @@ function Field({
   hint?: ReactNode;
   mono?: boolean;
   required?: boolean;
-  /** A picker over the store: the collection, and the app chosen so far. */
-  pick?: { collection: CollectionId; appId: string };
+  /** A picker over the store: what it offers, and the app chosen so far. */
+  pick?: { from: PickFrom; appId: string };
   /** The name the store has for the id typed. */
   name?: string;
 }) {
-  const options = usePickOptions(pick?.collection, value, pick?.appId ?? '');
-  // The name from the check, else from the picker (a refused change still shows whom it names).
-  const shown = name || options.find((o) => o.id === value.trim())?.title;
+  if (pick)
+    return (
+      <Picker
+        id={id}
+        label={label}
+        value={value}
+        onChange={onChange}
+        load={pickLoader(pick.from, pick.appId)}
+        loadKey={`${pick.from}|${pick.appId}`}
+        required={required}
+        mono={mono}
+        name={name}
+        error={error}
+        hint={hint}
+      />
+    );
   return (
     <div>
       <label className="label" htmlFor={id}>
@@ -54,16 +69,13 @@ function Field({
           aria-invalid={Boolean(error)}
           spellCheck={false}
           autoComplete="off"
-          list={pick ? `${id}-options` : undefined}
-          placeholder={pick ? 'Type a name or an id' : undefined}
         />
-        {shown && (
+        {name && (
           <span className="small" data-testid={`name-${id}`}>
-            {shown}
+            {name}
           </span>
         )}
       </div>
-      {pick && <PickList id={`${id}-options`} options={options} />}
       {error ? (
         <div className="field-error" data-testid={`error-${id}`}>
           {error}
@@ -107,11 +119,11 @@ function EnumSelect({
 
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
 
-/** The fields of each kind with a simple form; update-template has its editor; create-campaign is JSON. */
-const SIMPLE: Partial<Record<MutationKind, { key: string; label: string; required?: boolean; mono?: boolean; pick?: CollectionId }[]>> = {
+/** The fields of each kind with a simple form; update-template and create-campaign have forms of their own. */
+const SIMPLE: Partial<Record<MutationKind, { key: string; label: string; required?: boolean; mono?: boolean; pick?: PickFrom }[]>> = {
   'create-scope': [
     { key: 'appId', label: 'App id', required: true, mono: true, pick: 'apps' },
-    { key: 'xaaResourceServerId', label: 'Resource server id', required: true, mono: true },
+    { key: 'xaaResourceServerId', label: 'Resource server id', required: true, mono: true, pick: 'resource-servers' },
     { key: 'scopeValue', label: 'Scope value', required: true, mono: true },
     { key: 'displayName', label: 'Display name' },
     { key: 'description', label: 'Description' },
@@ -126,10 +138,6 @@ const SIMPLE: Partial<Record<MutationKind, { key: string; label: string; require
     { key: 'policyStepId', label: 'Policy step id', mono: true },
     { key: 'comment', label: 'Comment' },
   ],
-};
-
-const JSON_EXAMPLES: Partial<Record<MutationKind, string>> = {
-  'create-campaign': JSON.stringify({ displayName: 'Q3 finance review', ownerIds: ['user-id'], description: '', policyId: '' }, null, 2),
 };
 
 export const KIND_LABELS: Record<MutationKind, string> = {
@@ -259,7 +267,6 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
           setKind(e.target.value as MutationKind);
           setValues({});
           setServerError(null);
-          setJson(JSON_EXAMPLES[e.target.value as MutationKind] ?? '');
         }}
       >
         {(Object.keys(KIND_LABELS) as MutationKind[]).map((k) => (
@@ -270,6 +277,24 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
       </select>
     </div>
   );
+
+  if (kind === 'create-campaign') {
+    return (
+      <div className="card stack" style={{ maxWidth: 960 }} aria-label={editing ? 'Edit change' : 'New change'}>
+        {kindPicker}
+        <CampaignForm
+          key={editing?.id ?? 'new'}
+          editing={editing}
+          onDone={(summary, found) => {
+            setQueued(summary);
+            setWarnings(found);
+            onQueued();
+          }}
+        />
+        {done}
+      </div>
+    );
+  }
 
   if (kind === 'update-template') {
     return (
@@ -310,7 +335,7 @@ export function ChangeForm({ onQueued, editing, templateId }: { onQueued(): void
             required={field.required}
             value={values[field.key] ?? ''}
             onChange={(v) => (field.key === 'taskId' ? pickTask(v) : set(field.key, v))}
-            pick={field.pick ? { collection: field.pick, appId: values.appId ?? '' } : undefined}
+            pick={field.pick ? { from: field.pick, appId: values.appId ?? '' } : undefined}
             name={live.preview?.names[field.key]}
             error={
               (touched(field.key) ? problems[field.key] : null) ??

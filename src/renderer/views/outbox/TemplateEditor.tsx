@@ -4,6 +4,8 @@ import { TEMPLATE_UPDATABLE_FIELDS, type TemplateUpdatableField } from '../../..
 import { AttestError, call, errorMessage } from '../../api';
 import { ErrorState, Loading } from '../../components/States';
 import { useQuery } from '../../components/useQuery';
+import { Picker } from '../../components/Picker';
+import { pickLoader } from './pickers';
 import { useApp } from '../../stores/app';
 
 type FieldKind = (typeof TEMPLATE_UPDATABLE_FIELDS)[TemplateUpdatableField];
@@ -78,10 +80,8 @@ export function TemplateEditor({
 }) {
   const outboxChanged = useApp((s) => s.outboxChanged);
   const [templateId, setTemplateId] = useState(editing ? String(editing.input.templateId ?? '') : (initial ?? ''));
-  const templates = useQuery(
-    () => call('listObjects', { collection: 'templates', limit: 1000, sort: { key: 'displayName', dir: 'asc' } }),
-    [],
-  );
+  // What the picker holds: the template's id once one is picked, or words to find one by.
+  const [typed, setTyped] = useState(templateId);
   const detail = useQuery(
     () => (templateId ? call('getObject', { collection: 'templates', id: templateId }) : Promise.resolve({ object: null })),
     [templateId],
@@ -144,39 +144,26 @@ export function TemplateEditor({
 
   const fieldProblem = (key: string) =>
     bad[key] ?? (problem?.field && (problem.field === key || problem.field.startsWith(`${key}.`)) ? problem.message : null);
-  const rows = templates.data?.rows ?? [];
 
   return (
     <div className="stack" data-testid="template-editor">
       <div>
-        <label className="label" htmlFor="template-id">
-          Template *
-        </label>
-        <select
+        <Picker
           id="template-id"
-          className="field"
-          value={templateId}
+          label="Template"
+          required
+          value={typed}
           disabled={Boolean(editing)}
-          onChange={(e) => setTemplateId(e.target.value)}
-        >
-          <option value="">
-            {templates.loading
-              ? 'Loading templates…'
-              : rows.length
-                ? 'Pick a synced template'
-                : 'No template in the local store: sync first'}
-          </option>
-          {rows.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.title} ({t.id})
-            </option>
-          ))}
-        </select>
-        {templates.data && templates.data.total > rows.length && (
-          <div className="muted small">
-            The first {rows.length} of {templates.data.total} templates, by name.
-          </div>
-        )}
+          onChange={(text) => {
+            setTyped(text);
+            if (text.trim() !== templateId) setTemplateId('');
+          }}
+          onPick={(option) => setTemplateId(option.id)}
+          name={templateId ? detail.data?.object?.title : undefined}
+          load={pickLoader('templates')}
+          loadKey="templates"
+          hint="Any template of the local store, by name or id (those campaigns and automations name, and those added by id)."
+        />
       </div>
       {templateId && detail.error && <ErrorState message={detail.error} onRetry={detail.reload} />}
       {templateId && !detail.error && !detail.data && <Loading />}

@@ -8,44 +8,52 @@
 import { useEffect, useState } from 'react';
 import type { ChangePreview, CollectionId, MutationKind } from '../../../shared/contract';
 import { AttestError, call, errorMessage } from '../../api';
+import type { PickLoader, PickOption } from '../../components/Picker';
 import { useDebounced } from '../../components/useQuery';
 
-/** Options per picker. */
+/** Options per picker (how many match is always said beside them). */
 const OPTIONS = 20;
 
-export interface PickOption {
-  id: string;
-  title: string;
-}
+/** What a picker offers: the objects of a synced collection, or the resource servers its scopes are on. */
+export type PickFrom = CollectionId | 'resource-servers';
 
-/** The objects of `collection` matching `text` (names and ids, as the list's text filter matches them), within `appId` when given. */
-export function usePickOptions(collection: CollectionId | undefined, text: string, appId: string): PickOption[] {
-  const typed = useDebounced(text.trim(), 150);
-  const [options, setOptions] = useState<PickOption[]>([]);
-  useEffect(() => {
-    if (!collection) return;
-    let live = true;
-    const filters: Record<string, string[]> = appId && collection !== 'apps' && collection !== 'tasks' ? { appId: [appId] } : {};
-    call('listObjects', { collection, filters, text: typed, offset: 0, limit: OPTIONS }).then(
-      (page) => live && setOptions(page.rows.map((r) => ({ id: r.id, title: r.title }))),
-      () => live && setOptions([]),
-    );
-    return () => {
-      live = false;
+/** Collections that belong to an app: their pickers offer the objects of the app chosen so far. */
+const WITHIN_APP = new Set<PickFrom>(['entitlements', 'app-users', 'memberships', 'scopes', 'resource-servers']);
+
+/**
+ * Reads the matches of typed text from the whole store: names and ids, as the list's text filter
+ * matches them, by name; within `appId` where the collection belongs to an app.
+ */
+export function pickLoader(from: PickFrom, appId = ''): PickLoader {
+  const app = WITHIN_APP.has(from) ? appId.trim() : '';
+  if (from === 'resource-servers')
+    return async (text) => {
+      const page = await call('resourceServers', { appId: app, text, limit: OPTIONS });
+      return { options: page.rows.map(resourceServerOption), total: page.total };
     };
-  }, [collection, typed, appId]);
-  return options;
+  return async (text) => {
+    const page = await call('listObjects', {
+      collection: from,
+      filters: app ? { appId: [app] } : {},
+      text,
+      // Apps by name (the other collections' lists sort by name, or newest first, already).
+      sort: from === 'apps' ? { key: 'displayName', dir: 'asc' } : null,
+      offset: 0,
+      limit: OPTIONS,
+    });
+    return { options: page.rows.map((r): PickOption => ({ id: r.id, title: r.title })), total: page.total };
+  };
 }
 
-/** The options of a picker, for an input's `list`: the name shown, the id as the value. */
-export function PickList({ id, options }: { id: string; options: PickOption[] }) {
-  return (
-    <datalist id={id} data-testid={id}>
-      {options.map((o) => (
-        <option key={o.id} value={o.id} label={o.title ? `${o.title} (${o.id})` : o.id} />
-      ))}
-    </datalist>
-  );
+/** A resource server has no name of its own: it is told by its app and the scopes on it. */
+function resourceServerOption(r: { id: string; appId: string; appName: string; scopeCount: number; scopeValues: string[] }): PickOption {
+  const shown = r.scopeValues.slice(0, 4).join(', ');
+  const more = r.scopeValues.length > 4 ? `, +${r.scopeValues.length - 4} more` : '';
+  return {
+    id: r.id,
+    title: `${r.appName || r.appId || 'unknown app'} resource server (${r.scopeCount} scope${r.scopeCount === 1 ? '' : 's'})`,
+    detail: `${shown}${more}`,
+  };
 }
 
 export interface LiveCheck {
