@@ -247,7 +247,8 @@ export function sendOnce(url: string, options: SendOptions): Promise<RawResponse
           bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total),
         });
       });
-      message.on('close', () => fail(cutOff()));
+      // (Checked first: a close after the end is every answer's, and a failure costs a stack.)
+      message.on('close', () => settled || fail(cutOff()));
     });
     signal?.addEventListener('abort', onAbort, { once: true });
     request.end(options.body);
