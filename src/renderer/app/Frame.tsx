@@ -32,6 +32,7 @@ import { TenantSwitcher } from './TenantSwitcher';
 import { Announcer } from './Announcer';
 import { AutoRunChip } from './AutoRunChip';
 import { Notices } from './Notices';
+import { useFocusOnNavigation } from './focus-on-navigation';
 
 const COLLECTION_ICONS: Record<CollectionId, LucideIcon> = {
   campaigns: ClipboardCheck,
@@ -108,6 +109,7 @@ export function Frame({ children }: { children: ReactNode }) {
   const refused = connection.status === 'credentials-refused';
   const mac = navigator.platform.toLowerCase().includes('mac');
   const main = useRef<HTMLElement>(null);
+  useFocusOnNavigation(main);
   return (
     <div className="frame">
       <a

@@ -275,6 +275,17 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
     }
   });
 
+  // Back (or Forward) to the list: the focus returns to the row it was left from (the one opened) once the rows are read.
+  const returning = useRef(useApp.getState().arrival !== 'new');
+  useEffect(() => {
+    if (!returning.current || total === null) return;
+    returning.current = false;
+    if (total > 0) {
+      focusIndex.current = Math.min(kept.initial.active, total - 1);
+      setTick((t) => t + 1);
+    }
+  }, [total, kept.initial.active]);
+
   const rowAt = (index: number): ObjectRow | undefined => pages.current.get(Math.floor(index / PAGE))?.[index % PAGE];
   const filterable = columns.filter((c) => c.filterable);
   const activeFilters = Object.values(filters).filter((v) => v.length).length + (text.trim() ? 1 : 0);
