@@ -186,7 +186,7 @@ export function Frame({ children }: { children: ReactNode }) {
           data-status={connection.status}
         >
           <span className={`dot ${connection.online ? 'ok' : 'bad'}`} />
-          {STATUS_LABELS[connection.status]}
+          <span className="status-label">{STATUS_LABELS[connection.status]}</span>
         </button>
         <AutoRunChip />
         <div className="grow" />
@@ -199,7 +199,7 @@ export function Frame({ children }: { children: ReactNode }) {
           <span className="grow" style={{ textAlign: 'left' }}>
             Search…
           </span>
-          <span aria-hidden="true">
+          <span className="search-keys" aria-hidden="true">
             <kbd>{mac ? '⌘' : 'Ctrl'}</kbd> <kbd>K</kbd>
           </span>
         </button>
