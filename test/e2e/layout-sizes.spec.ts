@@ -72,6 +72,27 @@ async function fits(page: Page, screen: string): Promise<void> {
   }
 }
 
+/** The outbox's first change is at least 40 characters ('0's of its own font) wide. */
+async function changeIsReadable(page: Page, screen: string): Promise<void> {
+  const change = await page
+    .getByTestId('outbox-item')
+    .first()
+    .getByTestId('outbox-change')
+    .evaluate((cell, chars) => {
+      const probe = document.createElement('span');
+      probe.style.cssText = 'position:absolute;visibility:hidden;white-space:pre;font:inherit';
+      probe.textContent = '0'.repeat(chars);
+      cell.appendChild(probe);
+      const wanted = probe.getBoundingClientRect().width;
+      probe.remove();
+      const style = getComputedStyle(cell);
+      return { width: cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight), wanted };
+    }, READABLE_CHANGE_CH);
+  expect(change.width, `${screen}: the Change column is narrower than ${READABLE_CHANGE_CH} characters`).toBeGreaterThanOrEqual(
+    change.wanted,
+  );
+}
+
 /** The focus is on the screen's heading (its level-1 heading, focusable by script), which a screen reader then reads. */
 async function focusOnHeading(page: Page, name: string | RegExp): Promise<void> {
   const heading = page.locator('main h1');
@@ -131,21 +152,7 @@ async function everyScreen(page: Page, size: Size): Promise<void> {
   const items = page.getByTestId('outbox-item');
   await expect(items.first()).toBeVisible();
   await fits(page, at('the outbox'));
-  // The Change column keeps a readable width: at least 40 characters ('0's) of its own font.
-  const change = await items
-    .first()
-    .getByTestId('outbox-change')
-    .evaluate((cell, chars) => {
-      const probe = document.createElement('span');
-      probe.style.cssText = 'position:absolute;visibility:hidden;white-space:pre;font:inherit';
-      probe.textContent = '0'.repeat(chars);
-      cell.appendChild(probe);
-      const wanted = probe.getBoundingClientRect().width;
-      probe.remove();
-      const style = getComputedStyle(cell);
-      return { width: cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight), wanted };
-    }, READABLE_CHANGE_CH);
-  expect(change.width, at('the Change column is narrower than 40 characters')).toBeGreaterThanOrEqual(change.wanted);
+  await changeIsReadable(page, at('the outbox'));
   // Its row actions stay in the window.
   const discard = items.first().getByRole('button', { name: 'Discard' });
   await discard.scrollIntoViewIfNeeded();
@@ -218,6 +225,15 @@ test('every screen holds at 1024×700 and at 200% zoom: no sideways scroll, filt
   await members.getByRole('button', { name: 'Queue removal (2)' }).click();
   await members.getByTestId('confirm-panel').getByRole('button', { name: 'Queue 2 removals' }).click();
   await expect(members.getByTestId('queued-note')).toContainText('2 changes queued');
+
+  // Wide windows too: the Tasks filters stay in the window at 1440, and the outbox keeps its Reason column beside a readable Change.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await viaSidebar(page, /^Tasks/, 'Tasks', 'list');
+  await expect(page.getByTestId('list-row').first()).toHaveAttribute('data-loaded', 'true');
+  await fits(page, 'the Tasks list at 1440×900');
+  await viaSidebar(page, /^Outbox/, 'Outbox', 'outbox');
+  await expect(page.getByTestId('outbox-items').getByRole('columnheader', { name: 'Reason' })).toBeVisible();
+  await changeIsReadable(page, 'the outbox at 1440×900');
 
   for (const size of SIZES) {
     const window = await pageAt(browser, host.url, size);

@@ -411,7 +411,7 @@ function ItemsTable(props: {
           <col style={{ width: 36 }} />
           <col style={{ width: 104 }} />
           <col />
-          <col className="outbox-reason" style={{ width: '25%' }} />
+          <col className="outbox-reason" style={{ width: '22%' }} />
           <col style={{ width: 52 }} />
           <col style={{ width: 96 }} />
           <col style={{ width: 196 }} />
