@@ -16,6 +16,7 @@ import { dateTime } from '../../components/format';
 import { ConfirmPanel } from '../../components/ConfirmPanel';
 import { ESCALATION_REASON, escalationOf, queueEscalation } from '../../components/escalation';
 import { obj, str, VIRTUAL_ROW_HEIGHT, virtualRowStyle, type JsonObject } from './parts';
+import { emailOfPersonTitle } from '../../../shared/person-title';
 
 /** Members read per call (the most a window may hold). */
 const PAGE = 1000;
@@ -34,17 +35,6 @@ async function membersOf(entitlementId: string): Promise<ObjectRow[]> {
     rows.push(...page.rows);
     if (page.rows.length < PAGE || rows.length >= page.total) return rows;
   }
-}
-
-/**
- * The email in the name of a synced identity user: their title is "Name <email>" (or the email alone
- * where they have no name); null where it holds none.
- */
-export function emailOfPerson(title: string | undefined): string | null {
-  if (!title) return null;
-  const bracketed = /<([^<>\s]+@[^<>\s]+)>$/.exec(title);
-  if (bracketed) return bracketed[1]!;
-  return /^[^<>\s]+@[^<>\s]+$/.test(title) ? title : null;
 }
 
 /** What queuing a batch of changes gave: how many, the warnings, the refusals. */
@@ -265,7 +255,7 @@ export function EntitlementMembers({ object, raw }: { object: ObjectDetail; raw:
               const row = rows[item.index]!;
               const userId = str(row.cells.appUserId);
               const person = row.names?.identityUserId;
-              const email = emailOfPerson(person);
+              const email = emailOfPersonTitle(person);
               return (
                 <div
                   key={row.id}
