@@ -1,4 +1,4 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
 import type { Entitlement } from '../../src/tenant/model';
 import { COLLECTION_IDS } from '../../src/shared/contract';
@@ -93,6 +93,16 @@ async function changeIsReadable(page: Page, screen: string): Promise<void> {
   );
 }
 
+/** `element` lies wholly inside the window. */
+async function inWindow(page: Page, element: Locator, screen: string): Promise<void> {
+  await expect(element).toBeVisible();
+  const box = (await element.boundingBox())!;
+  const size = page.viewportSize()!;
+  expect(box.x, `${screen}: starts left of the window`).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width, `${screen}: ends right of the window`).toBeLessThanOrEqual(size.width);
+  expect(box.y + box.height, `${screen}: ends below the window`).toBeLessThanOrEqual(size.height);
+}
+
 /** The focus is on the screen's heading (its level-1 heading, focusable by script), which a screen reader then reads. */
 async function focusOnHeading(page: Page, name: string | RegExp): Promise<void> {
   const heading = page.locator('main h1');
@@ -116,6 +126,13 @@ async function everyScreen(page: Page, size: Size): Promise<void> {
   const at = (screen: string) => `${screen} at ${size.name}`;
   await viaSidebar(page, 'Overview', 'Overview', 'overview');
   await fits(page, at('overview'));
+  // The sync panel and the quick search open inside the window (scrolling within where it is short).
+  await page.getByTestId('data-as-of').click();
+  await inWindow(page, page.getByTestId('sync-panel'), at('the sync panel'));
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+k');
+  await inWindow(page, page.getByRole('dialog', { name: 'Quick search' }), at('the quick search'));
+  await page.keyboard.press('Escape');
 
   for (const collection of COLLECTION_IDS) {
     const label = COLLECTION_LABELS[collection];
