@@ -205,12 +205,12 @@ test('every screen holds at 1024×700 and at 200% zoom: no sideways scroll, filt
   await page.setViewportSize(SIZES[0].viewport);
   await connectAndSync(page, host.url, tenant);
 
-  // Two queued changes, so the outbox has rows: removals of members of a group, chosen by keyboard.
+  // Queued changes, so the outbox has rows: removals of members of a group, chosen by keyboard.
   const all = [...tenant.data.entitlements.values()];
   const group = all.find(
     (e) =>
       (e.kind === 'group' || e.kind === 'profile') &&
-      membersOf(e).length >= 3 &&
+      membersOf(e).length >= 4 &&
       all.filter((o) => o.displayName === e.displayName).length === 1,
   )!;
   await page.keyboard.press('Control+k');
@@ -239,9 +239,13 @@ test('every screen holds at 1024×700 and at 200% zoom: no sideways scroll, filt
   await expect(members.getByTestId('members-selected')).toHaveText('2 selected');
   await expect(rows.nth(0).getByRole('checkbox')).toBeChecked();
   await expect(rows.nth(1).getByRole('checkbox')).toBeChecked();
-  await members.getByRole('button', { name: 'Queue removal (2)' }).click();
-  await members.getByTestId('confirm-panel').getByRole('button', { name: 'Queue 2 removals' }).click();
-  await expect(members.getByTestId('queued-note')).toContainText('2 changes queued');
+  // The next range starts at the row the arrows moved to.
+  await page.keyboard.press('Shift+ArrowDown');
+  await expect(members.getByTestId('members-selected')).toHaveText('4 selected');
+  await expect(rows.nth(3).getByRole('checkbox')).toBeFocused();
+  await members.getByRole('button', { name: 'Queue removal (4)' }).click();
+  await members.getByTestId('confirm-panel').getByRole('button', { name: 'Queue 4 removals' }).click();
+  await expect(members.getByTestId('queued-note')).toContainText('4 changes queued');
 
   // Wide windows too: the Tasks filters stay in the window at 1440, and the outbox keeps its Reason column beside a readable Change.
   await page.setViewportSize({ width: 1440, height: 900 });

@@ -150,6 +150,9 @@ export function EntitlementMembers({ object, raw }: { object: ObjectDetail; raw:
         else for (const row of rows.slice(Math.min(start, to), Math.max(start, to) + 1)) if (selectable(row)) next.add(row.id);
         return next;
       });
+    } else {
+      // A move without Shift makes the row moved to the anchor: the next range starts at the focused row.
+      anchor.current = to;
     }
     focusIndex.current = to;
     virtualizer.scrollToIndex(to, { align: 'auto' });
