@@ -135,6 +135,13 @@ test('at 1024×700 every screen fits the window with the Sync button whole; colu
       client: element.parentElement!.clientWidth,
     }));
     expect(table.scroll, `the outbox scrolls sideways at ${width}`).toBeLessThanOrEqual(table.client);
+    // The tenant's reason reads once: in its column, or under the change where the window has no room for the column.
+    await expect(
+      page
+        .getByTestId('outbox-item')
+        .getByText(/HTTP 404/)
+        .locator('visible=true'),
+    ).toHaveCount(1);
   }
   await page.setViewportSize(NARROW);
   await shoot(page, 'outbox');

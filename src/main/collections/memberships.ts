@@ -1,5 +1,5 @@
 import { grantsWhere, walks } from '../api/endpoints';
-import { date, int, text, valueCol, type CollectionDescriptor, type ColumnValue } from './descriptor';
+import { date, int, refCol, text, valueCol, type CollectionDescriptor, type ColumnValue } from './descriptor';
 import { asArray, getPath, lines, str, unique } from './extract';
 
 /** A membership's id: its entitlement and app user (a binding has no id of its own). */
@@ -54,6 +54,8 @@ export const memberships: CollectionDescriptor = {
   columns: [
     text('appUserName', 'App user name', 'appUser.appUser.displayName'),
     text('appUserId', 'App user'),
+    // The person behind the account: named (and their email given) where the identity users are synced.
+    refCol('identityUserId', 'Identity user', 'users', 'appUser.appUser.identityUserId'),
     text('appEntitlementId', 'Entitlement'),
     text('appId', 'App'),
     { ...valueCol('grantedHow', 'Granted', ''), value: grantedHow },

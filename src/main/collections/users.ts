@@ -1,6 +1,7 @@
 import { walks } from '../api/endpoints';
 import { date, enumCol, MULTI_SEPARATOR, text, under, valueCol, type CollectionDescriptor } from './descriptor';
 import { asArray, getPath, lines, str, unique } from './extract';
+import { personTitle } from '../../shared/person-title';
 
 const USER = 'user';
 
@@ -8,8 +9,7 @@ const USER = 'user';
 export function personName(user: unknown): string {
   const name = str(getPath(user, 'displayName')) || str(getPath(user, 'username'));
   const email = str(getPath(user, 'email')) || str(asArray(getPath(user, 'emails'))[0]);
-  if (name && email) return `${name} <${email}>`;
-  return name || email;
+  return personTitle(name, email);
 }
 
 /**

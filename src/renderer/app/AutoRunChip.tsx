@@ -15,7 +15,7 @@ export function AutoRunChip() {
   const text = parts.join(' · ');
   return (
     <span
-      className="muted small"
+      className="muted small auto-run-chip"
       data-testid="auto-run-status"
       title={autoRun.nextSyncAt ? `Next sync due at ${autoRun.nextSyncAt}` : undefined}
     >

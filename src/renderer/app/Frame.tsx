@@ -32,6 +32,7 @@ import { TenantSwitcher } from './TenantSwitcher';
 import { Announcer } from './Announcer';
 import { AutoRunChip } from './AutoRunChip';
 import { Notices } from './Notices';
+import { useFocusOnNavigation } from './focus-on-navigation';
 
 const COLLECTION_ICONS: Record<CollectionId, LucideIcon> = {
   campaigns: ClipboardCheck,
@@ -108,6 +109,7 @@ export function Frame({ children }: { children: ReactNode }) {
   const refused = connection.status === 'credentials-refused';
   const mac = navigator.platform.toLowerCase().includes('mac');
   const main = useRef<HTMLElement>(null);
+  useFocusOnNavigation(main);
   return (
     <div className="frame">
       <a
@@ -184,7 +186,7 @@ export function Frame({ children }: { children: ReactNode }) {
           data-status={connection.status}
         >
           <span className={`dot ${connection.online ? 'ok' : 'bad'}`} />
-          {STATUS_LABELS[connection.status]}
+          <span className="status-label">{STATUS_LABELS[connection.status]}</span>
         </button>
         <AutoRunChip />
         <div className="grow" />
@@ -197,7 +199,7 @@ export function Frame({ children }: { children: ReactNode }) {
           <span className="grow" style={{ textAlign: 'left' }}>
             Search…
           </span>
-          <span aria-hidden="true">
+          <span className="search-keys" aria-hidden="true">
             <kbd>{mac ? '⌘' : 'Ctrl'}</kbd> <kbd>K</kbd>
           </span>
         </button>

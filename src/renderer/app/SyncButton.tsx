@@ -46,9 +46,9 @@ export function SyncButton() {
   const never = status.length > 0 && status.every((s) => !s.asOf);
 
   return (
-    <div ref={ref} className="row">
+    <div ref={ref} className="row sync-controls">
       <button
-        className="btn small"
+        className="btn small data-as-of"
         onClick={() => setOpen((v) => !v)}
         aria-expanded={open}
         data-testid="data-as-of"
@@ -58,7 +58,7 @@ export function SyncButton() {
         {syncing ? 'Syncing…' : never ? 'Never synced' : `Data as of ${agoAt(oldest)}`}
       </button>
       <button
-        className="btn primary"
+        className="btn primary sync-button"
         disabled={syncing || !online}
         title={online ? 'Fetch every collection from the tenant' : 'The tenant cannot be reached'}
         onClick={() => {

@@ -25,13 +25,13 @@ export function FieldFilters({
   const columns = shown.filter((c) => c.filterable && (info.filterValues[c.key]?.length ?? 0) > 0);
   if (columns.length === 0) return null;
   return (
-    <div className={layout === 'row' ? 'row' : 'stack'} style={{ gap: 8 }} data-testid="field-filters">
+    <div className={layout === 'row' ? 'row wrap field-filters' : 'stack'} style={{ gap: 8 }} data-testid="field-filters">
       {columns.map((column) => {
         const select = (
           <select
             key={column.key}
             className="field"
-            style={layout === 'row' ? { width: 'auto', maxWidth: 220 } : undefined}
+            style={layout === 'row' ? { width: 'auto', maxWidth: 'min(220px, 100%)' } : undefined}
             aria-label={`Filter by ${column.label}`}
             value={filters[column.key]?.[0] ?? ''}
             onChange={(event) => onChange({ ...filters, [column.key]: event.target.value ? [event.target.value] : [] })}

@@ -53,6 +53,8 @@ export interface AppState {
   backStack: Route[];
   /** The routes Back left, for Forward (cleared when the user goes somewhere new). */
   forwardStack: Route[];
+  /** How the current route was reached: somewhere new, or Back and Forward (a list then gives the focus back to the row it left from). */
+  arrival: 'new' | 'back' | 'forward';
   /** What each screen showed when it was left (a search's query, collection and filters), by screen: kept across Back and Forward. */
   views: Record<string, unknown>;
   collections: CollectionInfo[];
@@ -122,6 +124,7 @@ export const useApp = create<AppState>()((set, get) => ({
   route: { view: 'overview' },
   backStack: [],
   forwardStack: [],
+  arrival: 'new',
   views: {},
   collections: [],
   status: [],
@@ -180,6 +183,7 @@ export const useApp = create<AppState>()((set, get) => ({
       route: { view: 'overview' },
       backStack: [],
       forwardStack: [],
+      arrival: 'new',
       views: {},
       progress: {},
       syncError: null,
@@ -212,19 +216,21 @@ export const useApp = create<AppState>()((set, get) => ({
   },
 
   navigate(route) {
-    set((s) => ({ route, backStack: [...s.backStack.slice(-30), s.route], forwardStack: [], paletteOpen: false }));
+    set((s) => ({ route, backStack: [...s.backStack.slice(-30), s.route], forwardStack: [], arrival: 'new', paletteOpen: false }));
   },
 
   back() {
     const stack = get().backStack;
     const previous = stack.at(-1);
-    if (previous) set((s) => ({ route: previous, backStack: stack.slice(0, -1), forwardStack: [...s.forwardStack, s.route] }));
+    if (previous)
+      set((s) => ({ route: previous, backStack: stack.slice(0, -1), forwardStack: [...s.forwardStack, s.route], arrival: 'back' }));
   },
 
   forward() {
     const ahead = get().forwardStack;
     const next = ahead.at(-1);
-    if (next) set((s) => ({ route: next, forwardStack: ahead.slice(0, -1), backStack: [...s.backStack.slice(-30), s.route] }));
+    if (next)
+      set((s) => ({ route: next, forwardStack: ahead.slice(0, -1), backStack: [...s.backStack.slice(-30), s.route], arrival: 'forward' }));
   },
 
   setView(key, state) {

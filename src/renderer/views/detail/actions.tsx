@@ -5,7 +5,7 @@
  * allows it, with that step's id taken from the task). Each change goes through the outbox's
  * checks like any other; the outbox sends it.
  */
-import { useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ChangeWarning, ObjectDetail, ObjectRow } from '../../../shared/contract';
 import { call, errorMessage } from '../../api';
@@ -16,6 +16,7 @@ import { dateTime } from '../../components/format';
 import { ConfirmPanel } from '../../components/ConfirmPanel';
 import { ESCALATION_REASON, escalationOf, queueEscalation } from '../../components/escalation';
 import { obj, str, VIRTUAL_ROW_HEIGHT, virtualRowStyle, type JsonObject } from './parts';
+import { emailOfPersonTitle } from '../../../shared/person-title';
 
 /** Members read per call (the most a window may hold). */
 const PAGE = 1000;
@@ -91,7 +92,9 @@ export function EntitlementMembers({ object, raw }: { object: ObjectDetail; raw:
   const anchor = useRef<number | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const wanted = filter.trim().toLowerCase();
-  const rows = (members.data ?? []).filter((r) => !wanted || `${r.title} ${str(r.cells.appUserId)}`.toLowerCase().includes(wanted));
+  const rows = (members.data ?? []).filter(
+    (r) => !wanted || `${r.title} ${str(r.cells.appUserId)} ${r.names?.identityUserId ?? ''}`.toLowerCase().includes(wanted),
+  );
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -114,6 +117,46 @@ export function EntitlementMembers({ object, raw }: { object: ObjectDetail; raw:
       }
       return next;
     });
+  };
+
+  // Arrows move between the rows, Shift+arrows extend the selection from the focused row (the anchor:
+  // the row last clicked or where the extending began); the row moved to gets the focus once rendered.
+  const focusIndex = useRef<number | null>(null);
+  const [, rendered] = useState(0);
+  useLayoutEffect(() => {
+    const index = focusIndex.current;
+    if (index === null) return;
+    const target = scroller.current?.querySelector<HTMLElement>(`[data-testid="member-row"][data-index="${index}"]`);
+    const control = target?.querySelector<HTMLElement>('input:not([disabled]), button');
+    if (control) {
+      focusIndex.current = null;
+      control.focus();
+    }
+  });
+  const onRowKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    if ((event.key !== 'ArrowDown' && event.key !== 'ArrowUp') || event.altKey || event.ctrlKey || event.metaKey) return;
+    const from = Number((event.target as HTMLElement).closest('[data-testid="member-row"]')?.getAttribute('data-index') ?? NaN);
+    const to = from + (event.key === 'ArrowDown' ? 1 : -1);
+    if (Number.isNaN(from) || to < 0 || to >= rows.length) return;
+    event.preventDefault();
+    if (event.shiftKey && managed) {
+      const start = anchor.current ?? from;
+      anchor.current = start;
+      // Moving back toward the anchor gives up the row left; moving away takes every row up to the new one.
+      const shrinking = Math.abs(to - start) < Math.abs(from - start);
+      setSelected((now) => {
+        const next = new Set(now);
+        if (shrinking) next.delete(rows[from]!.id);
+        else for (const row of rows.slice(Math.min(start, to), Math.max(start, to) + 1)) if (selectable(row)) next.add(row.id);
+        return next;
+      });
+    } else {
+      // A move without Shift makes the row moved to the anchor: the next range starts at the focused row.
+      anchor.current = to;
+    }
+    focusIndex.current = to;
+    virtualizer.scrollToIndex(to, { align: 'auto' });
+    rendered((n) => n + 1);
   };
 
   async function queueRemoval(reason: string) {
@@ -178,7 +221,7 @@ export function EntitlementMembers({ object, raw }: { object: ObjectDetail; raw:
           className="field"
           type="search"
           aria-label="Filter members"
-          placeholder="Filter members by name or id"
+          placeholder="Filter members by name, email or id"
           value={filter}
           onChange={(e) => {
             setFilter(e.target.value);
@@ -202,16 +245,26 @@ export function EntitlementMembers({ object, raw }: { object: ObjectDetail; raw:
       {!members.data && !members.error && <Loading />}
       {members.data && rows.length === 0 && <Empty title="No members in the local copy" />}
       {rows.length > 0 && (
-        <div ref={scroller} className="members-list" role="list" style={{ maxHeight: 420, overflow: 'auto', position: 'relative' }}>
+        <div
+          ref={scroller}
+          className="members-list"
+          role="list"
+          aria-label="Members (arrows move, Shift+arrows extend the selection)"
+          style={{ maxHeight: 420, overflow: 'auto', position: 'relative' }}
+          onKeyDown={onRowKey}
+        >
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((item) => {
               const row = rows[item.index]!;
               const userId = str(row.cells.appUserId);
+              const person = row.names?.identityUserId;
+              const email = emailOfPersonTitle(person);
               return (
                 <div
                   key={row.id}
                   role="listitem"
                   data-testid="member-row"
+                  data-index={item.index}
                   data-user={userId}
                   className="row small"
                   style={virtualRowStyle(item.start)}
@@ -229,6 +282,11 @@ export function EntitlementMembers({ object, raw }: { object: ObjectDetail; raw:
                   <button className="btn link small" onClick={() => navigate({ view: 'detail', collection: 'app-users', id: userId })}>
                     {row.title || userId}
                   </button>
+                  {email && (
+                    <span className="member-email" data-testid="member-email" title={`Identity user: ${person}`}>
+                      {email}
+                    </span>
+                  )}
                   <code className="muted">{userId}</code>
                   <span className="grow" />
                   {row.pending && <Badge tone="pending">pending removal</Badge>}

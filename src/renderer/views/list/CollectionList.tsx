@@ -275,6 +275,31 @@ export function CollectionList({ collection }: { collection: CollectionId }) {
     }
   });
 
+  // Back (or Forward) to the list: the focus returns to the row it was left from (the one opened),
+  // once the rows are read and scrolled as they were, if that row is in view (a list scrolled away
+  // from its active row keeps its scroll and the heading keeps the focus).
+  const returning = useRef(useApp.getState().arrival !== 'new');
+  useEffect(() => {
+    if (!returning.current || total === null) return;
+    returning.current = false;
+    let frame = 0;
+    let tries = 0;
+    const focusRow = () => {
+      const area = scroller.current;
+      const row = area?.querySelector<HTMLElement>(`[data-testid="list-row"][data-index="${kept.initial.active}"]`);
+      if (area && row) {
+        const shown = area.getBoundingClientRect();
+        const box = row.getBoundingClientRect();
+        if (box.top >= shown.top && box.bottom <= shown.bottom) row.focus({ preventScroll: true });
+        return;
+      }
+      tries += 1;
+      if (tries < 60) frame = requestAnimationFrame(focusRow);
+    };
+    frame = requestAnimationFrame(focusRow);
+    return () => cancelAnimationFrame(frame);
+  }, [total, kept.initial.active]);
+
   const rowAt = (index: number): ObjectRow | undefined => pages.current.get(Math.floor(index / PAGE))?.[index % PAGE];
   const filterable = columns.filter((c) => c.filterable);
   const activeFilters = Object.values(filters).filter((v) => v.length).length + (text.trim() ? 1 : 0);

@@ -405,13 +405,13 @@ function ItemsTable(props: {
 }) {
   const { items, selected, toggle, onEdit, onDone } = props;
   return (
-    <div className="card" style={{ padding: 0, overflow: 'auto' }}>
+    <div className="card outbox-table-box" style={{ padding: 0, overflow: 'auto' }}>
       <table className="outbox-table" data-testid="outbox-items">
         <colgroup>
           <col style={{ width: 36 }} />
           <col style={{ width: 104 }} />
           <col />
-          <col style={{ width: '30%' }} />
+          <col className="outbox-reason" style={{ width: '22%' }} />
           <col style={{ width: 52 }} />
           <col style={{ width: 96 }} />
           <col style={{ width: 196 }} />
@@ -423,7 +423,7 @@ function ItemsTable(props: {
             </th>
             <th>State</th>
             <th>Change</th>
-            <th>Reason</th>
+            <th className="outbox-reason">Reason</th>
             <th>Tries</th>
             <th>Updated</th>
             <th>
@@ -432,50 +432,56 @@ function ItemsTable(props: {
           </tr>
         </thead>
         <tbody>
-          {items.map((item) => (
-            <tr key={item.id} style={{ borderTop: '1px solid var(--border)' }} data-testid="outbox-item" data-state={item.state}>
-              <td style={{ padding: 8 }}>
-                {SELECTABLE.has(item.state) && (
-                  <input
-                    type="checkbox"
-                    aria-label={`Select ${item.change}`}
-                    checked={selected(item.id)}
-                    onChange={(e) => toggle(item, e.target.checked)}
-                  />
-                )}
-              </td>
-              <td>
-                <Badge tone={TONE[item.state]}>{item.state}</Badge>
-              </td>
-              <td>
-                <div>{item.change}</div>
-                <ResultLinks item={item} />
-                <details className="muted small">
-                  <summary>{KIND_LABELS[item.kind]}</summary>
-                  <span className="mono">
-                    {item.request.method} {item.request.path}
-                  </span>
-                </details>
-              </td>
-              <td className="small">
-                {item.lastError ? (
-                  <span style={{ color: 'var(--bad)' }}>
-                    {item.lastStatus ? `${item.lastStatus}: ` : ''}
-                    {item.lastError}
-                  </span>
-                ) : (
-                  (item.note ?? '')
-                )}
-              </td>
-              <td>{item.attempts}</td>
-              <td className="small" title={item.updatedAt}>
-                {ago(item.updatedAt)}
-              </td>
-              <td>
-                <RowActions item={item} onEdit={() => onEdit(item)} onDone={onDone} />
-              </td>
-            </tr>
-          ))}
+          {items.map((item) => {
+            const reason = item.lastError ? (
+              <span style={{ color: 'var(--bad)' }}>
+                {item.lastStatus ? `${item.lastStatus}: ` : ''}
+                {item.lastError}
+              </span>
+            ) : (
+              (item.note ?? '')
+            );
+            return (
+              <tr key={item.id} style={{ borderTop: '1px solid var(--border)' }} data-testid="outbox-item" data-state={item.state}>
+                <td className="outbox-select" style={{ padding: 8 }}>
+                  {SELECTABLE.has(item.state) && (
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${item.change}`}
+                      checked={selected(item.id)}
+                      onChange={(e) => toggle(item, e.target.checked)}
+                    />
+                  )}
+                </td>
+                <td>
+                  <Badge tone={TONE[item.state]}>{item.state}</Badge>
+                </td>
+                <td className="outbox-change" data-testid="outbox-change">
+                  <div>{item.change}</div>
+                  <ResultLinks item={item} />
+                  <details className="muted small">
+                    <summary>{KIND_LABELS[item.kind]}</summary>
+                    <span className="mono">
+                      {item.request.method} {item.request.path}
+                    </span>
+                  </details>
+                  {/* Where the window has no room for a Reason column, the reason reads under the change. */}
+                  {reason && <div className="small outbox-reason-folded">{reason}</div>}
+                </td>
+                <td className="small outbox-reason">{reason}</td>
+                <td className="outbox-tries">
+                  <span className="outbox-stacked-label">Tries </span>
+                  {item.attempts}
+                </td>
+                <td className="small outbox-updated" title={item.updatedAt}>
+                  {ago(item.updatedAt)}
+                </td>
+                <td className="outbox-actions">
+                  <RowActions item={item} onEdit={() => onEdit(item)} onDone={onDone} />
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>
