@@ -34,8 +34,8 @@ function Chart({
 }) {
   const rows = data.map((d) => {
     const text = d.key ? enumText(enumName, d.key) : null;
-    // The label, and on hover the raw value too when no enumeration lists it.
-    return { ...d, label: text?.label ?? '(none)', hover: text && !text.known ? `${text.label} (${d.key})` : (text?.label ?? '(none)') };
+    // The label (a value no enumeration lists: as written and marked), the same on hover.
+    return { ...d, label: text?.label ?? '(none)', hover: text?.label ?? '(none)' };
   });
   const hoverOf = (label: string) => rows.find((r) => r.label === label)?.hover ?? label;
   return (
