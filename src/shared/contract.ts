@@ -184,6 +184,8 @@ export const ObjectDetail = ObjectRow.extend({
   raw: z.string(),
   runId: z.number().int().nullable(),
   fetchedAt: IsoTime.nullable(),
+  /** The names of the synced objects named by id anywhere inside the object (nested members too), by id. */
+  idNames: z.record(z.string(), z.string().max(4000)).optional(),
 });
 export type ObjectDetail = z.infer<typeof ObjectDetail>;
 

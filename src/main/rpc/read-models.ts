@@ -14,6 +14,7 @@ import type {
 } from '../../shared/contract';
 import { COLLECTIONS, columnValues, collection as descriptorOf, MULTI_SEPARATOR, type ColumnDef } from '../collections';
 import type { DiffDetail, Store } from '../store/db';
+import { nestedIdNames } from './id-names';
 import { columnValueCounts, matchesPerCollection, memo, objectWindow, type WindowOptions } from '../store/read-models';
 import type * as StoreTypes from '../store/types';
 import type { OutboxBatch, OutboxItem, ImportPreview as OutboxImportPreview, JournalEntryInWords, OutboxFilter } from '../outbox/types';
@@ -151,7 +152,14 @@ export function rowOf(object: StoreTypes.StoredObject, lookup?: NameLookup): Obj
 }
 
 export function detailOf(object: StoreTypes.StoredObject, lookup?: NameLookup): ObjectDetail {
-  return { ...rowOf(object, lookup), raw: object.raw, runId: object.runId, fetchedAt: object.fetchedAt };
+  const idNames = lookup ? nestedIdNames(object.json, lookup) : {};
+  return {
+    ...rowOf(object, lookup),
+    raw: object.raw,
+    runId: object.runId,
+    fetchedAt: object.fetchedAt,
+    ...(Object.keys(idNames).length > 0 ? { idNames } : {}),
+  };
 }
 
 /** Longer values are cut (a whole list of steps can be long); the field's path still says where the change is. */
