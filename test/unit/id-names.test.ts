@@ -24,7 +24,8 @@ describe('nested ids of a detail view', () => {
       },
       (collection, id) => {
         asked.push(`${collection}:${id}`);
-        return { 'apps:a1': 'AWS Production', 'entitlements:e1': 'Admin', 'users:u1': 'Ada Allen' }[`${collection}:${id}`] ?? null;
+        const known: Record<string, string> = { 'apps:a1': 'AWS Production', 'entitlements:e1': 'Admin', 'users:u1': 'Ada Allen' };
+        return known[`${collection}:${id}`] ?? null;
       },
     );
     expect(names).toEqual({ a1: 'AWS Production', e1: 'Admin', u1: 'Ada Allen' });
