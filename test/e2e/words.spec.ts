@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import ExcelJS from 'exceljs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +10,12 @@ import { closePagesThenStop, expect, spawnJsonLine, test } from './fixtures';
 const fixtures = new URL('../fixtures/', import.meta.url).pathname;
 const load = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(join(fixtures, `${name}.json`), 'utf8')) as Record<string, unknown>;
+/** Every WCAG 2.x A and AA rule and the best practices, on what is on screen: no finding. */
+async function expectAccessible(page: Page): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
 const nav = (page: Page, name: RegExp | string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name }).click();
 
 /** How many resource servers the scopes name: more than a filter lists (500), so it says how many it shows. */
@@ -83,6 +90,7 @@ test('a campaign page renders its Markdown (no raw HTML, no unsafe link) and nam
     await expect(description).toContainText('do not run');
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
     await expect(page.getByTestId('markdown').filter({ hasText: 'the person no longer needs' }).locator('em')).toHaveText('anything');
+    await expectAccessible(page);
 
     // Ids nested in the campaign's settings: the app's name beside each.
     const named = page.getByTestId('named-id');
@@ -115,6 +123,7 @@ test('a filter with many values is searchable and says how many it lists; an exp
     await expect(page.getByTestId('filter-xaaResourceServerId-note')).toHaveText(
       `10 of ${RESOURCE_SERVERS} match (among the 500 most frequent)`,
     );
+    await expectAccessible(page);
     await select.selectOption('rs_042');
     await expect(page.getByTestId('list-total')).toHaveText('2 objects');
 

@@ -247,6 +247,8 @@ describe('store search', () => {
       expect(pages).toEqual(result.hits.map((h) => h.id));
     }
     expect(searchObjects(store.db, 'aws production 12', { sort: { column: 'scopeValue', dir: 'asc' } }).order).toBe('column');
+    // A one-letter last word finds the name equal to the query first (names it starts are not looked up).
+    expect(searchObjects(store.db, 'aws production 1').hits[0]!.id).toBe('other');
   });
 
   it('on broad queries counts up to a cap and orders names first, then newest first', () => {

@@ -451,7 +451,9 @@ function leadingNames(
   const typed = nameKey(query.replace(/"/g, ' '));
   const tokens = typed.match(/[\p{L}\p{N}]+/gu) ?? [];
   if (tokens.length === 0) return [];
-  const phrase = `{title} : "${tokens.join(' ')}"*`;
+  // The last word as a prefix, unless it is one letter (FTS5 keeps no prefix index for those, and
+  // would merge every word it starts): then only names equal to the query are found.
+  const phrase = `{title} : "${tokens.join(' ')}"${[...tokens.at(-1)!].length >= INDEXED_PREFIX_MIN ? '*' : ''}`;
   const rows = prepared(db, `SELECT s.rowid AS oid, s.title AS title ${q.from} WHERE ${q.where} LIMIT ${LEADING_WINDOW}`).all(
     `(${words.match}) AND (${phrase})${q.filtersMatch}`,
     ...q.params,
