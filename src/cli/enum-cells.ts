@@ -1,4 +1,4 @@
-import { enumWords } from '../shared/enum-words';
+import { enumColumnWords } from '../shared/enum-words';
 import { MULTI_SEPARATOR, type ColumnDef } from '../main/app/collections';
 import type { Cell } from './output';
 
@@ -8,7 +8,7 @@ import type { Cell } from './output';
  * column. CSV and JSON keep the values as stored.
  */
 export function enumCell(value: Cell, column: ColumnDef | undefined): Cell {
-  if (column?.type !== 'enum' || !column.enumName || typeof value !== 'string' || value === '') return value;
+  if (column?.type !== 'enum' || typeof value !== 'string' || value === '') return value;
   const values = column.multi ? value.split(MULTI_SEPARATOR) : [value];
-  return values.map((v) => enumWords(v, column.enumName)?.text ?? v).join(MULTI_SEPARATOR);
+  return values.map((v) => enumColumnWords(v, column.enumName)?.text ?? v).join(MULTI_SEPARATOR);
 }

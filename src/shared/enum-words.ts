@@ -52,3 +52,22 @@ export function enumWords(value: string | null | undefined, enumName?: string | 
   if (named || ENUM_CONSTANT.test(value)) return { text: `${value}${UNKNOWN_ENUM_MARK}`, raw: value, known: false };
   return { text: value, raw: value, known: true };
 }
+
+/** A oneof member or key name in words: sendEmail -> "Send email", createAccessReview -> "Create access review". */
+export function kindWords(kind: string): string {
+  const words = kind
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * A value of an enum column in words. A column naming its enumeration: `enumWords`. One naming none
+ * holds enum constants (each by the enumeration that lists it, or marked) or oneof kinds (in words).
+ */
+export function enumColumnWords(value: string | null | undefined, enumName?: string | null): EnumWords | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (enumName || ENUM_CONSTANT.test(value)) return enumWords(value, enumName);
+  return { text: kindWords(value), raw: value, known: true };
+}

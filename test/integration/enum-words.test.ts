@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { enumCell } from '../../src/cli/enum-cells';
 import { COLLECTIONS, type ColumnDef } from '../../src/main/collections';
 import { enumWords as workbookWords } from '../../src/main/reports/columns';
-import { enumText as appText } from '../../src/renderer/components/format';
+import { enumCellText as appText } from '../../src/renderer/components/format';
 import { ENUMS, enumPrefix, type EnumName } from '../../src/shared/enums';
 import { UNKNOWN_ENUM_MARK } from '../../src/shared/enum-words';
 import { openpyxlDump } from '../helpers/openpyxl';
@@ -45,6 +45,11 @@ function membersOf(enumName: EnumName, lists: string[][]): string[] {
   const theirs = lists.filter((list) => list.some((v) => specific.includes(v))).flat();
   return [...new Set([...theirs, ...ours])];
 }
+
+/** The enum columns that name no enumeration: they hold enum constants or oneof kinds (a task's type, a rule's action). */
+const OTHER_ENUM_COLUMNS = COLLECTIONS.flatMap((d) =>
+  d.columns.filter((c) => c.type === 'enum' && !c.enumName).map((column) => ({ collection: d.id, column })),
+);
 
 /** How the three fronts write `value` of `column`. */
 function threeWays(column: ColumnDef, value: string) {
@@ -80,6 +85,20 @@ describe('an enum value reads the same in the app, the CLI and the workbook', ()
       expect(appText(column.enumName, unknown).known).toBe(false);
     }
     expect(checked).toBeGreaterThan(100);
+  });
+
+  it('columns naming no enumeration: a constant by the enumeration that lists it (or marked), a oneof kind in words', () => {
+    expect(OTHER_ENUM_COLUMNS.length).toBeGreaterThan(3);
+    const expected: Record<string, string> = {
+      APP_USER_STATUS_ENABLED: 'Enabled',
+      ACCESS_REVIEW_TASK_COLUMN_APP: 'App',
+      SOMETHING_NEW_HERE: `SOMETHING_NEW_HERE${UNKNOWN_ENUM_MARK}`,
+      createTask: 'Create task',
+      suppress: 'Suppress',
+    };
+    for (const { collection, column } of OTHER_ENUM_COLUMNS)
+      for (const [value, words] of Object.entries(expected))
+        expect(threeWays(column, value), `${collection}.${column.name} ${value}`).toEqual({ app: words, cli: words, workbook: words });
   });
 });
 

@@ -5,7 +5,7 @@
  * API wrote stays, exactly, on the Raw sheet.
  */
 import type { EnumName } from '../../shared/enums';
-import { ENUM_CONSTANT, enumWords, isListedEnumValue, UNKNOWN_ENUM_MARK } from '../../shared/enum-words';
+import { enumColumnWords, enumWords, isListedEnumValue, UNKNOWN_ENUM_MARK } from '../../shared/enum-words';
 
 /** What follows a value that looks like an enum constant but that no enumeration lists (the mark every front uses). */
 export const UNKNOWN_MARK = UNKNOWN_ENUM_MARK;
@@ -14,8 +14,6 @@ export const UNKNOWN_MARK = UNKNOWN_ENUM_MARK;
 export function isKnownEnumName(value: string): boolean {
   return isListedEnumValue(value);
 }
-
-const CONSTANT = ENUM_CONSTANT;
 
 /**
  * An enum value as its label: of the enumeration named, else of the one that lists it. A value no
@@ -37,12 +35,7 @@ export function enumList(values: unknown, enumName?: EnumName): string | null {
 /** A oneof member or key name in words: sendEmail -> "Send email", createAccessReview -> "Create access review". */
 export function kindText(kind: string | null | undefined): string | null {
   if (!kind) return null;
-  if (CONSTANT.test(kind)) return enumText(kind);
-  const words = kind
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/[_-]+/g, ' ')
-    .toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return enumColumnWords(kind)?.text ?? null;
 }
 
 const UNITS: [number, string][] = [

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { CollectionInfo, ColumnInfo } from '../../shared/contract';
-import { count, enumText } from './format';
+import { count, enumCellText } from './format';
 
 /** Column filters: one value per filterable column (the same filters as the CLI's `--filter COLUMN=VALUE`). */
 export type FieldFilterValues = Record<string, string[]>;
@@ -10,7 +10,7 @@ const SEARCHABLE_FROM = 12;
 
 /** A choice as the select shows it: enum values by their labels, booleans as Yes/No, ids of synced objects by name. */
 function choiceLabel(info: CollectionInfo, column: ColumnInfo, choice: string): string {
-  if (column.kind === 'enum') return enumText(column.enumName, choice).label;
+  if (column.kind === 'enum') return enumCellText(column.enumName, choice).label;
   if (column.kind === 'bool') return choice === 'true' ? 'Yes' : 'No';
   return info.filterLabels[column.key]?.[choice] ?? choice;
 }

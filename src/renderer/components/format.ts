@@ -1,5 +1,5 @@
 import { SEARCH_COUNT_CAP } from '../../shared/search-limits';
-import { enumWords } from '../../shared/enum-words';
+import { enumColumnWords, enumWords } from '../../shared/enum-words';
 
 /** "3 minutes ago", "yesterday", or a date: for "data as of" stamps. */
 export function ago(iso: string | null | undefined, now = Date.now()): string {
@@ -81,6 +81,13 @@ export function matchCount(n: number, atCap = n >= SEARCH_COUNT_CAP): string {
  */
 export function enumText(enumName: string | null | undefined, value: string): { label: string; known: boolean; title: string } {
   const words = enumWords(value, enumName);
+  if (!words) return { label: '', known: true, title: '' };
+  return { label: words.text, known: words.known, title: words.known ? value : `Unknown value: ${value}` };
+}
+
+/** A value of an enum column (a cell, a filter's choice), as the CLI's tables and the workbooks write it: see `enumColumnWords`. */
+export function enumCellText(enumName: string | null | undefined, value: string): { label: string; known: boolean; title: string } {
+  const words = enumColumnWords(value, enumName);
   if (!words) return { label: '', known: true, title: '' };
   return { label: words.text, known: words.known, title: words.known ? value : `Unknown value: ${value}` };
 }
