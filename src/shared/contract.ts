@@ -125,12 +125,20 @@ export const ColumnInfo = z.object({
 });
 export type ColumnInfo = z.infer<typeof ColumnInfo>;
 
+/** At most this many choices of one column's filter are listed (the most frequent). */
+export const FILTER_CHOICES_MAX = 500;
+
 export const CollectionInfo = z.object({
   id: CollectionId,
   label: z.string(),
   columns: z.array(ColumnInfo),
   /** Filter choices seen in the store per filterable column (known and unknown enum values). */
   filterValues: z.record(z.string(), z.array(z.string())),
+  /**
+   * How many distinct values a filterable column holds, by column, where `filterValues` lists fewer
+   * (the most frequent FILTER_CHOICES_MAX): the app says "N of M shown" instead of cutting silently.
+   */
+  filterTotals: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** The names of the filter choices that are ids of synced objects (an app, a template), by column then id. */
   filterLabels: z.record(z.string(), z.record(z.string(), z.string())),
   /** The API can read one object of it (its page offers "Refresh from the tenant"). */
@@ -184,6 +192,8 @@ export const ObjectDetail = ObjectRow.extend({
   raw: z.string(),
   runId: z.number().int().nullable(),
   fetchedAt: IsoTime.nullable(),
+  /** The names of the synced objects named by id anywhere inside the object (nested members too), by id. */
+  idNames: z.record(z.string(), z.string().max(4000)).optional(),
 });
 export type ObjectDetail = z.infer<typeof ObjectDetail>;
 

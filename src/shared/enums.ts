@@ -6,7 +6,7 @@
  * The service may send values that are not listed here (the spec: "Clients must tolerate enum
  * values they do not know"). Every enum type is therefore open: `Known | (string & {})`. Nothing in
  * this module rejects or drops an unknown value; `isKnownEnumValue` only tells them apart and
- * `enumLabel` shows them as written, flagged unknown.
+ * `enumLabel` shows them as written, flagged unknown (enum-words.ts writes them for every front).
  */
 
 /** An enumeration that accepts any string, while keeping the known values for autocompletion. */
@@ -78,26 +78,6 @@ export function enumLabel(values: EnumValues, value: string | null | undefined):
   const prefix = enumPrefix(values);
   const label = humanize(value.slice(prefix.length));
   return { value, label: label === '' ? value : label, known: true, absent: false };
-}
-
-/**
- * A readable label for a value no enumeration lists, for screens only (exports and the CLI keep the
- * raw value): the prefix of `values` (or of the enumeration whose prefix it starts with) dropped,
- * and SCREAMING_SNAKE read as words ('XAA_SCOPE_CLASSIFICATION_SUPER_SECRET' -> 'Super secret').
- * Anything else is returned as written.
- */
-export function unknownEnumLabel(value: string, values?: EnumValues): string {
-  if (!/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/.test(value)) return value;
-  let prefix = values ? enumPrefix(values) : '';
-  if (!prefix || !value.startsWith(prefix)) {
-    prefix = '';
-    for (const candidate of Object.values(ENUMS) as EnumValues[]) {
-      const p = enumPrefix(candidate);
-      if (p && value.startsWith(p) && value.length > p.length && p.length > prefix.length) prefix = p;
-    }
-  }
-  const label = humanize(value.slice(prefix.length));
-  return label === '' ? value : label;
 }
 
 // ---- Cross-app access scopes ----

@@ -17,7 +17,6 @@ import {
   XAA_SCOPE_STATE_VALUES,
   enumLabel,
   enumPrefix,
-  unknownEnumLabel,
   isEnumName,
   isKnownEnumValue,
   type TriggerType,
@@ -188,20 +187,5 @@ describe('enumPrefix', () => {
     expect(enumPrefix(USER_STATUS_VALUES)).toBe('');
     expect(enumPrefix(['COLOR_RED', 'COLOR_ROSE'])).toBe('COLOR_');
     expect(enumPrefix(['ONLY_ONE'])).toBe('');
-  });
-});
-
-describe('unknownEnumLabel (screens only: exports keep the raw value)', () => {
-  it('drops the prefix of the named enumeration, or of the one the value starts with, and reads the rest as words', () => {
-    expect(unknownEnumLabel('XAA_SCOPE_STATE_FROZEN_FOR_AUDIT', XAA_SCOPE_STATE_VALUES)).toBe('Frozen for audit');
-    expect(unknownEnumLabel('ACCESS_REVIEW_STATE_ON_HOLD')).toBe('On hold');
-    expect(unknownEnumLabel('TRIGGER_TYPE_SCIM_PUSH_VIA_API')).toBe('Scim push via API');
-    expect(unknownEnumLabel('SOMETHING_ELSE_ENTIRELY')).toBe('Something else entirely');
-  });
-
-  it('keeps anything that is not SCREAMING_SNAKE as written', () => {
-    expect(unknownEnumLabel('custom value', XAA_SCOPE_STATE_VALUES)).toBe('custom value');
-    expect(unknownEnumLabel('lowercase_thing')).toBe('lowercase_thing');
-    expect(unknownEnumLabel('XAA_SCOPE_STATE_', XAA_SCOPE_STATE_VALUES)).toBe('XAA_SCOPE_STATE_');
   });
 });

@@ -227,6 +227,30 @@ describe('store search', () => {
     expect(result.hits[1]!.snippet).toContain('mentions «vault» once');
   });
 
+  it('ranks a name equal to the query first (case aside), then names starting with it, then the rest, in every order but a column', () => {
+    const objects: [CollectionId, object][] = [
+      scope('p120', 'AWS Production 120', 'aws production 12 aws production 12'),
+      scope('exact', 'aws production 12', 'the app'),
+      scope('p12x', 'AWS Production 12 backup', 'aws production 12'),
+      scope('body', 'Ledger', 'AWS Production 12 AWS Production 12 AWS Production 12'),
+      scope('other', 'AWS Production 1', 'aws production 12'),
+    ];
+    put(objects);
+    for (const limits of [undefined, { countCap: 10, rankWindow: 2, bm25Budget: 0 }]) {
+      const result = searchObjects(store.db, 'AWS Production 12', {}, limits);
+      expect(result.hits.map((h) => h.id).slice(0, 3), result.order).toEqual(['exact', 'p120', 'p12x']);
+      expect(result.hits.map((h) => h.id).sort()).toEqual(['body', 'exact', 'other', 'p120', 'p12x']);
+      // Pages go on where the leading names end.
+      const pages = [0, 2, 4].flatMap((offset) =>
+        searchObjects(store.db, 'AWS Production 12', { limit: 2, offset }, limits).hits.map((h) => h.id),
+      );
+      expect(pages).toEqual(result.hits.map((h) => h.id));
+    }
+    expect(searchObjects(store.db, 'aws production 12', { sort: { column: 'scopeValue', dir: 'asc' } }).order).toBe('column');
+    // A one-letter last word finds the name equal to the query first (names it starts are not looked up).
+    expect(searchObjects(store.db, 'aws production 1').hits[0]!.id).toBe('other');
+  });
+
   it('on broad queries counts up to a cap and orders names first, then newest first', () => {
     const objects: [CollectionId, object][] = [];
     for (let i = 0; i < 8; i += 1)
@@ -235,13 +259,9 @@ describe('store search', () => {
     const limits = { countCap: 5, rankWindow: 4, bm25Budget: 0 };
     const first = searchObjects(store.db, 'access', { limit: 4 }, limits);
     expect(first).toMatchObject({ total: 5, capped: true, order: 'names-first' });
-    // Names (n6, n3, n0: newest first), then the rest newest first.
-    expect(first.hits.map((h) => [h.id, h.rank])).toEqual([
-      ['n6', 0],
-      ['n3', 0],
-      ['n0', 0],
-      ['b7', 1],
-    ]);
+    // Names (n6, n3, n0: each starts with the query, as long, newest first), then the rest newest first.
+    expect(first.hits.map((h) => h.id)).toEqual(['n6', 'n3', 'n0', 'b7']);
+    expect(first.hits.map((h) => h.rank)).toEqual([...first.hits.map((h) => h.rank)].sort((a, b) => a - b));
     const next = searchObjects(store.db, 'access', { limit: 4, offset: 4 }, limits);
     expect(next.hits.map((h) => h.id)).toEqual(['b5', 'b4', 'b2', 'b1']);
     expect(next.hits[0]!.snippet).toContain('body says «access»');

@@ -8,6 +8,7 @@ import {
   type Filters,
   type StoredObject,
 } from '../../main/app/collections';
+import { enumCell } from '../enum-cells';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CommandModule } from '../io';
 import { OUTPUT_OPTIONS, OUTPUT_USAGE, outputFormat, print, type Cell } from '../output';
@@ -143,8 +144,10 @@ const command: CommandModule = {
       print(io, format, {
         headers: columns.map((n) => (n === 'id' ? 'ID' : n === 'title' ? 'Title' : (labels.get(n) ?? n))),
         csvHeaders: columns,
-        // The table names the objects an id column points at; CSV and JSON keep the ids as stored.
-        rows: rows.map((o) => columns.map((n) => (format === 'table' ? namedCell(cellOf(o, n), defs.get(n), nameOf) : cellOf(o, n)))),
+        // The table names the objects an id column points at and writes enum values in words; CSV and JSON keep them as stored.
+        rows: rows.map((o) =>
+          columns.map((n) => (format === 'table' ? enumCell(namedCell(cellOf(o, n), defs.get(n), nameOf), defs.get(n)) : cellOf(o, n))),
+        ),
         json: () => ({ collection: d.id, total, offset, rows }),
       });
       io.err(`${total.toLocaleString('en-US')} ${d.id}${rows.length < total ? `, ${rows.length} shown` : ''}`);

@@ -15,7 +15,8 @@ Searches the local store offline: names, descriptions, scope values, conditions 
 expression, and states, classifications and trigger types by their labels ("dangerous", "pending
 review", "schedule") or raw names (XAA_SCOPE_CLASSIFICATION_DANGEROUS). Each word matches as a prefix
 ("adm" finds "admin"); "quoted words" match as a phrase.
-Best matches first (bm25); for very broad queries, matches in names first, then the newest.
+A name equal to the query (case aside) first, then names starting with it, then the best matches
+(bm25); for very broad queries, matches in names first, then the newest.
   --collection C      only that collection, one of
 ${collectionsInWords('                      ')}
   --filter COL=VALUE  only objects whose column equals the value (repeat for more columns; e.g.

@@ -1,4 +1,6 @@
+import { collection as descriptorOf } from '../../main/app/collections';
 import { liveReadableCollections, readLive, type LiveRead } from '../../main/app/live-read';
+import { enumCell } from '../enum-cells';
 import { EXIT } from '../exit-codes';
 import { parseCommandArgs, UsageError, type CliIO, type CommandModule } from '../io';
 import { askedFormat, escapeControls, escapeJsonText, OUTPUT_OPTIONS, print, textLine } from '../output';
@@ -77,6 +79,7 @@ const command: CommandModule = {
         return EXIT.ok;
       }
       const object = store.getObject(collection, id, asOfRun === undefined ? {} : { asOfRun });
+      const columnsByName = new Map(descriptorOf(collection).columns.map((c) => [c.name, c]));
       if (!object) {
         io.err(`No ${collection} object ${escapeControls(id)} in the local store${asOfRun === undefined ? '' : ` as of run ${asOfRun}`}.`);
         return EXIT.other;
@@ -89,7 +92,11 @@ const command: CommandModule = {
           ['runId', object.runId],
           ['fetchedAt', object.fetchedAt],
           ['deleted', object.deleted],
-          ...Object.entries(object.columns),
+          // The table writes enum values in words, as the app and the workbooks do; CSV keeps them as stored.
+          ...Object.entries(object.columns).map(([name, value]): [string, string | number | boolean | null] => [
+            name,
+            format === 'table' ? ((enumCell(value, columnsByName.get(name)) ?? null) as string | number | boolean | null) : value,
+          ]),
         ];
         print(
           io,

@@ -13,6 +13,7 @@ Serves the built renderer (run \`npm run build\` first) to a browser on 127.0.0.
 app's contract over HTTP: for tests and development only, never part of the packaged app.
 --store FILE opens that store file offline at start (no tenant), for benches and demos of big stores.
 --dialog-dir DIR stands in for the native dialogs (tests): saves go to DIR, opens take DIR's newest file.
+  Without it, an export is a browser download, and opening a file cancels.
 --online-check-seconds N: how often an offline tenant is checked while its connection sends or syncs on its own (default 30).
 Prints one JSON line {"url": …} (the URL carries the per-run token) and runs until interrupted.`;
 

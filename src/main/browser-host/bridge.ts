@@ -18,6 +18,15 @@ export function bridgeScript(): string {
     history.replaceState(null, '', location.pathname + location.search);
   }
   const unreachable = { ok: false, error: { code: 'offline', message: 'The app host cannot be reached.' } };
+  const download = (id) => {
+    const link = document.createElement('a');
+    link.href = '/download/' + encodeURIComponent(id) + '?token=' + encodeURIComponent(token || '');
+    link.download = '';
+    link.style.display = 'none';
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  };
   const call = (name) => async (args) => {
     try {
       const response = await fetch('/rpc/' + name, {
@@ -27,7 +36,11 @@ export function bridgeScript(): string {
         credentials: 'omit',
         cache: 'no-store',
       });
-      return await response.json();
+      const downloads = response.headers.get('x-attest-download');
+      const reply = await response.json();
+      // A file the call wrote where a save answered (no native dialog here): the browser downloads it.
+      if (downloads) for (const id of downloads.split(',')) download(id);
+      return reply;
     } catch {
       return unreachable;
     }

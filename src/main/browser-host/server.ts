@@ -13,6 +13,7 @@ import { createDispatcher, type Dispatcher } from '../rpc/dispatch';
 import { createHandlers } from '../rpc/handlers';
 import { CSP, rendererResponseHeaders, resolveRendererFile } from '../shell/security';
 import { bridgeScript } from './bridge';
+import { downloadHeaders, downloadShelf, type DownloadShelf } from './downloads';
 
 /**
  * The browser host, for tests and development only (never packaged): the same contract as the
@@ -37,7 +38,8 @@ export interface BrowserHostOptions {
   dialogs?: Dialogs;
   /**
    * Stands in for the native dialogs (tests): a save dialog answers DIR/<suggested name>, an open
-   * dialog the newest file in DIR matching its filters. Without it (and without `dialogs`) both cancel.
+   * dialog the newest file in DIR matching its filters. Without it (and without `dialogs`) a save
+   * becomes a browser download (see downloads.ts) and an open cancels.
    */
   dialogDir?: string;
   /** How often an offline tenant is checked while its connection sends or syncs on its own (default 30 s). */
@@ -119,6 +121,8 @@ interface HostContext {
   events: EventBus;
   bridge: string;
   streams: Set<ServerResponse>;
+  /** Saves as browser downloads, when no dialog folder or dialogs were given. */
+  downloads: DownloadShelf | null;
 }
 
 const refuse = (response: ServerResponse, status: number, code: string, message: string) =>
@@ -150,6 +154,9 @@ async function handleRpc(host: HostContext, request: IncomingMessage, response: 
     return refuse(response, 400, 'bad_request', 'The channel name is not valid percent-encoding.');
   }
   const reply = await host.dispatcher.dispatch(channel, payload, { url: host.origin, isMainFrame: true });
+  // A file this call wrote where a save answered: the bridge fetches it as a download.
+  const written = host.downloads?.takeWritten() ?? [];
+  if (written.length > 0) response.setHeader('X-Attest-Download', written.join(','));
   return sendJson(response, 200, reply);
 }
 
@@ -169,6 +176,23 @@ function handleEvents(host: HostContext, request: IncomingMessage, response: Ser
     clearInterval(heartbeat);
     host.streams.delete(response);
   });
+}
+
+/** GET /download/<id>?token=…: a file a call wrote, as an attachment (a link cannot send headers, so the token is a query parameter). */
+async function handleDownload(host: HostContext, request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
+  const presented = url.searchParams.get('token') ?? '';
+  const fetchSite = request.headers['sec-fetch-site'];
+  if (!safeEqual(presented, host.token) || (fetchSite !== undefined && fetchSite !== 'same-origin'))
+    return send(response, 403, 'Forbidden');
+  const file = host.downloads?.file(url.pathname.slice('/download/'.length));
+  if (!file) return send(response, 404, 'Not found');
+  let content: Buffer;
+  try {
+    content = await readFile(file.path);
+  } catch {
+    return send(response, 404, 'Not found');
+  }
+  return send(response, 200, content, downloadHeaders(file.name));
 }
 
 /** The built renderer, with the bridge script loaded first in index.html. */
@@ -202,6 +226,7 @@ async function handle(host: HostContext, request: IncomingMessage, response: Ser
   if (path.startsWith('/rpc/')) return handleRpc(host, request, response, path);
   if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, 'Method not allowed');
   if (path === '/events') return handleEvents(host, request, response, url);
+  if (path.startsWith('/download/')) return handleDownload(host, request, response, url);
   if (path === BRIDGE_PATH) return send(response, 200, host.bridge, { 'Content-Type': 'text/javascript; charset=utf-8' });
   return serveRenderer(host, response, path);
 }
@@ -209,11 +234,12 @@ async function handle(host: HostContext, request: IncomingMessage, response: Ser
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const log = options.log ?? (() => {});
   const events = createEventBus(log);
+  const downloads = options.dialogs || options.dialogDir ? null : downloadShelf();
   const session = createSession({
     dataDir: options.dataDir,
     appVersion: options.version ?? appVersion(),
     events,
-    dialogs: options.dialogs ?? (options.dialogDir ? folderDialogs(options.dialogDir) : { open: async () => null, save: async () => null }),
+    dialogs: options.dialogs ?? (options.dialogDir ? folderDialogs(options.dialogDir) : downloads!.dialogs),
     demoTenant: options.demoTenant,
     secrets: options.secrets,
     // Runs on its own that end with failures are told to the page as `notice` events (a toast): the session's default notifier.
@@ -229,6 +255,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     events,
     bridge: bridgeScript(),
     streams: new Set(),
+    downloads,
     dispatcher: createDispatcher({
       handlers: createHandlers(session, {
         host: 'browser',
@@ -273,6 +300,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       await session.shutdown();
       await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
       server.closeAllConnections();
+      downloads?.close();
     },
   };
 }

@@ -4,41 +4,25 @@
  * words ("14 days", not 1209600s), a oneof kind in words ("Send email", not sendEmail). What the
  * API wrote stays, exactly, on the Raw sheet.
  */
-import { ENUMS, enumLabel, type EnumName } from '../../shared/enums';
+import type { EnumName } from '../../shared/enums';
+import { enumColumnWords, enumWords, isListedEnumValue, UNKNOWN_ENUM_MARK } from '../../shared/enum-words';
 
-/** What follows a value that looks like an enum constant but that no enumeration lists. */
-export const UNKNOWN_MARK = ' (value not known to this version)';
-
-let byValue: Map<string, readonly string[]> | null = null;
-
-/** The enumeration that lists `value` (the first), for fields that name none. */
-function enumOfValue(value: string): readonly string[] | undefined {
-  if (!byValue) {
-    byValue = new Map();
-    for (const values of Object.values(ENUMS) as readonly (readonly string[])[])
-      for (const v of values) if (!byValue.has(v)) byValue.set(v, values);
-  }
-  return byValue.get(value);
-}
+/** What follows a value that looks like an enum constant but that no enumeration lists (the mark every front uses). */
+export const UNKNOWN_MARK = UNKNOWN_ENUM_MARK;
 
 /** True when `value` is a value some enumeration lists. */
 export function isKnownEnumName(value: string): boolean {
-  return enumOfValue(value) !== undefined;
+  return isListedEnumValue(value);
 }
-
-const CONSTANT = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/;
 
 /**
  * An enum value as its label: of the enumeration named, else of the one that lists it. A value no
- * enumeration lists: as written, marked when it looks like an enum constant.
+ * enumeration lists: as written, marked (see shared/enum-words.ts, which the app and the CLI use too).
  */
 export function enumText(value: unknown, enumName?: EnumName): string | null {
   if (value === null || value === undefined || value === '') return null;
   if (typeof value !== 'string') return JSON.stringify(value);
-  const named = enumName ? ENUMS[enumName] : undefined;
-  const values = named && (named as readonly string[]).includes(value) ? named : enumOfValue(value);
-  if (!values) return CONSTANT.test(value) ? `${value}${UNKNOWN_MARK}` : value;
-  return enumLabel(values, value).label;
+  return enumWords(value, enumName)?.text ?? null;
 }
 
 /** Each enum value of a list (an array, or the ", "-joined text of a list column) as its label, joined by ", ". */
@@ -51,12 +35,7 @@ export function enumList(values: unknown, enumName?: EnumName): string | null {
 /** A oneof member or key name in words: sendEmail -> "Send email", createAccessReview -> "Create access review". */
 export function kindText(kind: string | null | undefined): string | null {
   if (!kind) return null;
-  if (CONSTANT.test(kind)) return enumText(kind);
-  const words = kind
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/[_-]+/g, ' ')
-    .toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return enumColumnWords(kind)?.text ?? null;
 }
 
 const UNITS: [number, string][] = [

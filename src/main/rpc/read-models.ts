@@ -12,9 +12,11 @@ import type {
   SearchHit,
   SyncRun,
 } from '../../shared/contract';
+import { FILTER_CHOICES_MAX } from '../../shared/contract';
 import { COLLECTIONS, columnValues, collection as descriptorOf, MULTI_SEPARATOR, type ColumnDef } from '../collections';
 import type { DiffDetail, Store } from '../store/db';
-import { columnValueCounts, matchesPerCollection, memo, objectWindow, type WindowOptions } from '../store/read-models';
+import { nestedIdNames } from './id-names';
+import { columnDistinctCount, columnValueCounts, matchesPerCollection, memo, objectWindow, type WindowOptions } from '../store/read-models';
 import type * as StoreTypes from '../store/types';
 import type { OutboxBatch, OutboxItem, ImportPreview as OutboxImportPreview, JournalEntryInWords, OutboxFilter } from '../outbox/types';
 import type {
@@ -67,17 +69,30 @@ function computeCollectionInfos(store: Store | null): CollectionInfo[] {
     const columns = columnsOf(descriptor.id);
     const filterValues: Record<string, string[]> = {};
     const filterLabels: Record<string, Record<string, string>> = {};
+    const filterTotals: Record<string, number> = {};
     if (store)
       for (const column of columns.filter((c) => c.filterable)) {
-        filterValues[column.key] = groupCounts(store, descriptor.id, column.key)
+        const counts = groupCounts(store, descriptor.id, column.key, FILTER_CHOICES_MAX + 1);
+        filterValues[column.key] = counts
+          .slice(0, FILTER_CHOICES_MAX)
           .map((d) => d.key)
           .filter((key) => key !== '');
+        // More values than listed: how many there are, so the app says so.
+        if (counts.length > FILTER_CHOICES_MAX) filterTotals[column.key] = columnDistinctCount(store, descriptor.id, column.key);
         if (column.kind === 'bool')
           filterValues[column.key] = filterValues[column.key]!.map((v) => (v === '1' || v === 'true' ? 'true' : 'false'));
         const refersTo = descriptor.columns.find((c) => c.name === column.key)?.refersTo;
         if (refersTo) filterLabels[column.key] = namesOf(store, refersTo, filterValues[column.key]!);
       }
-    return { id: descriptor.id, label: descriptor.title, columns, filterValues, filterLabels, liveRead: descriptor.readOne !== undefined };
+    return {
+      id: descriptor.id,
+      label: descriptor.title,
+      columns,
+      filterValues,
+      filterLabels,
+      ...(Object.keys(filterTotals).length > 0 ? { filterTotals } : {}),
+      liveRead: descriptor.readOne !== undefined,
+    };
   });
 }
 
@@ -151,7 +166,14 @@ export function rowOf(object: StoreTypes.StoredObject, lookup?: NameLookup): Obj
 }
 
 export function detailOf(object: StoreTypes.StoredObject, lookup?: NameLookup): ObjectDetail {
-  return { ...rowOf(object, lookup), raw: object.raw, runId: object.runId, fetchedAt: object.fetchedAt };
+  const idNames = lookup ? nestedIdNames(object.json, lookup) : {};
+  return {
+    ...rowOf(object, lookup),
+    raw: object.raw,
+    runId: object.runId,
+    fetchedAt: object.fetchedAt,
+    ...(Object.keys(idNames).length > 0 ? { idNames } : {}),
+  };
 }
 
 /** Longer values are cut (a whole list of steps can be long); the field's path still says where the change is. */

@@ -97,6 +97,20 @@ export function columnValueCounts(store: Store, id: CollectionId, column: string
   return rows.map((row) => ({ value: row.k, count: row.c }));
 }
 
+/** How many distinct values (absent and empty aside) one column holds among the current objects of a collection. */
+export function columnDistinctCount(store: Store, id: CollectionId, column: string): number {
+  const ref = columnRef(descriptorOf(id), column);
+  if (ref.multi)
+    return multiValueCounts(store, id, ref.sql, Number.MAX_SAFE_INTEGER).filter((d) => d.value !== null && d.value !== '').length;
+  return store.db
+    .prepare(
+      `SELECT count(DISTINCT ${ref.sql}) FROM objects o JOIN object_versions v ON v.vid = o.current_vid
+       WHERE o.collection = ? AND ${ref.sql} <> ''`,
+    )
+    .pluck()
+    .get(id) as number;
+}
+
 /** Matches of typed words per collection, each counted up to the search's count cap. */
 export function matchesPerCollection(store: Store, query: string): Record<string, number> {
   return countByCollection(store.db, query);

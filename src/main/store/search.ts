@@ -327,8 +327,6 @@ export function searchObjects(db: Database, query: string, opts: SearchOptions =
     ? 'FROM search_index s JOIN objects o ON o.oid = s.rowid JOIN object_versions v ON v.vid = o.current_vid'
     : 'FROM search_index s';
   const where = ['search_index MATCH ?', ...joinWhere].join(' AND ');
-  const select = (fts: string, tail: string, extra: unknown[] = []) =>
-    prepared(db, `SELECT s.rowid ${from} WHERE ${where}${tail}`, true).all(fts, ...joinParams, ...extra) as number[];
 
   const counted = prepared(db, `SELECT count(*) FROM (SELECT s.rowid ${from} WHERE ${where} LIMIT ${countCap + 1})`, true).get(
     match,
@@ -336,11 +334,61 @@ export function searchObjects(db: Database, query: string, opts: SearchOptions =
   ) as number;
   const capped = counted > countCap;
   const total = Math.min(counted, countCap);
+  // Objects named exactly what was typed, then those whose name starts with it, come first in any
+  // order but a column's; the rest follow in their own order, without them.
+  const leading = opts.sort ? [] : leadingNames(db, query, words, { from, where, filtersMatch, params: joinParams });
+  if (leading.length > 0) {
+    joinWhere.push('s.rowid NOT IN (SELECT value FROM json_each(?))');
+    joinParams.push(JSON.stringify(leading.map((l) => l.oid)));
+  }
+  const restWhere = ['search_index MATCH ?', ...joinWhere].join(' AND ');
   const collectionPostings = d ? terms.docs(facetToken('collection', d.id)) : 0;
   const useBm25 = counted <= rankWindow && words.postings + facetPostings + collectionPostings <= bm25Budget;
   const order: SearchResult['order'] = opts.sort ? 'column' : useBm25 ? 'bm25' : 'names-first';
   if (total === 0 || limit === 0) return { hits: [], total, capped, order };
+  const ranked = [
+    ...leading.slice(offset, offset + limit),
+    ...rankRest(db, opts, d, {
+      from,
+      where: restWhere,
+      params: joinParams,
+      match,
+      words,
+      filtersMatch,
+      limit: Math.max(0, limit - Math.max(0, leading.length - offset)),
+      offset: Math.max(0, offset - leading.length),
+      useBm25,
+      rankWindow,
+    }),
+  ];
+  if (ranked.length === 0) return { hits: [], total, capped, order };
+  return { hits: hitsOf(db, ranked, match, open, close), total, capped, order };
+}
 
+interface RestQuery {
+  from: string;
+  where: string;
+  params: unknown[];
+  match: string;
+  words: WordsQuery;
+  filtersMatch: string;
+  limit: number;
+  offset: number;
+  useBm25: boolean;
+  rankWindow: number;
+}
+
+/** The page of the matches after the leading names: by a column, by bm25, or names first then newest. */
+function rankRest(
+  db: Database,
+  opts: SearchOptions,
+  d: ReturnType<typeof descriptorOf> | null,
+  q: RestQuery,
+): { oid: number; rank: number }[] {
+  const { from, where, params: joinParams, match, words, filtersMatch, limit, offset, useBm25, rankWindow } = q;
+  if (limit === 0) return [];
+  const select = (fts: string, tail: string, extra: unknown[] = []) =>
+    prepared(db, `SELECT s.rowid ${from} WHERE ${where}${tail}`, true).all(fts, ...joinParams, ...extra) as number[];
   let ranked: { oid: number; rank: number }[];
   if (opts.sort) {
     // By a column: the newest rank-window matches (all, when fewer), sorted.
@@ -377,8 +425,11 @@ export function searchObjects(db: Database, query: string, opts: SearchOptions =
         : [];
     ranked = [...first.map((oid) => ({ oid, rank: 0 })), ...rest.map((oid) => ({ oid, rank: 1 }))];
   }
-  if (ranked.length === 0) return { hits: [], total, capped, order };
+  return ranked;
+}
 
+/** The hits of ranked objects: each with its snippet of the body and its columns. */
+function hitsOf(db: Database, ranked: { oid: number; rank: number }[], match: string, open: string, close: string): SearchHit[] {
   // Snippets (of the body: the title is shown whole): the index keeps no copy of the text, so the
   // hits' entries are made again from their stored objects into a small index of their own, and
   // FTS5 makes each snippet there with the same match (the same words, prefixes and facets).
@@ -406,7 +457,50 @@ export function searchObjects(db: Database, query: string, opts: SearchOptions =
       columns: decodeColumns(descriptorOf(o.collection), o.cols),
     });
   }
-  return { hits, total, capped, order };
+  return hits;
+}
+
+/** How many objects whose name holds the typed words as a phrase are read to find the exact and prefix matches. */
+const LEADING_WINDOW = 1_000;
+/** Rank of an exact name match and of a name that starts with the query: before any bm25 score or names-first rank. */
+const EXACT_RANK = -1e9;
+const PREFIX_RANK = -1e9 + 1;
+
+/** Text folded and spaced as names are compared: case and accents folded, runs of spaces as one. */
+function nameKey(text: string): string {
+  return fold(text).trim().replace(/\s+/g, ' ');
+}
+
+/**
+ * The matches whose name is exactly what was typed (case and accents aside), then those whose name
+ * starts with it (shortest first, then newest), among the objects whose name holds the typed words as a phrase.
+ */
+function leadingNames(
+  db: Database,
+  query: string,
+  words: WordsQuery,
+  q: { from: string; where: string; filtersMatch: string; params: unknown[] },
+): { oid: number; rank: number }[] {
+  const typed = nameKey(query.replace(/"/g, ' '));
+  const tokens = typed.match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (tokens.length === 0) return [];
+  // The last word as a prefix, unless it is one letter (FTS5 keeps no prefix index for those, and
+  // would merge every word it starts): then only names equal to the query are found.
+  const phrase = `{title} : "${tokens.join(' ')}"${[...tokens.at(-1)!].length >= INDEXED_PREFIX_MIN ? '*' : ''}`;
+  // The names from the stored versions: the index keeps no copy of its text.
+  const title = '(SELECT tv.title FROM objects t JOIN object_versions tv ON tv.vid = t.current_vid WHERE t.oid = s.rowid)';
+  const rows = prepared(db, `SELECT s.rowid AS oid, ${title} AS title ${q.from} WHERE ${q.where} LIMIT ${LEADING_WINDOW}`).all(
+    `(${words.match}) AND (${phrase})${q.filtersMatch}`,
+    ...q.params,
+  ) as { oid: number; title: string | null }[];
+  const found: { oid: number; rank: number; length: number }[] = [];
+  for (const row of rows) {
+    const key = nameKey(row.title ?? '');
+    if (key === typed) found.push({ oid: row.oid, rank: EXACT_RANK, length: key.length });
+    else if (key.startsWith(typed)) found.push({ oid: row.oid, rank: PREFIX_RANK, length: key.length });
+  }
+  found.sort((a, b) => a.rank - b.rank || a.length - b.length || b.oid - a.oid);
+  return found.map(({ oid, rank }) => ({ oid, rank }));
 }
 
 /**

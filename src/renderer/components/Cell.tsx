@@ -1,5 +1,5 @@
 import type { ColumnInfo } from '../../shared/contract';
-import { dateTime, enumText } from './format';
+import { dateTime, enumCellText } from './format';
 
 /**
  * One table cell, rendered by its column kind, its full value on hover (title). Unknown enum values
@@ -23,7 +23,7 @@ export function Cell({
     );
   switch (column.kind) {
     case 'enum': {
-      const text = enumText(column.enumName, String(value));
+      const text = enumCellText(column.enumName, String(value));
       return (
         <span className={`badge ${text.known ? '' : 'unknown'}`} title={text.title}>
           {text.label}

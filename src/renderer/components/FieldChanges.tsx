@@ -19,7 +19,7 @@ function FieldValue({ text }: { text: string | null }) {
       const label = enumText(null, value);
       return (
         <span>
-          {label.label} <span className="muted mono small">{value}</span>
+          {label.label} {label.known && <span className="muted mono small">{value}</span>}
         </span>
       );
     }

@@ -1,5 +1,5 @@
 import { SEARCH_COUNT_CAP } from '../../shared/search-limits';
-import { ENUMS, enumLabel, unknownEnumLabel } from '../../shared/enums';
+import { enumColumnWords, enumWords } from '../../shared/enum-words';
 
 /** "3 minutes ago", "yesterday", or a date: for "data as of" stamps. */
 export function ago(iso: string | null | undefined, now = Date.now()): string {
@@ -73,30 +73,23 @@ export function matchCount(n: number, atCap = n >= SEARCH_COUNT_CAP): string {
   return atCap ? `${count(n)}+` : count(n);
 }
 
-let byValue: Map<string, readonly string[]> | null = null;
-
-/** The enumeration a value belongs to (the first that lists it), for columns that name none. */
-function enumOfValue(value: string): readonly string[] | undefined {
-  if (!byValue) {
-    byValue = new Map();
-    for (const values of Object.values(ENUMS) as readonly (readonly string[])[])
-      for (const v of values) if (!byValue.has(v)) byValue.set(v, values);
-  }
-  return byValue.get(value);
-}
-
 /**
- * A readable label for an enum value ('XAA_SCOPE_STATE_PENDING_REVIEW' -> 'Pending review').
- * Values no enumeration lists are humanized too ('XAA_SCOPE_STATE_FROZEN' -> 'Frozen'), flagged
+ * An enum value as every front writes it (shared/enum-words.ts): a listed value as its label
+ * ('XAA_SCOPE_STATE_PENDING_REVIEW' -> 'Pending review'); one no enumeration lists as written,
+ * marked "(value not known to this version)" exactly as the CLI and the workbooks mark it, flagged
  * `known: false`, with `title` saying the raw value (for hover).
  */
 export function enumText(enumName: string | null | undefined, value: string): { label: string; known: boolean; title: string } {
-  if (!value) return { label: '', known: true, title: '' };
-  const named = enumName ? (ENUMS as Record<string, readonly string[]>)[enumName] : undefined;
-  const values = named && named.includes(value) ? named : enumOfValue(value);
-  if (!values) return { label: unknownEnumLabel(value, named), known: false, title: `Unknown value: ${value}` };
-  const result = enumLabel(values, value);
-  return { label: result.label, known: result.known, title: value };
+  const words = enumWords(value, enumName);
+  if (!words) return { label: '', known: true, title: '' };
+  return { label: words.text, known: words.known, title: words.known ? value : `Unknown value: ${value}` };
+}
+
+/** A value of an enum column (a cell, a filter's choice), as the CLI's tables and the workbooks write it: see `enumColumnWords`. */
+export function enumCellText(enumName: string | null | undefined, value: string): { label: string; known: boolean; title: string } {
+  const words = enumColumnWords(value, enumName);
+  if (!words) return { label: '', known: true, title: '' };
+  return { label: words.text, known: words.known, title: words.known ? value : `Unknown value: ${value}` };
 }
 
 export function humanizeKey(key: string): string {

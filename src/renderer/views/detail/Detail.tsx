@@ -7,7 +7,7 @@ import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { useQuery } from '../../components/useQuery';
 import { FieldChanges } from '../../components/FieldChanges';
 import { agoAt, dateTime } from '../../components/format';
-import { CopyButton, CopyableId, isObject, type JsonObject } from './parts';
+import { CopyButton, CopyableId, IdNames, isObject, type JsonObject } from './parts';
 import { NamedReferences } from './NamedReferences';
 import { Structured } from './structured';
 import { EntitlementMembers, TaskActions } from './actions';
@@ -53,6 +53,7 @@ function History({ collection, id }: { collection: CollectionId; id: string }) {
 }
 
 const NO_COLUMNS: ColumnInfo[] = [];
+const NO_NAMES: Record<string, string> = {};
 
 /** One object: a structured view by resource kind, its raw JSON as received, and its history. */
 export function Detail({ collection, id }: { collection: CollectionId; id: string }) {
@@ -148,7 +149,9 @@ export function Detail({ collection, id }: { collection: CollectionId; id: strin
             {collection === 'tasks' && !object.deleted && <TaskActions object={object} raw={parsed} />}
             {collection === 'apps' && <AppObjects appId={object.id} />}
             <NamedReferences object={object} columns={columns} />
-            <Structured collection={collection} raw={parsed} />
+            <IdNames.Provider value={object.idNames ?? NO_NAMES}>
+              <Structured collection={collection} raw={parsed} />
+            </IdNames.Provider>
             {collection === 'campaigns' && <CampaignItems campaignId={object.id} />}
             {collection === 'entitlements' && typeof object.cells.appId === 'string' && (
               <EntitlementToolset appId={object.cells.appId} entitlementId={object.id} />

@@ -1,5 +1,7 @@
-import { useState, type CSSProperties, type ReactNode } from 'react';
+import { createContext, useContext, useState, type CSSProperties, type ReactNode } from 'react';
 import { dateTime, enumText, humanizeKey } from '../../components/format';
+import { ENUM_CONSTANT } from '../../../shared/enum-words';
+import { MarkdownText } from '../../components/MarkdownText';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -26,6 +28,8 @@ export const virtualRowStyle = (start: number): CSSProperties => ({
 });
 
 const isCelKey = (key: string) => /Cel$/.test(key) || key === 'condition' || key === 'expression' || key === 'cronSpec';
+/** Fields the tenant writes in Markdown: descriptions, review instructions, campaign insights. */
+const isMarkdownKey = (key: string) => key === 'description' || key === 'reviewInstructions' || key === 'markdown';
 const isTimeKey = (key: string) => /At$|Date$|^start$|Time$/.test(key);
 
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
@@ -63,18 +67,42 @@ export function Cel({ code }: { code: string }) {
   return <code className="cel">{code}</code>;
 }
 
+/** The names of the synced objects the shown object names by id (nested members too), by id. */
+export const IdNames = createContext<Record<string, string>>({});
+
+/** An id of a synced object: its name, the id after it (copyable). */
+function NamedId({ name, id }: { name: string; id: string }) {
+  return (
+    <span className="row" style={{ display: 'inline-flex' }} data-testid="named-id" title={id}>
+      <span>{name}</span>
+      <code className="muted">{id}</code>
+      <CopyButton text={id} />
+    </span>
+  );
+}
+
+/** An enum value (a list's too) in words, as every front writes it; one no enumeration lists as written and marked. */
+function EnumBadge({ value }: { value: string }) {
+  const text = enumText(null, value);
+  return (
+    <span className={`badge ${text.known ? '' : 'unknown'}`} title={text.title}>
+      {text.label}
+    </span>
+  );
+}
+
 /** One scalar shown by what its key says it is: CEL, a time, an enum, an id, a flag. */
 export function Scalar({ name, value }: { name: string; value: Json }) {
+  const names = useContext(IdNames);
   if (value === null || value === '' || value === undefined) return <span className="muted">—</span>;
   if (typeof value === 'boolean') return <span>{value ? 'Yes' : 'No'}</span>;
   if (typeof value === 'number') return <span>{value.toLocaleString('en-US')}</span>;
   if (typeof value === 'string') {
     if (isCelKey(name)) return <Cel code={value} />;
+    if (isMarkdownKey(name)) return <MarkdownText text={value} />;
     if (isTimeKey(name)) return <span title={value}>{dateTime(value)}</span>;
-    if (/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(value)) {
-      const text = enumText(null, value);
-      return <span className="badge">{text.label}</span>;
-    }
+    if (ENUM_CONSTANT.test(value)) return <EnumBadge value={value} />;
+    if (names[value]) return <NamedId name={names[value]} id={value} />;
     if (/(^id$|Id$)/.test(name)) return <CopyableId value={value} />;
     return <span>{value}</span>;
   }
@@ -83,11 +111,17 @@ export function Scalar({ name, value }: { name: string; value: Json }) {
     if (value.every((v) => typeof v !== 'object' || v === null))
       return (
         <span className="row wrap">
-          {value.map((v, i) => (
-            <span key={i} className="badge">
-              {String(v)}
-            </span>
-          ))}
+          {value.map((v, i) =>
+            typeof v === 'string' && names[v] ? (
+              <NamedId key={i} name={names[v]} id={v} />
+            ) : typeof v === 'string' && ENUM_CONSTANT.test(v) ? (
+              <EnumBadge key={i} value={v} />
+            ) : (
+              <span key={i} className="badge">
+                {String(v)}
+              </span>
+            ),
+          )}
         </span>
       );
     return <Tree value={value} />;

@@ -1,6 +1,7 @@
 import type { CollectionId } from '../../../shared/contract';
 import { arr, Cel, Fields, isObject, obj, oneOf, Section, str, Tree, type Json, type JsonObject } from './parts';
 import { humanizeKey } from '../../components/format';
+import { MarkdownText } from '../../components/MarkdownText';
 
 const STEP_ACTIONS = [
   'accountLifecycleAction',
@@ -248,7 +249,7 @@ function CampaignView({ raw }: { raw: JsonObject }) {
       <ScopeSelector title="Scope (scopeV2)" value={obj(campaign.scopeV2)} />
       {campaign.campaignInsights !== undefined && str(obj(campaign.campaignInsights).markdown) && (
         <Section title="Insights">
-          <div style={{ whiteSpace: 'pre-wrap' }}>{str(obj(campaign.campaignInsights).markdown)}</div>
+          <MarkdownText text={str(obj(campaign.campaignInsights).markdown)} />
         </Section>
       )}
       <div className="grid cols-2">

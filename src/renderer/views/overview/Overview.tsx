@@ -5,7 +5,7 @@ import { useApp } from '../../stores/app';
 import { COLLECTION_LABELS, COLLECTION_ORDER } from '../../components/collections';
 import { Badge, Empty, ErrorState, Loading } from '../../components/States';
 import { useQuery } from '../../components/useQuery';
-import { agoAt, count, dateTime, enumText } from '../../components/format';
+import { agoAt, count, dateTime, enumCellText } from '../../components/format';
 
 const PALETTE = ['#3b6cf6', '#1f9d55', '#c27a00', '#d33a3a', '#8a4fd8', '#0e9bb0', '#7a869a', '#e0559b'];
 
@@ -33,9 +33,9 @@ function Chart({
   kind?: 'bar' | 'pie';
 }) {
   const rows = data.map((d) => {
-    const text = d.key ? enumText(enumName, d.key) : null;
-    // The label, and on hover the raw value too when no enumeration lists it.
-    return { ...d, label: text?.label ?? '(none)', hover: text && !text.known ? `${text.label} (${d.key})` : (text?.label ?? '(none)') };
+    const text = d.key ? enumCellText(enumName, d.key) : null;
+    // The label (a value no enumeration lists: as written and marked), the same on hover.
+    return { ...d, label: text?.label ?? '(none)', hover: text?.label ?? '(none)' };
   });
   const hoverOf = (label: string) => rows.find((r) => r.label === label)?.hover ?? label;
   return (
