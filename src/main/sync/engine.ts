@@ -424,6 +424,9 @@ export function partsOf(descriptor: CollectionDescriptor, splitIds: readonly str
  * on while they are stored; what they name in walks still to come is read now. The last page of a
  * split walk brings the objects no part returned that a read by id still finds.
  */
+/** Lets the event loop handle what arrived (network answers) before going on. */
+const yieldToAnswers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 async function pagesToStore(
   run: RunContext,
   descriptor: CollectionDescriptor,
@@ -436,7 +439,11 @@ async function pagesToStore(
   const { store, api, early, runId, signal } = run;
   const toStore: PageToStore[] = [];
   const inBatch = new Set<string>();
-  for (const { key, page } of batch) {
+  for (const [i, { key, page }] of batch.entries()) {
+    // Between pages, the answers that arrived meanwhile are handled first: preparing a batch of
+    // eight pages at once held up every other walk's next request (over a network, the chains of
+    // one page after another, as automations' are, waited on it page after page).
+    if (i > 0) await yieldToAnswers();
     cursors.advance(key, page);
     early.note(descriptor, page.objects);
     const checkpoint = cursors.checkpoint();
