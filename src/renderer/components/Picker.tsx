@@ -4,6 +4,7 @@
  * holds. It always says how many match and how many it shows ("20 of 1,445 shown; type to
  * narrow"), never cutting the list short without a word. An id may still be typed or pasted.
  */
+import { FieldNote } from './FieldNote';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useDebounced } from './useQuery';
 import './picker.css';
@@ -210,13 +211,7 @@ export function Picker({
           </span>
         )}
       </div>
-      {error ? (
-        <div className="field-error" data-testid={`error-${id}`}>
-          {error}
-        </div>
-      ) : hint ? (
-        <div className="muted small">{hint}</div>
-      ) : null}
+      <FieldNote id={id} error={error} hint={hint} />
     </div>
   );
 }

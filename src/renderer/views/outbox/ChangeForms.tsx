@@ -1,4 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
+import { FieldNote } from '../../components/FieldNote';
 import type { ChangeWarning, MutationKind, OutboxItemView } from '../../../shared/contract';
 import { ENUMS } from '../../../shared/enums';
 import { TASK_EXPAND_CHOICES } from '../../../shared/task-expand';
@@ -76,13 +77,7 @@ function Field({
           </span>
         )}
       </div>
-      {error ? (
-        <div className="field-error" data-testid={`error-${id}`}>
-          {error}
-        </div>
-      ) : hint ? (
-        <div className="muted small">{hint}</div>
-      ) : null}
+      <FieldNote id={id} error={error} hint={hint} />
     </div>
   );
 }
