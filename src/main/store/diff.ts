@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { collection as descriptorOf, extractColumns, type CollectionId } from '../collections';
 import { changedFields, fieldChanges, type FieldChange } from './changes';
+import { rawCodec, type StoredRaw } from './raw-codec';
 import type { ChangeKind, DiffEntry } from './types';
 
 /**
@@ -61,14 +62,25 @@ function params(from: number, to: number, query: DiffQuery) {
 function pairRows(db: Database, from: number, to: number, query: DiffQuery, page?: { offset: number; limit: number }): PairRow[] {
   // The page is chosen on the ids alone; only its rows' versions are read.
   const window = page ? 'LIMIT @limit OFFSET @offset' : '';
-  return db
+  const rows = db
     .prepare(
       `${PAIRS}, chosen AS (SELECT * FROM pairs WHERE ${WHERE} ORDER BY collection, id ${window})
-       SELECT p.collection, p.id, p.change, raw_text(a.raw, a.raw_dict) AS a_raw, a.title AS a_title, raw_text(b.raw, b.raw_dict) AS b_raw, b.title AS b_title
+       SELECT p.collection, p.id, p.change, a.raw AS a_raw, a.raw_dict AS a_dict, a.title AS a_title, b.raw AS b_raw, b.raw_dict AS b_dict, b.title AS b_title
        FROM chosen p LEFT JOIN object_versions a ON a.vid = p.a_vid LEFT JOIN object_versions b ON b.vid = p.b_vid
        ORDER BY p.collection, p.id`,
     )
-    .all({ ...params(from, to, query), ...(page ?? {}) }) as PairRow[];
+    .all({ ...params(from, to, query), ...(page ?? {}) }) as (Omit<PairRow, 'a_raw' | 'b_raw'> & {
+    a_raw: StoredRaw | null;
+    a_dict: number | null;
+    b_raw: StoredRaw | null;
+    b_dict: number | null;
+  })[];
+  const codec = rawCodec(db);
+  return rows.map((r) => ({
+    ...r,
+    a_raw: r.a_raw === null ? null : codec.text(r.a_raw, r.a_dict),
+    b_raw: r.b_raw === null ? null : codec.text(r.b_raw, r.b_dict),
+  }));
 }
 
 /**

@@ -164,7 +164,7 @@ export class ObjectReader {
          WHERE o.collection = ? AND o.id = ?`,
       ),
       versions: p(
-        `SELECT v.valid_from, v.valid_to, v.title, raw_text(v.raw, v.raw_dict) AS raw, v.hash FROM objects o JOIN object_versions v ON v.oid = o.oid
+        `SELECT v.valid_from, v.valid_to, v.title, v.raw, v.raw_dict, v.hash FROM objects o JOIN object_versions v ON v.oid = o.oid
          WHERE o.collection = ? AND o.id = ? ORDER BY v.valid_from`,
       ),
       runTime: p(
@@ -297,13 +297,16 @@ export class ObjectReader {
 
   history(collection: CollectionId, id: string): ObjectVersion[] {
     const d = descriptorOf(collection);
-    const versions = this.s.versions!.all(collection, id) as {
-      valid_from: number;
-      valid_to: number | null;
-      title: string;
-      raw: string;
-      hash: Buffer;
-    }[];
+    const versions = (
+      this.s.versions!.all(collection, id) as {
+        valid_from: number;
+        valid_to: number | null;
+        title: string;
+        raw: StoredRaw;
+        raw_dict: number | null;
+        hash: Buffer;
+      }[]
+    ).map((v) => ({ ...v, raw: this.codec.text(v.raw, v.raw_dict) }));
     const out: ObjectVersion[] = [];
     versions.forEach((v, i) => {
       const previous = versions[i - 1];

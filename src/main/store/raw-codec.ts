@@ -78,7 +78,7 @@ export class RawCodec implements RawReader {
 
   text(raw: StoredRaw, dict: number | null): string {
     if (dict === null) return typeof raw === 'string' ? raw : raw.toString('utf8');
-    return inflateRawSync(raw, { dictionary: this.dictionary(dict) }).toString('utf8');
+    return inflateRawSync(raw, { dictionary: this.dictionary(dict), windowBits: 15 }).toString('utf8');
   }
 
   /**
@@ -137,16 +137,15 @@ export function dictionaryOf(samples: readonly string[]): Buffer | null {
 
 const CODECS = new WeakMap<Database.Database, RawCodec>();
 
-/** The codec of a connection (its dictionaries cached), with the SQL function `raw_text(raw, raw_dict)` registered on it. */
+/**
+ * The codec of a connection (its dictionaries cached). Raws are inflated in JavaScript after a
+ * read, never in SQL: zlib called from inside a SQLite function cost several times as much.
+ */
 export function rawCodec(db: Database.Database): RawCodec {
   let codec = CODECS.get(db);
   if (!codec) {
-    const made = new RawCodec(db);
-    db.function('raw_text', { deterministic: true }, (raw: unknown, dict: unknown) =>
-      raw === null ? null : made.text(raw as StoredRaw, dict === null ? null : Number(dict)),
-    );
-    CODECS.set(db, made);
-    codec = made;
+    codec = new RawCodec(db);
+    CODECS.set(db, codec);
   }
   return codec;
 }

@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { rawCodec, type StoredRaw } from './raw-codec';
 import {
   COLLECTIONS,
   collection as descriptorOf,
@@ -246,7 +247,8 @@ interface ObjectRow {
   id: string;
   title: string;
   cols: string;
-  raw: string;
+  raw: StoredRaw;
+  raw_dict: number | null;
 }
 
 /** The index's columns for an object, as the sync writes them. */
@@ -266,21 +268,35 @@ function snippetsOf(
 ): Map<number, string> {
   const snippets = new Map<number, string>();
   if (objects.size === 0) return snippets;
-  prepared(db, `CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_hits USING fts5(title, body, facets, tokenize = '${TOKENIZE}')`).run();
-  const insert = prepared(db, 'INSERT INTO temp.search_hits (rowid, title, body, facets) VALUES (?, ?, ?, ?)');
-  const clear = prepared(db, 'DELETE FROM temp.search_hits');
+  const codec = rawCodec(db);
+  // The hits' text in a table of its own, indexed over it (external content): emptied after in two
+  // steps that read nothing back ('delete-all'), where deleting indexed rows would tokenize them again.
+  if (!prepared(db, "SELECT 1 FROM temp.sqlite_master WHERE name = 'search_hits'", true).get())
+    db.exec(`
+      CREATE TEMP TABLE search_hit_docs (rowid INTEGER PRIMARY KEY, title TEXT, body TEXT, facets TEXT);
+      CREATE VIRTUAL TABLE temp.search_hits USING fts5(title, body, facets, content = 'search_hit_docs', tokenize = '${TOKENIZE}');
+    `);
+  const insertDoc = prepared(db, 'INSERT INTO temp.search_hit_docs (rowid, title, body, facets) VALUES (?, ?, ?, ?)');
+  const index = prepared(
+    db,
+    'INSERT INTO temp.search_hits (rowid, title, body, facets) SELECT rowid, title, body, facets FROM temp.search_hit_docs',
+  );
+  const clearDocs = prepared(db, 'DELETE FROM temp.search_hit_docs');
+  const clearIndex = prepared(db, "INSERT INTO temp.search_hits (search_hits) VALUES ('delete-all')");
   try {
     for (const [oid, o] of objects) {
-      const entry = searchEntryOf(o.collection, JSON.parse(o.raw) as unknown);
-      insert.run(oid, entry.title, entry.body, entry.facets);
+      const entry = searchEntryOf(o.collection, JSON.parse(codec.text(o.raw, o.raw_dict)) as unknown);
+      insertDoc.run(oid, entry.title, entry.body, entry.facets);
     }
+    index.run();
     const rows = prepared(
       db,
       "SELECT rowid AS oid, snippet(search_hits, 1, ?, ?, '…', 16) AS snippet FROM temp.search_hits WHERE search_hits MATCH ?",
     ).all(open, close, match) as { oid: number; snippet: string }[];
     for (const row of rows) snippets.set(row.oid, row.snippet);
   } finally {
-    clear.run();
+    clearIndex.run();
+    clearDocs.run();
   }
   return snippets;
 }
@@ -435,7 +451,7 @@ function hitsOf(db: Database, ranked: { oid: number; rank: number }[], match: st
   // FTS5 makes each snippet there with the same match (the same words, prefixes and facets).
   const object = prepared(
     db,
-    `SELECT o.collection, o.id, v.title, v.cols, raw_text(v.raw, v.raw_dict) AS raw
+    `SELECT o.collection, o.id, v.title, v.cols, v.raw, v.raw_dict
      FROM objects o JOIN object_versions v ON v.vid = o.current_vid WHERE o.oid = ?`,
   );
   const found = new Map<number, ObjectRow>();
@@ -460,7 +476,7 @@ function hitsOf(db: Database, ranked: { oid: number; rank: number }[], match: st
   return hits;
 }
 
-/** How many objects whose name holds the typed words as a phrase are read to find the exact and prefix matches. */
+/** How many objects whose name starts with the typed words are read to find the exact and prefix matches. */
 const LEADING_WINDOW = 1_000;
 /** Rank of an exact name match and of a name that starts with the query: before any bm25 score or names-first rank. */
 const EXACT_RANK = -1e9;
@@ -473,7 +489,7 @@ function nameKey(text: string): string {
 
 /**
  * The matches whose name is exactly what was typed (case and accents aside), then those whose name
- * starts with it (shortest first, then newest), among the objects whose name holds the typed words as a phrase.
+ * starts with it (shortest first, then newest), among the objects whose name starts with the typed words.
  */
 function leadingNames(
   db: Database,
@@ -486,11 +502,12 @@ function leadingNames(
   if (tokens.length === 0) return [];
   // The last word as a prefix, unless it is one letter (FTS5 keeps no prefix index for those, and
   // would merge every word it starts): then only names equal to the query are found.
-  const phrase = `{title} : "${tokens.join(' ')}"${[...tokens.at(-1)!].length >= INDEXED_PREFIX_MIN ? '*' : ''}`;
+  // `^`: names that start with the words (exact and prefix matches are among them, nothing else).
+  const phrase = `{title} : ^ "${tokens.join(' ')}"${[...tokens.at(-1)!].length >= INDEXED_PREFIX_MIN ? '*' : ''}`;
   // The names from the stored versions: the index keeps no copy of its text.
   const title = '(SELECT tv.title FROM objects t JOIN object_versions tv ON tv.vid = t.current_vid WHERE t.oid = s.rowid)';
   const rows = prepared(db, `SELECT s.rowid AS oid, ${title} AS title ${q.from} WHERE ${q.where} LIMIT ${LEADING_WINDOW}`).all(
-    `(${words.match}) AND (${phrase})${q.filtersMatch}`,
+    `${phrase}${q.filtersMatch}`,
     ...q.params,
   ) as { oid: number; title: string | null }[];
   const found: { oid: number; rank: number; length: number }[] = [];
@@ -557,22 +574,23 @@ export function ensureSearchIndex(db: Database): boolean {
  */
 export function recoverSearchQueue(db: Database): number {
   const batch = db.prepare(
-    `SELECT q.oid, o.collection, raw_text(v.raw, v.raw_dict) AS raw FROM search_queue q
+    `SELECT q.oid, o.collection, v.raw, v.raw_dict FROM search_queue q
      LEFT JOIN objects o ON o.oid = q.oid LEFT JOIN object_versions v ON v.vid = o.current_vid
      WHERE q.oid > ? ORDER BY q.oid LIMIT 2000`,
   );
   const remove = db.prepare('DELETE FROM search_index WHERE rowid = ?');
   const insert = db.prepare('INSERT INTO search_index (rowid, title, body, facets) VALUES (?, ?, ?, ?)');
   const dequeue = db.prepare('DELETE FROM search_queue WHERE oid = ?');
+  const codec = rawCodec(db);
   let done = 0;
   for (let after = 0; ;) {
-    const rows = batch.all(after) as { oid: number; collection: CollectionId | null; raw: string | null }[];
+    const rows = batch.all(after) as { oid: number; collection: CollectionId | null; raw: StoredRaw | null; raw_dict: number | null }[];
     if (rows.length === 0) break;
     db.transaction(() => {
       for (const r of rows) {
         remove.run(r.oid);
         if (r.collection !== null && r.raw !== null) {
-          const entry = searchEntryOf(r.collection, JSON.parse(r.raw) as unknown);
+          const entry = searchEntryOf(r.collection, JSON.parse(codec.text(r.raw, r.raw_dict)) as unknown);
           insert.run(r.oid, entry.title, entry.body, entry.facets);
         }
         dequeue.run(r.oid);
@@ -591,16 +609,17 @@ export function rebuildSearchIndex(db: Database): void {
     db.exec("INSERT INTO search_index (search_index) VALUES ('delete-all')");
     db.exec('DELETE FROM search_queue');
     const insert = db.prepare('INSERT INTO search_index (rowid, title, body, facets) VALUES (?, ?, ?, ?)');
+    const codec = rawCodec(db);
     // In batches: a write cannot run while a read is still iterating on the same connection.
     const batch = db.prepare(
-      `SELECT o.oid, o.collection, raw_text(v.raw, v.raw_dict) AS raw FROM objects o JOIN object_versions v ON v.vid = o.current_vid
+      `SELECT o.oid, o.collection, v.raw, v.raw_dict FROM objects o JOIN object_versions v ON v.vid = o.current_vid
        WHERE o.oid > ? ORDER BY o.oid LIMIT 2000`,
     );
     for (let after = 0; ;) {
-      const rows = batch.all(after) as { oid: number; collection: CollectionId; raw: string }[];
+      const rows = batch.all(after) as { oid: number; collection: CollectionId; raw: StoredRaw; raw_dict: number | null }[];
       if (rows.length === 0) break;
       for (const r of rows) {
-        const entry = searchEntryOf(r.collection, JSON.parse(r.raw) as unknown);
+        const entry = searchEntryOf(r.collection, JSON.parse(codec.text(r.raw, r.raw_dict)) as unknown);
         insert.run(r.oid, entry.title, entry.body, entry.facets);
       }
       after = rows[rows.length - 1]!.oid;

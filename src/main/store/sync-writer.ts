@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { collection as descriptorOf, decodeColumns, facetsText, type CollectionId, type PreparedObject } from '../collections';
-import { rawCodec, RawCodec } from './raw-codec';
+import { rawCodec, RawCodec, type StoredRaw } from './raw-codec';
 import { recoverSearchQueue, refreshSearchTerms, searchEntryOf, TERMS_STALE_KEY } from './search';
 import { holdForSync, type SyncHold } from './sync-holder';
 import type { RunCollection, RunOrigin, RunStatus, WalkStatus } from './types';
@@ -148,9 +148,7 @@ export class SyncWriter {
          WHERE oid IN (SELECT value FROM json_each(?)) AND current_vid IN (SELECT value FROM json_each(?))`,
       ),
       // What the index holds for an object: made again from its stored version (the index keeps no copy).
-      indexedVersion: p(
-        'SELECT o.collection, raw_text(v.raw, v.raw_dict) AS raw FROM object_versions v JOIN objects o ON o.oid = v.oid WHERE v.vid = ?',
-      ),
+      indexedVersion: p('SELECT o.collection, v.raw, v.raw_dict FROM object_versions v JOIN objects o ON o.oid = v.oid WHERE v.vid = ?'),
       termsStale: p(`INSERT OR IGNORE INTO store_meta (key, value) VALUES ('${TERMS_STALE_KEY}', '1')`),
       termsFresh: p(`DELETE FROM store_meta WHERE key = '${TERMS_STALE_KEY}'`),
       termsAreStale: p(`SELECT 1 FROM store_meta WHERE key = '${TERMS_STALE_KEY}'`).pluck(),
@@ -373,8 +371,8 @@ export class SyncWriter {
 
   /** The search entry the index holds for an object whose current version is `vid` (written from it, or queued). */
   private indexedDoc(vid: number): SearchDoc | undefined {
-    const row = this.s.indexedVersion!.get(vid) as { collection: CollectionId; raw: string } | undefined;
-    return row ? searchEntryOf(row.collection, JSON.parse(row.raw) as unknown) : undefined;
+    const row = this.s.indexedVersion!.get(vid) as { collection: CollectionId; raw: StoredRaw; raw_dict: number | null } | undefined;
+    return row ? searchEntryOf(row.collection, JSON.parse(this.codec.text(row.raw, row.raw_dict)) as unknown) : undefined;
   }
 
   /**
