@@ -69,12 +69,13 @@ function ColumnFilter({
   );
   if (!searchable) return select;
   return (
-    <span className="stack" style={{ gap: 2 }} data-testid={`filter-${column.key}`}>
-      <span className="row" style={{ gap: 4 }}>
+    // Shrinks and wraps with the filter row: a narrow (or zoomed) window puts the select under the box.
+    <span className="stack" style={{ gap: 2, minWidth: 0, maxWidth: '100%' }} data-testid={`filter-${column.key}`}>
+      <span className="row wrap" style={{ gap: 4, minWidth: 0, maxWidth: '100%' }}>
         <input
           type="search"
           className="field"
-          style={{ width: 130 }}
+          style={{ width: 130, maxWidth: '100%' }}
           placeholder={`Find ${column.label.toLowerCase()}…`}
           aria-label={`Find a ${column.label} to filter by`}
           value={typed}
