@@ -5,6 +5,33 @@ import { call, errorMessage } from '../api';
 type Exported = ChannelResult<'exportReport'>;
 
 /**
+ * An export to a workbook the user places: the save dialog, then `exportTo` the path chosen (nothing
+ * when the dialog is cancelled), with whether it runs, what it wrote, or why it failed.
+ */
+export function useSaveAndExport<T>() {
+  const [running, setRunning] = useState(false);
+  const [done, setDone] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  async function run(dialog: { title: string; defaultName: string }, exportTo: (path: string) => Promise<T>): Promise<boolean> {
+    setError(null);
+    setDone(null);
+    try {
+      const { path } = await call('showSaveDialog', { ...dialog, filters: [{ name: 'Excel workbook', extensions: ['xlsx'] }] });
+      if (!path) return false;
+      setRunning(true);
+      setDone(await exportTo(path));
+      return true;
+    } catch (failure) {
+      setError(errorMessage(failure));
+      return false;
+    } finally {
+      setRunning(false);
+    }
+  }
+  return { running, done, error, run };
+}
+
+/**
  * A report exported from where the user is (a campaign's page, the Changes screen): the save dialog
  * first, then the export; the file written with "Show in folder", or why it failed.
  */
@@ -25,30 +52,15 @@ export function ExportReportButton({
   testId: string;
   className?: string;
 }) {
-  const [running, setRunning] = useState(false);
-  const [done, setDone] = useState<Exported | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  async function run() {
-    setError(null);
-    setDone(null);
-    try {
-      const { path } = await call('showSaveDialog', {
-        title: dialogTitle,
-        defaultName,
-        filters: [{ name: 'Excel workbook', extensions: ['xlsx'] }],
-      });
-      if (!path) return;
-      setRunning(true);
-      setDone(await exportTo(path));
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setRunning(false);
-    }
-  }
+  const { running, done, error, run } = useSaveAndExport<Exported>();
   return (
     <div className="stack" style={{ gap: 6, alignItems: 'flex-end' }}>
-      <button className={className} onClick={() => void run()} disabled={running} data-testid={`${testId}-button`}>
+      <button
+        className={className}
+        onClick={() => void run({ title: dialogTitle, defaultName }, exportTo)}
+        disabled={running}
+        data-testid={`${testId}-button`}
+      >
         {running ? 'Exporting…' : label}
       </button>
       {error && (

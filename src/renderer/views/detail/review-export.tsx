@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { ChannelResult, CollectionId } from '../../../shared/contract';
-import { call, errorMessage } from '../../api';
+import { call } from '../../api';
+import { useSaveAndExport } from '../../components/ExportReportButton';
 
 type Exported = ChannelResult<'exportReviewWorksheet'>;
 export type ReviewScopeKind = 'entitlement' | 'app' | 'campaign';
@@ -31,28 +32,13 @@ export function ReviewExport({ scope, id, title }: { scope: ReviewScopeKind; id:
   const fieldId = useId();
   const [open, setOpen] = useState(false);
   const [reviewer, setReviewer] = useState('');
-  const [running, setRunning] = useState(false);
-  const [done, setDone] = useState<Exported | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { running, done, error, run: saveAndExport } = useSaveAndExport<Exported>();
 
   async function run() {
-    setError(null);
-    setDone(null);
-    try {
-      const { path } = await call('showSaveDialog', {
-        title: 'Export the review worksheet',
-        defaultName: worksheetName(title, id),
-        filters: [{ name: 'Excel workbook', extensions: ['xlsx'] }],
-      });
-      if (!path) return;
-      setRunning(true);
-      setDone(await call('exportReviewWorksheet', { path, scope, id, reviewer: reviewer.trim() || null }));
-      setOpen(false);
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setRunning(false);
-    }
+    const written = await saveAndExport({ title: 'Export the review worksheet', defaultName: worksheetName(title, id) }, (path) =>
+      call('exportReviewWorksheet', { path, scope, id, reviewer: reviewer.trim() || null }),
+    );
+    if (written) setOpen(false);
   }
 
   return (
