@@ -5,6 +5,7 @@
  * kept exactly as the API wrote it, followed by one mark (UNKNOWN_ENUM_MARK), never guessed at.
  */
 import { ENUMS, enumLabel } from './enums';
+import { isKindsName, ONEOF_KINDS } from './oneof-kinds';
 
 /** What follows a value that the enumeration of its field does not list. */
 export const UNKNOWN_ENUM_MARK = ' (value not known to this version)';
@@ -42,10 +43,15 @@ export function isListedEnumValue(value: string): boolean {
 /**
  * An enum value in words. With `enumName` (a field known to hold that enumeration) any value the
  * enumerations do not list is marked unknown; without it, only a value that looks like an enum
- * constant is (other text is not an enum value, and comes back as written). Null when empty.
+ * constant is (other text is not an enum value, and comes back as written). A name of a oneof's
+ * kinds (oneof-kinds.ts): a kind it lists in words, any other as written and marked. Null when empty.
  */
 export function enumWords(value: string | null | undefined, enumName?: string | null): EnumWords | null {
   if (value === null || value === undefined || value === '') return null;
+  if (enumName && isKindsName(enumName)) {
+    const known = (ONEOF_KINDS[enumName] as readonly string[]).includes(value);
+    return { text: known ? kindWords(value) : `${value}${UNKNOWN_ENUM_MARK}`, raw: value, known };
+  }
   const named = enumName ? (ENUMS as Record<string, readonly string[] | undefined>)[enumName] : undefined;
   const values = named && named.includes(value) ? named : enumOfValue(value);
   if (values) return { text: enumLabel(values, value).label, raw: value, known: true };
@@ -63,8 +69,9 @@ export function kindWords(kind: string): string {
 }
 
 /**
- * A value of an enum column in words. A column naming its enumeration: `enumWords`. One naming none
- * holds enum constants (each by the enumeration that lists it, or marked) or oneof kinds (in words).
+ * A value of an enum column in words. A column naming its enumeration (or its oneof's kinds):
+ * `enumWords`. One naming none holds enum constants (each by the enumeration that lists it, or
+ * marked) or oneof kinds (in words).
  */
 export function enumColumnWords(value: string | null | undefined, enumName?: string | null): EnumWords | null {
   if (value === null || value === undefined || value === '') return null;

@@ -12,8 +12,12 @@ import { enumCell } from '../../src/cli/enum-cells';
 import { COLLECTIONS, type ColumnDef } from '../../src/main/collections';
 import { enumWords as workbookWords } from '../../src/main/reports/columns';
 import { enumCellText as appText } from '../../src/renderer/components/format';
-import { ENUMS, enumPrefix, type EnumName } from '../../src/shared/enums';
+import { getConnection } from '../../src/main/app/saved-connections';
+import { collectionInfos, columnsOf, overviewCharts } from '../../src/main/rpc/read-models';
+import { openStore } from '../../src/main/store/db';
+import { ENUMS, enumPrefix, isEnumName, type EnumName } from '../../src/shared/enums';
 import { UNKNOWN_ENUM_MARK } from '../../src/shared/enum-words';
+import { isKindsName, ONEOF_KINDS } from '../../src/shared/oneof-kinds';
 import { openpyxlDump } from '../helpers/openpyxl';
 import { useSyncedTenant } from './synced-tenant';
 
@@ -35,7 +39,18 @@ function documentEnums(): string[][] {
 
 /** The enum columns of the synced collections: each with the enumeration it names. */
 const ENUM_COLUMNS: { collection: string; column: ColumnDef; enumName: EnumName }[] = COLLECTIONS.flatMap((d) =>
-  d.columns.filter((c) => c.type === 'enum' && c.enumName).map((column) => ({ collection: d.id, column, enumName: column.enumName! })),
+  d.columns.flatMap((column) =>
+    column.type === 'enum' && column.enumName && isEnumName(column.enumName)
+      ? [{ collection: d.id, column, enumName: column.enumName }]
+      : [],
+  ),
+);
+
+/** The columns holding a oneof's kind that name the kinds this version knows (a routing rule's action). */
+const KIND_COLUMNS = COLLECTIONS.flatMap((d) =>
+  d.columns.flatMap((column) =>
+    column.enumName && isKindsName(column.enumName) ? [{ collection: d.id, column, kinds: ONEOF_KINDS[column.enumName] }] : [],
+  ),
 );
 
 /** The members the OpenAPI document lists for an enumeration (the lists sharing a value with ours), and ours. */
@@ -100,22 +115,46 @@ describe('an enum value reads the same in the app, the CLI and the workbook', ()
       for (const [value, words] of Object.entries(expected))
         expect(threeWays(column, value), `${collection}.${column.name} ${value}`).toEqual({ app: words, cli: words, workbook: words });
   });
+
+  it('a oneof kind of a column naming its kinds: a known kind in words, any other as written and marked', () => {
+    expect(KIND_COLUMNS.map((k) => `${k.collection}.${k.column.name}`)).toContain('routing-rules.actionKind');
+    for (const { collection, column, kinds } of KIND_COLUMNS) {
+      for (const kind of kinds) {
+        const ways = threeWays(column, kind);
+        expect(ways.app, `${collection}.${column.name} ${kind}`).not.toBe(kind);
+        expect(ways, `${collection}.${column.name} ${kind}`).toEqual({ app: ways.app, cli: ways.app, workbook: ways.app });
+        expect(appText(column.enumName, kind).known).toBe(true);
+      }
+      const marked = `escalateToCiso${UNKNOWN_ENUM_MARK}`;
+      expect(threeWays(column, 'escalateToCiso')).toEqual({ app: marked, cli: marked, workbook: marked });
+      expect(appText(column.enumName, 'escalateToCiso').known).toBe(false);
+    }
+    expect(threeWays(KIND_COLUMNS[0]!.column, 'acceptRisk').app).toBe('Accept risk');
+  });
 });
 
 describe('on a synced reference tenant', () => {
   const synced = useSyncedTenant({ seed: 61, name: 'words' });
   const file = () => join(synced.dir(), 'scopes.xlsx');
+  const rulesFile = () => join(synced.dir(), 'routing-rules.xlsx');
   let frozen = '';
+  let escalating = '';
 
   beforeAll(async () => {
     // One state the enumeration does not list, beside the tenant's own unknown classification.
     const data = synced.tenant().data;
     frozen = String([...data.scopes.values()][3]!.id);
     data.touch('scopes', frozen, { state: 'XAA_SCOPE_STATE_FROZEN' });
+    // A routing rule whose action is a member this version does not know.
+    escalating = String([...data.routingRules.values()][1]!.id);
+    const unknownAction: Record<string, unknown> = { escalateToCiso: { pager: true } };
+    data.touch('routingRules', escalating, { action: unknownAction });
     const sync = await synced.cli('sync');
     expect(sync.code, sync.err).toBe(0);
     const exported = await synced.cli('export', 'scopes', '--out', file());
     expect(exported.code, exported.err).toBe(0);
+    const rules = await synced.cli('export', 'routing-rules', '--out', rulesFile());
+    expect(rules.code, rules.err).toBe(0);
   }, 120_000);
 
   it("a scope's classification, state and source: the CLI's table, the workbook's cells and the app's labels agree", async () => {
@@ -155,5 +194,61 @@ describe('on a synced reference tenant', () => {
     const shown = await synced.cli('show', 'scopes', frozen, '-o', 'table');
     expect(shown.code, shown.err).toBe(0);
     expect(shown.out).toMatch(new RegExp(`state +XAA_SCOPE_STATE_FROZEN \\(value not known to this version\\)`));
+  });
+
+  it("a routing rule's action, known or not: the CLI's table, the workbook's cell, the app's cell, filter and chart agree", async () => {
+    const marked = `escalateToCiso${UNKNOWN_ENUM_MARK}`;
+    const rules = [...synced.tenant().data.routingRules.values()];
+    const suppressing = rules.filter((r) => r.action && 'suppress' in r.action).map((r) => String(r.id));
+    expect(suppressing.length).toBeGreaterThan(0);
+
+    const listed = await synced.cli('list', 'routing-rules', '--columns', 'id,actionKind');
+    expect(listed.code, listed.err).toBe(0);
+    const cliRows = new Map(
+      listed.out
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim().split(/ {2,}/))
+        .map(([id, action]) => [id!, action]),
+    );
+    expect(cliRows.get(escalating)).toBe(marked);
+    for (const id of suppressing) expect(cliRows.get(id)).toBe('Suppress');
+    // CSV and JSON keep the member as sent.
+    const csv = await synced.cli('list', 'routing-rules', '--columns', 'id,actionKind', '-o', 'csv');
+    expect(csv.out).toContain(`${escalating},escalateToCiso\n`);
+
+    const sheet = openpyxlDump(rulesFile(), true).sheets.find((s) => s.name === 'Routing rules')!.data!;
+    const header = sheet[0]!.slice(1) as string[];
+    const cellOf = (id: string) => sheet.find((row) => row[header.indexOf('ID') + 1] === id)?.[header.indexOf('Action') + 1];
+    expect(cellOf(escalating)).toBe(marked);
+    for (const id of suppressing) expect(cellOf(id)).toBe('Suppress');
+
+    // The app: the column the list gets, its cell and filter choice, and the overview's chart.
+    const column = columnsOf('routing-rules').find((c) => c.key === 'actionKind')!;
+    expect(appText(column.enumName, 'escalateToCiso')).toEqual({ label: marked, known: false, title: 'Unknown value: escalateToCiso' });
+    expect(appText(column.enumName, 'suppress').label).toBe('Suppress');
+    const store = openStore(getConnection(synced.dataDir(), 'words').storeFile, { readonly: true });
+    try {
+      const info = collectionInfos(store).find((c) => c.id === 'routing-rules')!;
+      expect(info.filterValues.actionKind).toContain('escalateToCiso');
+      expect(info.filterValues.actionKind).toContain('suppress');
+      const chart = overviewCharts(store).routingRulesByAction;
+      expect(chart.find((d) => d.key === 'escalateToCiso')?.count).toBe(1);
+      expect(chart.find((d) => d.key === 'suppress')?.count).toBe(suppressing.length);
+    } finally {
+      store.close();
+    }
+
+    // A filter by a kind still finds exactly the rules of that kind, unknown kinds included.
+    for (const [kind, ids] of [
+      ['suppress', suppressing],
+      ['escalateToCiso', [escalating]],
+    ] as const) {
+      const filtered = await synced.cli('list', 'routing-rules', '--filter', `actionKind=${kind}`, '-o', 'json');
+      expect(filtered.code, filtered.err).toBe(0);
+      const ruleIds = (JSON.parse(filtered.out) as { rows: { id: string }[] }).rows.map((r) => r.id);
+      expect(ruleIds.sort()).toEqual([...ids].sort());
+    }
   });
 });

@@ -8,6 +8,7 @@ import type { CollectionId } from '../../shared/contract';
 import type { ApiClient, ApiResponse } from '../api/client';
 import type { PageRequest } from '../api/paginate';
 import type { EnumName } from '../../shared/enums';
+import type { KindsName } from '../../shared/oneof-kinds';
 
 export type ColumnType = 'text' | 'enum' | 'bool' | 'int' | 'date';
 /** An extracted column value (absent: null). */
@@ -22,8 +23,11 @@ export interface ColumnDef {
   type: ColumnType;
   /** Offered as a filter (the main enum and boolean columns). */
   filter?: boolean;
-  /** For enum columns: the enumeration of src/shared/enums.ts its values come from (labels, search words, filter choices). */
-  enumName?: EnumName;
+  /**
+   * For enum columns: the enumeration of src/shared/enums.ts its values come from (labels, search
+   * words, filter choices), or for a oneof's kind the kinds this version knows (src/shared/oneof-kinds.ts).
+   */
+  enumName?: EnumName | KindsName;
   /** A computed value instead of the value at `path` (e.g. the kind of a oneof). */
   value?(obj: unknown): ColumnValue;
   /**

@@ -11,7 +11,7 @@
  * so names and descriptions that match come first.
  */
 import type { CollectionId } from '../../shared/contract';
-import { ENUMS, enumLabel, enumPrefix } from '../../shared/enums';
+import { ENUMS, enumLabel, enumPrefix, isEnumName } from '../../shared/enums';
 import { columnValues, type ColumnDef, type ColumnValue } from './descriptor';
 import { collection as descriptorOf, COLLECTIONS } from './registry';
 
@@ -44,7 +44,7 @@ export function valueWords(column: ColumnDef, value: ColumnValue): string[] {
   if (column.type === 'bool') return value === true || value === 1 || value === 'true' ? [column.label] : [];
   if (column.type !== 'enum') return [];
   const raw = String(value);
-  if (column.enumName) {
+  if (column.enumName && isEnumName(column.enumName)) {
     const values = ENUMS[column.enumName];
     const { label, known } = enumLabel(values, raw);
     const prefix = enumPrefix(values);

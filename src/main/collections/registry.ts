@@ -58,4 +58,4 @@ export const SEARCH_TEXT_REVISION = 3;
  * Bumped whenever a descriptor changes which columns it extracts or how: the store then extracts
  * the columns of every stored version again from its raw JSON on its next writable open.
  */
-export const COLUMNS_REVISION = 3;
+export const COLUMNS_REVISION = 4;

@@ -1,8 +1,8 @@
-import { kindOf } from '../../shared/api-types/common';
+import { kindAsWritten } from '../../shared/api-types/common';
 import { ROUTING_RULE_ACTION_KEYS } from '../../shared/api-types/routing-rule';
 import { walks } from '../api/endpoints';
 import { appCol, bool, date, enumCol, idFilter, int, text, type CollectionDescriptor } from './descriptor';
-import { celText, getPath, isRecord, lines, str } from './extract';
+import { celText, getPath, lines, str } from './extract';
 
 export const routingRules: CollectionDescriptor = {
   id: 'routing-rules',
@@ -21,10 +21,9 @@ export const routingRules: CollectionDescriptor = {
       path: 'action',
       type: 'enum',
       filter: true,
-      value: (r) => {
-        const action = getPath(r, 'action');
-        return isRecord(action) ? kindOf(action, ROUTING_RULE_ACTION_KEYS) : null;
-      },
+      // The member as sent, one this version does not know included: every front marks it the same way.
+      enumName: 'RoutingRuleAction',
+      value: (r) => kindAsWritten(getPath(r, 'action'), ROUTING_RULE_ACTION_KEYS),
     },
     enumCol('findingType', 'Finding type', 'FindingType'),
     appCol(),

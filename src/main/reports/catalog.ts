@@ -9,11 +9,11 @@
  * follows each id of an object the store holds. Every object stays, exactly as the API sent it, on
  * the report's Raw sheet.
  */
+import { kindAsWritten } from '../../shared/api-types/common';
 import { ROUTING_RULE_ACTION_KEYS } from '../../shared/api-types/routing-rule';
 import type { Filters, FilterValue, StoredObject } from '../store/types';
 import { COLLECTIONS, collection as descriptorOf, getPath, isRecord, type CollectionDescriptor, type CollectionId } from '../collections';
 import type { CellValue } from './canonical';
-import { kindWords } from './cells';
 import {
   cellOf,
   col,
@@ -21,7 +21,6 @@ import {
   descriptorColumns,
   field,
   idColumn,
-  membersOf,
   namesFrom,
   objects,
   parameters,
@@ -114,18 +113,15 @@ function routingRulesSheet(sources: ReportSources, params: ReportParams): Report
   const d = descriptorOf('routing-rules');
   const action = (o: StoredObject): { kind: string | null; body: unknown } => {
     const a = getPath(o.json, 'action');
-    const kind = membersOf(a).find((m) => (ROUTING_RULE_ACTION_KEYS as readonly string[]).includes(m)) ?? membersOf(a)[0] ?? null;
+    const kind = kindAsWritten(a, ROUTING_RULE_ACTION_KEYS);
     return { kind, body: kind && isRecord(a) ? a[kind] : null };
   };
   let order = 0; // rules apply in priority order: the sheet numbers them in that order
   const columns: ReportColumn<StoredObject>[] = [
     col('Order', 'int', () => (order += 1)),
     idColumn,
-    ...descriptorColumns(d, names, ['actionKind']).flatMap((c) =>
-      c.header === 'Enabled'
-        ? [c, col<StoredObject>('Action', 'enum', (o) => kindWords(action(o).kind, ROUTING_RULE_ACTION_KEYS), { source: 'action' })]
-        : [c],
-    ),
+    // The action's kind is the descriptor's column: it reads as in the app and the CLI's tables.
+    ...descriptorColumns(d, names),
     col('Action parameters', 'text', (o) => parameters(action(o).body, names.wantPeopleAndPolicies()), {
       width: 40,
       source: 'action.*',

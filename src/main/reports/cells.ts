@@ -5,6 +5,7 @@
  * API wrote stays, exactly, on the Raw sheet.
  */
 import type { EnumName } from '../../shared/enums';
+import type { KindsName } from '../../shared/oneof-kinds';
 import { enumColumnWords, enumWords, isListedEnumValue, UNKNOWN_ENUM_MARK } from '../../shared/enum-words';
 
 /** What follows a value that looks like an enum constant but that no enumeration lists (the mark every front uses). */
@@ -19,14 +20,14 @@ export function isKnownEnumName(value: string): boolean {
  * An enum value as its label: of the enumeration named, else of the one that lists it. A value no
  * enumeration lists: as written, marked (see shared/enum-words.ts, which the app and the CLI use too).
  */
-export function enumText(value: unknown, enumName?: EnumName): string | null {
+export function enumText(value: unknown, enumName?: EnumName | KindsName): string | null {
   if (value === null || value === undefined || value === '') return null;
   if (typeof value !== 'string') return JSON.stringify(value);
   return enumWords(value, enumName)?.text ?? null;
 }
 
 /** Each enum value of a list (an array, or the ", "-joined text of a list column) as its label, joined by ", ". */
-export function enumList(values: unknown, enumName?: EnumName): string | null {
+export function enumList(values: unknown, enumName?: EnumName | KindsName): string | null {
   const list = typeof values === 'string' && values !== '' ? values.split(', ') : values;
   if (!Array.isArray(list) || list.length === 0) return null;
   return list.map((v) => enumText(v, enumName) ?? '').join(', ');

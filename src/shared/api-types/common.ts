@@ -137,6 +137,16 @@ export function kindOf<K extends string>(obj: unknown, keys: readonly K[]): K | 
   return 'unknown';
 }
 
+/**
+ * The kind of a oneof-style object as the API wrote it: the first of `keys` present, else the first
+ * member present that this version does not know (kept, never dropped); null when none is.
+ */
+export function kindAsWritten(obj: unknown, keys: readonly string[]): string | null {
+  const known = kindOf(obj, keys);
+  if (known !== 'unknown' || !isObject(obj)) return known === 'unknown' ? null : known;
+  return Object.keys(obj).find((key) => obj[key] !== undefined && obj[key] !== null) ?? null;
+}
+
 /** Every one of `keys` present in `obj`, in the order of `keys` (more than one breaks "at most one"). */
 export function presentKeys<K extends string>(obj: unknown, keys: readonly K[]): K[] {
   if (!isObject(obj)) return [];

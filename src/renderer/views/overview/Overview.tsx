@@ -191,7 +191,7 @@ export function Overview() {
       <div className="grid cols-2">
         <Chart title="Campaigns by state" data={charts.campaignsByState} enumName="AccessReviewState" />
         <Chart title="Automations by trigger type" data={charts.automationsByTrigger} enumName="TriggerType" />
-        <Chart title="Routing rules by action" data={charts.routingRulesByAction} enumName={null} kind="pie" />
+        <Chart title="Routing rules by action" data={charts.routingRulesByAction} enumName="RoutingRuleAction" kind="pie" />
         <Chart title="Scopes by classification" data={charts.scopesByClassification} enumName="XaaScopeClassification" />
         <Chart title="Scopes by state" data={charts.scopesByState} enumName="XaaScopeState" kind="pie" />
       </div>
