@@ -31,6 +31,7 @@ export const CHANNEL_NAMES = [
   'addTemplates',
   'addedTemplates',
   'resourceServers',
+  'filterChoices',
   'searchAutomations',
   'campaignItems',
   'compareRuns',

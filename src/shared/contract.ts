@@ -128,6 +128,9 @@ export type ColumnInfo = z.infer<typeof ColumnInfo>;
 /** At most this many choices of one column's filter are listed (the most frequent). */
 export const FILTER_CHOICES_MAX = 500;
 
+/** At most this many values matching the text typed in a filter's box are listed (the most frequent). */
+export const FILTER_MATCHES_MAX = 200;
+
 export const CollectionInfo = z.object({
   id: CollectionId,
   label: z.string(),
@@ -674,6 +677,34 @@ export const CHANNELS = {
       templates: z.array(z.object({ id: z.string(), title: z.string(), stored: z.boolean(), referenced: z.boolean() })),
     }),
     'The templates added by id: their stored names, and whether the store holds them now.',
+  ),
+  filterChoices: channel(
+    z
+      .object({
+        collection: CollectionId,
+        /** A filterable column of the collection. */
+        column: z.string().min(1).max(200),
+        text: z.string().max(500).default(''),
+        limit: z.number().int().min(1).max(1000).default(FILTER_MATCHES_MAX),
+        /** As you type: of the calls naming the same key, one not started when a newer one arrives is not run (answered 'busy'). */
+        latest: z.string().max(40).optional(),
+      })
+      .strict(),
+    z.object({
+      choices: z.array(
+        z.object({
+          value: z.string(),
+          /** How many current objects hold it. */
+          count: z.number().int().nonnegative(),
+          /** The name of the synced object an id points at, where the store holds it. */
+          name: z.string().nullable(),
+        }),
+      ),
+      /** How many distinct values match in all. */
+      total: z.number().int().nonnegative(),
+    }),
+    "The values of a column's filter that hold the typed text (by value, by the name of the object an id points at, by an " +
+      "enum value's label), among every current object of the collection: the most frequent first, and how many match.",
   ),
   resourceServers: channel(
     z

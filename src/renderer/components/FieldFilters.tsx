@@ -1,12 +1,20 @@
 import { useMemo, useState } from 'react';
 import type { CollectionInfo, ColumnInfo } from '../../shared/contract';
+import { call } from '../api';
 import { count, enumCellText } from './format';
+import { useDebounced, useQuery } from './useQuery';
 
 /** Column filters: one value per filterable column (the same filters as the CLI's `--filter COLUMN=VALUE`). */
 export type FieldFilterValues = Record<string, string[]>;
 
 /** A filter with more choices than this is searchable: a box to type in narrows its list. */
 const SEARCHABLE_FROM = 12;
+
+/** A value of a filter and how the select shows it. */
+interface Choice {
+  choice: string;
+  label: string;
+}
 
 /** A choice as the select shows it: enum values by their labels, booleans as Yes/No, ids of synced objects by name. */
 function choiceLabel(info: CollectionInfo, column: ColumnInfo, choice: string): string {
@@ -15,10 +23,14 @@ function choiceLabel(info: CollectionInfo, column: ColumnInfo, choice: string): 
   return info.filterLabels[column.key]?.[choice] ?? choice;
 }
 
+/** "1 match", "12 matches". */
+const matches = (n: number): string => `${count(n)} match${n === 1 ? '' : 'es'}`;
+
 /**
  * One column's filter: a select of the values its stored objects hold. Many values: a box to type
- * in narrows the list (by label and raw value), and the note says how many are listed of how many,
- * so no value is left out without a word.
+ * in narrows the list (by label and raw value). When the list holds only the most frequent values,
+ * what is typed is looked up in the whole store, so a rare value is found too; the note says how
+ * many are listed of how many, so no value is left out without a word.
  */
 function ColumnFilter({
   info,
@@ -34,29 +46,63 @@ function ColumnFilter({
   onSelect(value: string): void;
 }) {
   const [typed, setTyped] = useState('');
+  // The label of a value chosen from the store's matches, kept once the box is cleared.
+  const [chosen, setChosen] = useState<Choice | null>(null);
   const choices = info.filterValues[column.key] ?? [];
   const total = info.filterTotals?.[column.key] ?? choices.length;
-  const searchable = choices.length >= SEARCHABLE_FROM || total > choices.length;
+  const capped = total > choices.length;
+  const searchable = choices.length >= SEARCHABLE_FROM || capped;
   const labelled = useMemo(() => choices.map((choice) => ({ choice, label: choiceLabel(info, column, choice) })), [info, column, choices]);
   const needle = typed.trim().toLowerCase();
-  const matching = needle
+  const asked = useDebounced(capped ? typed.trim() : '', 150);
+  // useQuery ignores an answer older than the latest call; the core skips calls a newer one replaced.
+  const found = useQuery(
+    () =>
+      asked
+        ? call('filterChoices', { collection: info.id, column: column.key, text: asked, latest: `filter-${info.id}-${column.key}` }).then(
+            (answer) => ({
+              text: asked,
+              total: answer.total,
+              choices: answer.choices.map((c): Choice => ({ choice: c.value, label: c.name ?? choiceLabel(info, column, c.value) })),
+            }),
+          )
+        : Promise.resolve(null),
+    [asked, info, column.key],
+  );
+  const answered = capped && needle && found.data?.text === typed.trim() ? found.data : null;
+  const local = needle
     ? labelled.filter((c) => c.label.toLowerCase().includes(needle) || c.choice.toLowerCase().includes(needle))
     : labelled;
+  const matching = answered ? answered.choices : local;
   // The chosen value stays listed while the box narrows the others away.
-  const listed =
-    selected && !matching.some((c) => c.choice === selected) ? [...labelled.filter((c) => c.choice === selected), ...matching] : matching;
-  const note = needle
-    ? `${count(matching.length)} of ${count(total)} match${total > choices.length ? ` (among the ${count(choices.length)} most frequent)` : ''}`
-    : total > choices.length
+  const selectedChoice =
+    labelled.find((c) => c.choice === selected) ??
+    (chosen?.choice === selected ? chosen : { choice: selected, label: choiceLabel(info, column, selected) });
+  const listed = selected && !matching.some((c) => c.choice === selected) ? [selectedChoice, ...matching] : matching;
+  const note = !needle
+    ? capped
       ? `${count(choices.length)} of ${count(total)} shown (the most frequent): type to narrow`
-      : null;
+      : null
+    : !capped
+      ? matches(local.length)
+      : answered
+        ? answered.total > answered.choices.length
+          ? `${count(answered.choices.length)} of ${matches(answered.total)}: type more`
+          : matches(answered.total)
+        : found.error && !found.loading
+          ? `Could not look up the values: ${found.error}`
+          : `Looking up all ${count(total)} values…`;
   const select = (
     <select
       className="field"
       style={layout === 'row' ? { width: 'auto', maxWidth: 'min(220px, 100%)' } : undefined}
       aria-label={`Filter by ${column.label}`}
       value={selected}
-      onChange={(event) => onSelect(event.target.value)}
+      onChange={(event) => {
+        const value = event.target.value;
+        setChosen(listed.find((c) => c.choice === value) ?? null);
+        onSelect(value);
+      }}
     >
       <option value="">{layout === 'row' ? `${column.label}: all` : 'All'}</option>
       {listed.map(({ choice, label }) => (

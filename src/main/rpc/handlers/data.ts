@@ -9,6 +9,7 @@ import { entitlementToolset } from '../../app/toolsets';
 import { readLive } from '../../app/live-read';
 import { addedTemplates, addTemplatesById } from '../../app/templates';
 import { findResourceServers } from '../../app/resource-servers';
+import { findFilterChoices } from '../../app/filter-choices';
 import { searchAutomationsInStore, searchAutomationsLive } from '../../app/automations';
 import {
   changedObjectOf,
@@ -44,6 +45,7 @@ export function dataHandlers(
   | 'addTemplates'
   | 'addedTemplates'
   | 'resourceServers'
+  | 'filterChoices'
   | 'searchAutomations'
   | 'compareRuns'
   | 'campaignItems'
@@ -99,6 +101,12 @@ export function dataHandlers(
     addedTemplates: () => ({ templates: session.activeConnection() ? addedTemplates(session.workspace()) : [] }),
     resourceServers: ({ appId, text, limit }) =>
       session.activeConnection() ? findResourceServers(session.workspace(), { appId, text, limit }) : { rows: [], total: 0 },
+    filterChoices: ({ collection, column, text, limit, latest: key }) =>
+      latest.run(key, () =>
+        session.activeConnection()
+          ? findFilterChoices(session.workspace(), { collection, column, text, limit })
+          : { choices: [], total: 0 },
+      ),
     searchAutomations: async ({ live, ...filters }) => {
       const workspace = session.workspace();
       const answer = live ? await searchAutomationsLive(workspace, filters) : searchAutomationsInStore(workspace, filters);
