@@ -57,6 +57,11 @@ function seedStore(file: string): void {
         { id: 'app_netsuite', displayName: 'NetSuite' },
         { id: 'app_workday', displayName: 'Workday' },
       ],
+      // One action of a kind this version knows, one it does not.
+      'routing-rules': [
+        { id: 'rr_accept', displayName: 'Accept known risk', priority: 1, action: { acceptRisk: { reason: 'known' } } },
+        { id: 'rr_ciso', displayName: 'Escalate to the CISO', priority: 2, action: { escalateToCiso: { pager: true } } },
+      ],
     });
   } finally {
     store.close();
@@ -99,6 +104,32 @@ test('a campaign page renders its Markdown (no raw HTML, no unsafe link) and nam
     const named = page.getByTestId('named-id');
     await expect(named.filter({ hasText: 'Workday' }).first()).toContainText('app_workday');
     await expect(named.filter({ hasText: 'NetSuite' }).first()).toContainText('app_netsuite');
+  } finally {
+    await closePagesThenStop(context, host);
+  }
+});
+
+test("a routing rule's action reads the same in the list, its filter and its page: an unknown kind as sent and marked", async ({
+  page,
+  context,
+  dataDir,
+}) => {
+  const host = await startHost(dataDir);
+  try {
+    await page.goto(host.info.url);
+    await nav(page, /^Routing rules/);
+    const marked = 'escalateToCiso (value not known to this version)';
+    const rows = page.getByTestId('list-row');
+    await expect(rows.filter({ hasText: 'Escalate to the CISO' })).toContainText(marked);
+    await expect(rows.filter({ hasText: 'Accept known risk' })).toContainText('Accept risk');
+    const select = page.getByRole('combobox', { name: 'Filter by Action' });
+    await expect(select.locator('option')).toHaveText(['Action: all', 'Accept risk', marked]);
+    await select.selectOption('escalateToCiso');
+    await expect(page.getByTestId('list-total')).toHaveText('1 object');
+    await expectAccessible(page);
+    await rows.first().click();
+    await expect(page.locator('[data-screen="detail"]')).toBeVisible();
+    await expect(page.getByTestId('rule-action').locator('.badge').first()).toHaveText(marked);
   } finally {
     await closePagesThenStop(context, host);
   }

@@ -1,6 +1,7 @@
 import type { CollectionId } from '../../../shared/contract';
 import { arr, Cel, Fields, isObject, obj, oneOf, Section, str, Tree, type Json, type JsonObject } from './parts';
-import { humanizeKey } from '../../components/format';
+import { enumText, humanizeKey } from '../../components/format';
+import { ONEOF_KINDS } from '../../../shared/oneof-kinds';
 import { MarkdownText } from '../../components/MarkdownText';
 
 const STEP_ACTIONS = [
@@ -40,7 +41,6 @@ const TRIGGER_KINDS = [
   'userProfileChange',
   'webhook',
 ] as const;
-const RULE_ACTIONS = ['acceptRisk', 'createTask', 'snooze', 'suppress'] as const;
 const SELECTOR_MEMBERS = [
   'accountCelExpression',
   'accountCriteria',
@@ -309,16 +309,21 @@ function TemplateView({ raw }: { raw: JsonObject }) {
 }
 
 function RoutingRuleView({ raw }: { raw: JsonObject }) {
-  const action = oneOf(obj(raw.action), RULE_ACTIONS);
+  const kinds = ONEOF_KINDS.RoutingRuleAction;
+  const action = oneOf(obj(raw.action), kinds) ?? oneOf(obj(raw.action), Object.keys(obj(raw.action)));
+  // The kind as the list, the CLI and the workbook write it: one this version does not know, as sent and marked.
+  const kind = action ? enumText('RoutingRuleAction', action[0]) : null;
   return (
     <>
       <Section title="Rule">
         <Fields value={raw} skip={['action']} />
       </Section>
       <Section title="Action">
-        {action ? (
+        {action && kind ? (
           <div data-testid="rule-action">
-            <span className="badge">{humanizeKey(action[0])}</span>
+            <span className={`badge ${kind.known ? '' : 'unknown'}`} title={kind.title}>
+              {kind.label}
+            </span>
             <div style={{ marginTop: 8 }}>
               <Fields value={action[1]} />
             </div>
