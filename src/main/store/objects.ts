@@ -51,12 +51,14 @@ export interface ObjectRow {
 export const OBJECT_COLUMNS =
   'o.collection, o.id, o.first_seen_run, o.last_seen_run, o.current_vid, v.valid_from, v.title, v.cols, v.raw, v.raw_dict, v.fetched_at';
 
-/** A stored object; `raw` is read (inflated) and `json` parsed on first use, so listing a million rows reads none. */
+/**
+ * A stored object; `raw` is read (inflated), `json` parsed and `columns` decoded on first use, so
+ * listing a million rows reads none, and an export (which reads the JSON) decodes no columns.
+ */
 class Stored implements StoredObject {
   collection: CollectionId;
   id: string;
   title: string;
-  columns: Record<string, ColumnValue>;
   runId: number;
   fetchedAt: string;
   firstSeenRun: number;
@@ -78,7 +80,12 @@ class Stored implements StoredObject {
     this.#reader = reader;
     // An own property (spreads and Object.keys see it, as when it was a plain field), read on first use.
     Object.defineProperty(this, 'raw', { enumerable: true, configurable: true, get: () => this.rawText() });
-    this.columns = decodeColumns(descriptorOf(this.collection), row.cols);
+    let columns: Record<string, ColumnValue> | undefined;
+    Object.defineProperty(this, 'columns', {
+      enumerable: true,
+      configurable: true,
+      get: () => (columns ??= decodeColumns(descriptorOf(this.collection), row.cols)),
+    });
     this.runId = row.valid_from;
     this.fetchedAt = row.fetched_at;
     this.firstSeenRun = row.first_seen_run;
@@ -87,6 +94,7 @@ class Stored implements StoredObject {
   }
 
   declare raw: string;
+  declare columns: Record<string, ColumnValue>;
 
   private rawText(): string {
     if (this.#rawDict !== null) {
