@@ -16,6 +16,8 @@ import { envFor, root } from './node-runtime.mjs';
 const probes = {
   'better-sqlite3': "new (require('better-sqlite3'))(':memory:').prepare('select 1 as one').get()",
   keytar: "require('keytar')",
+  // The store's codec (raw-codec.ts): a Node-API module whose build for this platform npm fetches.
+  'lz4-napi': "require('lz4-napi').uncompressSync(require('lz4-napi').compressSync('{}'))",
 };
 const KEYCHAIN_PACKAGES = 'sudo apt-get install libsecret-1-dev g++ make';
 
@@ -72,6 +74,8 @@ const ci = process.env.CI === 'true' || process.env.CI === '1';
 const broken = [];
 const betterSqlite = loadProblem('better-sqlite3');
 if (betterSqlite) broken.push(`better-sqlite3 (${betterSqlite})`);
+const lz4 = loadProblem('lz4-napi');
+if (lz4) broken.push(`lz4-napi (${lz4})`);
 
 // Null where keytar loads, else why not. Not there at all: npm could not build it (nothing to rebuild).
 let keytarProblem = loadProblem('keytar');

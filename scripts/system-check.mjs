@@ -64,6 +64,11 @@ export function missingSystemPackages({ unit, e2e, keyring }, env = process.env)
             why: `openpyxl for ${SYSTEM_PYTHON}`,
             present: () => spawnSync(SYSTEM_PYTHON, ['-c', 'import openpyxl'], { stdio: 'ignore' }).status === 0,
           },
+          {
+            package: 'python3-lz4',
+            why: `lz4 for ${SYSTEM_PYTHON}, to read the store's raws independently`,
+            present: () => spawnSync(SYSTEM_PYTHON, ['-c', 'import lz4.block'], { stdio: 'ignore' }).status === 0,
+          },
           { package: 'libreoffice-calc-nogui', why: 'soffice, to print a workbook to PDF', present: () => onPath('soffice') },
           {
             package: 'poppler-utils',

@@ -1,7 +1,8 @@
 /**
- * Migration 0012 on a store as 0011 left it (raw JSON as text, columns as named objects, a search
- * index holding its own copy of the text), filled with every object of a synced demo tenant:
- * opened by this build, the store is upgraded in place and reads back the same.
+ * Migrations 0012 and 0013 on a store as 0011 left it (raw JSON as text, columns as named objects,
+ * a search index holding its own copy of the text), filled with every object of a synced demo
+ * tenant: opened by this build, the store is upgraded in place (0012 deflates the raws, 0013 moves
+ * them to LZ4) and reads back the same.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -77,7 +78,7 @@ function storeAsOf0011(): { file: string; cleanup(): void } {
 }
 
 describe('migration 0012 compact-store', () => {
-  it('deflates every raw JSON with its collection dictionary, stores columns by position, indexes without a copy, and shrinks the file', () => {
+  it('compresses every raw JSON with its collection dictionary, stores columns by position, indexes without a copy, and shrinks the file', () => {
     const s = storeAsOf0011();
     try {
       const before = statSync(s.file).size;
@@ -124,12 +125,12 @@ describe('migration 0012 compact-store', () => {
     }
   });
 
-  it('keeps raws any zlib reads: Python inflates them with the dictionary the store names', () => {
+  it('keeps raws any LZ4 reads (0013 moved them from deflate): Python decompresses them with the dictionary the store names', () => {
     const s = storeAsOf0011();
     try {
       openStore(s.file).close();
       const script = `
-import sqlite3, sys, zlib, json
+import sqlite3, sys, json, lz4.block
 db = sqlite3.connect(sys.argv[1])
 dicts = dict(db.execute('SELECT did, dict FROM raw_dictionaries'))
 out = []
@@ -137,8 +138,7 @@ for collection, oid, raw, did in db.execute('SELECT o.collection, o.id, v.raw, v
     if did is None:
         out.append(raw)
     else:
-        d = zlib.decompressobj(wbits=-15, zdict=dicts[did])
-        out.append((d.decompress(raw) + d.flush()).decode('utf-8'))
+        out.append(lz4.block.decompress(raw, dict=dicts[did]).decode('utf-8'))
 json.dump(out, sys.stdout)
 `;
       const texts = JSON.parse(

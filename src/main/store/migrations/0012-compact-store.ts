@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { dictionaryOf, RawCodec } from '../raw-codec';
+import { deflatedRaw, dictionaryOf } from '../raw-codec';
 
 /**
  * A store no bigger than the JSON it holds:
@@ -50,8 +50,7 @@ export function up(db: Database): void {
       const rows = batch.all(collection, after) as { vid: number; raw: string }[];
       if (rows.length === 0) break;
       for (const r of rows) {
-        const stored = RawCodec.encode(r.raw, { did, dict });
-        update.run(stored.raw, stored.dict, r.vid);
+        update.run(deflatedRaw.encode(r.raw, dict), did, r.vid);
       }
       after = rows[rows.length - 1]!.vid;
     }
