@@ -117,7 +117,9 @@ describe('an enum value reads the same in the app, the CLI and the workbook', ()
   });
 
   it('a oneof kind of a column naming its kinds: a known kind in words, any other as written and marked', () => {
-    expect(KIND_COLUMNS.map((k) => `${k.collection}.${k.column.name}`)).toContain('routing-rules.actionKind');
+    expect(KIND_COLUMNS.map((k) => `${k.collection}.${k.column.name}`)).toEqual(
+      expect.arrayContaining(['routing-rules.actionKind', 'tasks.taskType']),
+    );
     for (const { collection, column, kinds } of KIND_COLUMNS) {
       for (const kind of kinds) {
         const ways = threeWays(column, kind);
@@ -129,7 +131,15 @@ describe('an enum value reads the same in the app, the CLI and the workbook', ()
       expect(threeWays(column, 'escalateToCiso')).toEqual({ app: marked, cli: marked, workbook: marked });
       expect(appText(column.enumName, 'escalateToCiso').known).toBe(false);
     }
-    expect(threeWays(KIND_COLUMNS[0]!.column, 'acceptRisk').app).toBe('Accept risk');
+    expect(threeWays(KIND_COLUMNS.find((k) => k.column.name === 'actionKind')!.column, 'acceptRisk').app).toBe('Accept risk');
+  });
+
+  it("a task's type the API adds later is kept as sent, not as 'unknown', so every front can name it", () => {
+    const taskType = COLLECTIONS.find((d) => d.id === 'tasks')!.columns.find((c) => c.name === 'taskType')!;
+    expect(taskType.value!({ task: { type: { certify: {} } } })).toBe('certify');
+    expect(taskType.value!({ task: { type: { attest: { appId: 'a' } } } })).toBe('attest');
+    expect(threeWays(taskType, 'attest').app).toBe(`attest${UNKNOWN_ENUM_MARK}`);
+    expect(threeWays(taskType, 'certify')).toEqual({ app: 'Certify', cli: 'Certify', workbook: 'Certify' });
   });
 });
 

@@ -1,5 +1,5 @@
 import { TASK_TYPE_KEYS } from '../../shared/api-types/task';
-import { kindOf } from '../../shared/api-types/common';
+import { kindAsWritten, kindOf } from '../../shared/api-types/common';
 import { getTask, walks } from '../api/endpoints';
 import { bool, date, enumCol, int, text, under, valueCol, type CollectionDescriptor, type ColumnDef } from './descriptor';
 import { asArray, getPath, lines, str } from './extract';
@@ -42,7 +42,12 @@ export const tasks: CollectionDescriptor = {
   diffRoot: TASK,
   columns: [
     ...under(TASK, [text('numericId', 'Number'), text('displayName', 'Name'), enumCol('state', 'State', 'TaskState')]),
-    { ...valueCol('taskType', 'Type', ''), value: (v) => kindOf(getPath(taskOf(v), 'type'), TASK_TYPE_KEYS) },
+    {
+      ...valueCol('taskType', 'Type', ''),
+      // The member as sent, one this version does not know included: every front marks it the same way.
+      enumName: 'TaskKind',
+      value: (v) => kindAsWritten(getPath(taskOf(v), 'type'), TASK_TYPE_KEYS),
+    },
     ...under(TASK, [bool('emergencyAccess', 'Emergency access'), enumCol('origin', 'Origin', 'TaskOrigin')]),
     { ...bool('escalatable', 'Can escalate', ''), value: canEscalate },
     // The app is a filter of the Tasks list, like the state, the type and emergency access.
