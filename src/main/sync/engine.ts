@@ -450,7 +450,7 @@ async function pagesToStore(
     let objects = page.objects;
     if (checkpoint === '' && split)
       objects = objects.concat(await unseenStill(store.sync, api, runId, descriptor, walk, objects, inBatch, signal));
-    toStore.push({ objects: pageItems(store.sync, descriptor, objects, lookUpStored, inBatch), next: checkpoint });
+    toStore.push({ objects: await pageItems(store.sync, descriptor, objects, lookUpStored, inBatch), next: checkpoint });
   }
   return toStore;
 }
@@ -514,13 +514,20 @@ async function unseenStill(
  * holds the ids of the pages stored before it in the same transaction (this page's are added): one
  * of those is prepared whole, since what the store holds of it may change before this page is stored.
  */
-function pageItems(
+/**
+ * Objects prepared between two looks at the network's answers: a page of a thousand took some
+ * 15 ms in one go, and every chain of small pages over a network (automations') waited that long
+ * for its next request, page after page.
+ */
+const PREPARED_BETWEEN_ANSWERS = 100;
+
+async function pageItems(
   writer: SyncStore['sync'],
   descriptor: CollectionDescriptor,
   objects: readonly ReceivedObject[],
   lookUpStored: boolean,
   inBatch: Set<string>,
-): (PreparedObject | UnchangedObject)[] {
+): Promise<(PreparedObject | UnchangedObject)[]> {
   const ids = objects.map((o) => descriptor.idOf(o.json));
   // A page that lists an object twice is not a page to trust (which copy is current?): it fails.
   const seen = new Set<string>();
@@ -532,13 +539,16 @@ function pageItems(
   const stored = lookUpStored ? writer.currentHashes(descriptor.id, ids) : new Map<string, { oid: number; vid: number; hash: Buffer }>();
   const earlier = new Set(ids.filter((id) => inBatch.has(id)));
   for (const id of ids) if (id) inBatch.add(id);
-  return objects.map((o, i) => {
+  const items: (PreparedObject | UnchangedObject)[] = [];
+  for (const [i, o] of objects.entries()) {
+    if (i > 0 && i % PREPARED_BETWEEN_ANSWERS === 0) await yieldToAnswers();
     const hash = hashOf(o.raw);
     const current = ids[i] && !earlier.has(ids[i]) ? stored.get(ids[i]) : undefined;
-    return current?.hash.equals(hash)
-      ? { id: ids[i]!, unchanged: { oid: current.oid, vid: current.vid } }
-      : prepareObject(descriptor, o, hash);
-  });
+    items.push(
+      current?.hash.equals(hash) ? { id: ids[i]!, unchanged: { oid: current.oid, vid: current.vid } } : prepareObject(descriptor, o, hash),
+    );
+  }
+  return items;
 }
 
 /**
