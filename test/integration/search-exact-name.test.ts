@@ -77,4 +77,18 @@ describe('search ranks an exact name match first', () => {
       store.close();
     }
   });
+
+  it('follows a rename: after the next sync the new name leads (accents and case aside), and the old one no longer names it', async () => {
+    const data = synced.tenant().data;
+    data.apps.set(wanted, { ...data.apps.get(wanted)!, displayName: 'Zürich Ledger' });
+    const sync = await synced.cli('sync');
+    expect(sync.code, sync.err).toBe(0);
+    const first = async (query: string) => {
+      const result = await synced.cli('search', query, '--json', '--limit', '3');
+      expect(result.code, result.err).toBe(0);
+      return (JSON.parse(result.out) as { hits: Hit[] }).hits[0];
+    };
+    expect(await first('zurich ledger')).toMatchObject({ id: wanted, title: 'Zürich Ledger' });
+    expect((await first('AWS Production 12'))?.id).not.toBe(wanted);
+  });
 });

@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { collection as descriptorOf, decodeColumns, facetsText, type CollectionId, type PreparedObject } from '../collections';
 import { rawCodec, RawCodec, type StoredRaw } from './raw-codec';
-import { recoverSearchQueue, refreshSearchTerms, searchEntryOf, TERMS_STALE_KEY } from './search';
+import { nameKey, recoverSearchQueue, refreshSearchTerms, searchEntryOf, TERMS_STALE_KEY } from './search';
 import { holdForSync, type SyncHold } from './sync-holder';
 import type { RunCollection, RunOrigin, RunStatus, WalkStatus } from './types';
 
@@ -154,9 +154,12 @@ export class SyncWriter {
       termsAreStale: p(`SELECT 1 FROM store_meta WHERE key = '${TERMS_STALE_KEY}'`).pluck(),
       newObject: p('INSERT INTO objects (collection, id, first_seen_run, last_seen_run, last_seen_walk) VALUES (?, ?, ?, ?, ?)'),
       seen: p('UPDATE objects SET last_seen_run = ?, last_seen_walk = ? WHERE oid = ?'),
-      setCurrent: p('UPDATE objects SET current_vid = ?, current_hash = ?, last_seen_run = ?, last_seen_walk = ? WHERE oid = ?'),
-      setHash: p('UPDATE objects SET current_hash = ? WHERE oid = ?'),
-      clearCurrent: p('UPDATE objects SET current_vid = NULL, current_hash = NULL WHERE oid = ?'),
+      // The current version's name key (search.ts nameKey) goes with it: search finds names by it.
+      setCurrent: p(
+        'UPDATE objects SET current_vid = ?, current_hash = ?, last_seen_run = ?, last_seen_walk = ?, name_key = ? WHERE oid = ?',
+      ),
+      setHash: p('UPDATE objects SET current_hash = ?, name_key = ? WHERE oid = ?'),
+      clearCurrent: p('UPDATE objects SET current_vid = NULL, current_hash = NULL, name_key = NULL WHERE oid = ?'),
       newVersion: p(
         'INSERT INTO object_versions (oid, valid_from, hash, title, cols, raw, raw_dict, refs, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
@@ -350,14 +353,14 @@ export class SyncWriter {
     if (found && found.vid !== null && found.valid_from === runId) {
       // Already stored by this run (a page seen twice): one version per run, rewritten in place.
       s.rewriteVersion!.run(obj.hash, obj.title, obj.cols, stored.raw, stored.dict, obj.refs, fetchedAt, found.vid);
-      s.setHash!.run(obj.hash, oid);
+      s.setHash!.run(obj.hash, nameKey(obj.title), oid);
       s.seen!.run(runId, walk, oid);
     } else {
       if (found && found.vid !== null) s.closeVersion!.run(runId, found.vid);
       const vid = Number(
         s.newVersion!.run(oid, runId, obj.hash, obj.title, obj.cols, stored.raw, stored.dict, obj.refs, fetchedAt).lastInsertRowid,
       );
-      s.setCurrent!.run(vid, obj.hash, runId, walk, oid);
+      s.setCurrent!.run(vid, obj.hash, runId, walk, nameKey(obj.title), oid);
     }
     const doc = {
       title: obj.title,
