@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/main/api/client';
@@ -49,6 +49,9 @@ describe('pages committed on a thread of their own', () => {
       const a = await syncTenant({ store: threaded, api: api(), pageThread: true });
       const b = await syncTenant({ store: inline, api: api() });
       expect([a.status, b.status]).toEqual(['completed', 'completed']);
+      // Each sync ends with its writes in the file and the WAL emptied (then only the hold's release
+      // is written to it): no megabytes of it left on disk.
+      for (const name of ['threaded', 'inline']) expect(statSync(join(tmp.dir, `${name}.sqlite-wal`)).size).toBeLessThan(64 * 1024);
       // The objects were written on the thread's connection: this one wrote only the run's bookkeeping.
       const writes = (s: Store) => s.db.prepare('SELECT total_changes()').pluck().get() as number;
       const objects = threaded.db.prepare('SELECT count(*) FROM objects').pluck().get() as number;

@@ -538,6 +538,25 @@ export class SyncWriter {
   }
 
   /** Indexes every object still noted in the search queue (by any connection); returns how many. */
+  /**
+   * The WAL grows to tens of megabytes between checkpoints while a sync writes (wal_autocheckpoint)
+   * and would keep that size on disk until the next one: after a sync its pages go into the file
+   * and it is emptied. Not waited for: where a reader is in the middle of a read, the next
+   * checkpoint does it.
+   */
+  emptyWal(): void {
+    if (this.db.readonly || this.db.memory) return;
+    const timeout = this.db.pragma('busy_timeout', { simple: true }) as number;
+    try {
+      this.db.pragma('busy_timeout = 0');
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // Busy: left to the next checkpoint.
+    } finally {
+      this.db.pragma(`busy_timeout = ${timeout}`);
+    }
+  }
+
   indexQueued(): number {
     return recoverSearchQueue(this.db);
   }

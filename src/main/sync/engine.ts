@@ -124,6 +124,7 @@ export async function syncTenant(opts: SyncOptions): Promise<SyncSummary> {
       return await syncHeld(opts, pages);
     } finally {
       await pages.close();
+      opts.store.sync.emptyWal?.();
     }
   } finally {
     hold.release();

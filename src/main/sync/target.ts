@@ -33,6 +33,8 @@ export interface WalkRecord {
 export interface SyncTarget {
   /** Takes the store for this sync; throws (CoreError 'busy') while another sync holds it. */
   holdForSync(): { release(): void };
+  /** After a sync: its writes moved from the WAL into the file and the WAL emptied, unless a reader is busy. */
+  emptyWal?(): void;
   /** Starts a run, or picks up the last one if it did not complete; the walks of `collections` as recorded. */
   beginRun(collections: readonly CollectionId[]): { runId: number; resumed: boolean; walks: WalkRecord[] };
   startWalk(runId: number, collection: CollectionId): void;
