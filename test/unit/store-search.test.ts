@@ -121,8 +121,12 @@ describe('store search', () => {
     expect(store.sync.searchBacklog).toBe(2);
     expect(store.db.prepare('SELECT count(*) FROM search_queue').pluck().get()).toBe(2);
     expect(store.search('quartz').total).toBe(0);
+    // The names' keys are written with the search entries.
+    const nameKeyOf = (id: string) => store.db.prepare("SELECT name_key FROM objects WHERE collection = 'scopes' AND id = ?").pluck().get(id);
+    expect(nameKeyOf('q1')).toBeNull();
     store.sync.flushSearch();
     expect(store.search('quartz').total).toBe(2);
+    expect(nameKeyOf('q1')).toBe('quartz q1');
     expect(store.db.prepare('SELECT count(*) FROM search_queue').pluck().get()).toBe(0);
     // The process dies after the next page: its entries are only in the queue.
     page(['q3'], 'next-2');
@@ -134,6 +138,7 @@ describe('store search', () => {
         .hits.map((h) => h.id)
         .sort(),
     ).toEqual(['q1', 'q2', 'q3']);
+    expect(store.db.prepare("SELECT name_key FROM objects WHERE id = 'q3'").pluck().get()).toBe('quartz q3');
     expect(store.db.prepare('SELECT count(*) FROM search_queue').pluck().get()).toBe(0);
     expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
   });

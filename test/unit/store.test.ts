@@ -302,6 +302,36 @@ describe('store', () => {
     expect(store.listObjects('scopes').rows.map((o) => o.id)).toEqual(['a', 'b', 'new']);
   });
 
+  it('a first walk of a collection finds what it stored itself: an object on two commits, a commit that rolled back', () => {
+    // Nothing of scopes is stored yet: the writer looks up only the ids it stored in this walk.
+    const { runId } = store.sync.beginRun(['scopes']);
+    store.sync.startWalk(runId, 'scopes');
+    const { walk } = store.sync.walk(runId, 'scopes');
+    const d = collection('scopes');
+    const prepared = (raw: string) => prepareObject(d, { raw, json: JSON.parse(raw) });
+    const commit = (pages: PageToStore[], w = walk) => store.sync.commitPages(runId, 'scopes', w, pages, 'now');
+    expect(commit([{ objects: [prepared(scope('a')), prepared(scope('b'))], next: 't1' }])).toMatchObject({ upserted: 2 });
+    // `a` again, changed, in a later commit: one version per run, rewritten; `c` is new.
+    expect(commit([{ objects: [prepared(scope('a', { description: 'v2' })), prepared(scope('c'))], next: 't2' }])).toMatchObject({
+      upserted: 2,
+    });
+    expect(store.history('scopes', 'a')).toHaveLength(1);
+    expect(store.getObject('scopes', 'a')!.json).toMatchObject({ description: 'v2' });
+    // A commit that rolls back (no such walk) leaves nothing; its objects stored next are new.
+    expect(() => commit([{ objects: [prepared(scope('d'))], next: 't3' }], walk + 7)).toThrow(/no running walk/);
+    expect(store.getObject('scopes', 'd')).toBeNull();
+    expect(commit([{ objects: [prepared(scope('d')), prepared(scope('b', { description: 'v2' }))], next: '' }])).toEqual({
+      upserted: 2,
+      deleted: 0,
+      completed: true,
+    });
+    expect(store.db.prepare("SELECT count(*) FROM objects WHERE collection = 'scopes'").pluck().get()).toBe(4);
+    expect(store.history('scopes', 'b')).toHaveLength(1);
+    expect(store.db.pragma('foreign_key_check')).toEqual([]);
+    // The names are searchable by their keys once the walk completed.
+    expect(store.db.prepare("SELECT count(*) FROM objects WHERE collection = 'scopes' AND name_key IS NOT NULL").pluck().get()).toBe(4);
+  });
+
   it('a restarted walk re-sees objects; one it no longer sees leaves no version in that run', () => {
     run('scopes', [[scope('a')]]);
     const { runId } = store.sync.beginRun(['scopes']);

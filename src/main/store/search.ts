@@ -586,6 +586,7 @@ export function recoverSearchQueue(db: Database): number {
   );
   const remove = db.prepare('DELETE FROM search_index WHERE rowid = ?');
   const insert = db.prepare('INSERT INTO search_index (rowid, title, body, facets) VALUES (?, ?, ?, ?)');
+  const setNameKey = db.prepare('UPDATE objects SET name_key = ? WHERE oid = ?');
   const dequeue = db.prepare('DELETE FROM search_queue WHERE oid = ?');
   const codec = rawCodec(db);
   let done = 0;
@@ -595,10 +596,13 @@ export function recoverSearchQueue(db: Database): number {
     db.transaction(() => {
       for (const r of rows) {
         remove.run(r.oid);
+        let entry: { title: string; body: string; facets: string } | null = null;
         if (r.collection !== null && r.raw !== null) {
-          const entry = searchEntryOf(r.collection, JSON.parse(codec.text(r.raw, r.raw_dict)) as unknown);
+          entry = searchEntryOf(r.collection, JSON.parse(codec.text(r.raw, r.raw_dict)) as unknown);
           insert.run(r.oid, entry.title, entry.body, entry.facets);
         }
+        // The name key goes with the search entry (see SyncWriter.flushSearch).
+        setNameKey.run(entry ? nameKey(entry.title) : null, r.oid);
         dequeue.run(r.oid);
       }
     })();
@@ -615,6 +619,7 @@ export function rebuildSearchIndex(db: Database): void {
     db.exec("INSERT INTO search_index (search_index) VALUES ('delete-all')");
     db.exec('DELETE FROM search_queue');
     const insert = db.prepare('INSERT INTO search_index (rowid, title, body, facets) VALUES (?, ?, ?, ?)');
+    const setNameKey = db.prepare('UPDATE objects SET name_key = ? WHERE oid = ?');
     const codec = rawCodec(db);
     // In batches: a write cannot run while a read is still iterating on the same connection.
     const batch = db.prepare(
@@ -627,6 +632,7 @@ export function rebuildSearchIndex(db: Database): void {
       for (const r of rows) {
         const entry = searchEntryOf(r.collection, JSON.parse(codec.text(r.raw, r.raw_dict)) as unknown);
         insert.run(r.oid, entry.title, entry.body, entry.facets);
+        setNameKey.run(nameKey(entry.title), r.oid);
       }
       after = rows[rows.length - 1]!.oid;
     }

@@ -101,8 +101,18 @@ export class SyncWriter {
    * `search_queue` in each page's transaction; written in batches by flushSearch.
    */
   private readonly pendingSearch = new Map<number, { doc: SearchDoc | null; indexed: boolean }>();
-  /** Pending search entries past which commitPage writes them out. */
-  searchBatch = 2_000;
+  /**
+   * The collections found with no object at all when a page of theirs was stored (a first sync),
+   * with the ids stored since: an object of such a collection that is not among them is new, and
+   * nothing is looked up for it. Forgotten when a run begins and by any other write of objects.
+   */
+  private readonly freshIds = new Map<CollectionId, Set<string>>();
+  /**
+   * Pending search entries past which commitPage writes them out. Large batches: FTS5 makes one
+   * segment of each (its buffer is sized for it, see migration 0015) and merges fewer, and a name
+   * key index page is rewritten once per batch rather than once per page of objects.
+   */
+  searchBatch = 20_000;
 
   constructor(private readonly db: Database) {
     this.codec = rawCodec(db);
@@ -153,12 +163,12 @@ export class SyncWriter {
       termsFresh: p(`DELETE FROM store_meta WHERE key = '${TERMS_STALE_KEY}'`),
       termsAreStale: p(`SELECT 1 FROM store_meta WHERE key = '${TERMS_STALE_KEY}'`).pluck(),
       newObject: p('INSERT INTO objects (collection, id, first_seen_run, last_seen_run, last_seen_walk) VALUES (?, ?, ?, ?, ?)'),
+      anyObject: p('SELECT 1 FROM objects WHERE collection = ? LIMIT 1').pluck(),
       seen: p('UPDATE objects SET last_seen_run = ?, last_seen_walk = ? WHERE oid = ?'),
-      // The current version's name key (search.ts nameKey) goes with it: search finds names by it.
-      setCurrent: p(
-        'UPDATE objects SET current_vid = ?, current_hash = ?, last_seen_run = ?, last_seen_walk = ?, name_key = ? WHERE oid = ?',
-      ),
-      setHash: p('UPDATE objects SET current_hash = ?, name_key = ? WHERE oid = ?'),
+      setCurrent: p('UPDATE objects SET current_vid = ?, current_hash = ?, last_seen_run = ?, last_seen_walk = ? WHERE oid = ?'),
+      setHash: p('UPDATE objects SET current_hash = ? WHERE oid = ?'),
+      // The current name's key (search.ts nameKey) is written with the search entry (flushSearch).
+      setNameKey: p('UPDATE objects SET name_key = ? WHERE oid = ?'),
       clearCurrent: p('UPDATE objects SET current_vid = NULL, current_hash = NULL, name_key = NULL WHERE oid = ?'),
       newVersion: p(
         'INSERT INTO object_versions (oid, valid_from, hash, title, cols, raw, raw_dict, refs, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -193,6 +203,7 @@ export class SyncWriter {
    * same id, every walk continues from its checkpoint and walks it already completed are not redone.
    */
   beginRun(collections: readonly CollectionId[]): RunStart {
+    this.freshIds.clear();
     return this.db.transaction((): RunStart => {
       const last = this.s.lastRun!.get() as { id: number; status: RunStatus; collections: string } | undefined;
       let runId: number;
@@ -286,7 +297,7 @@ export class SyncWriter {
           // A collection's first page stored makes its raw dictionary (see raw-codec.ts).
           this.samples = changed.map((o) => o.raw);
           // Looked up page by page: a page sees what the pages before it in this transaction stored.
-          const stored = this.storedObjects(collection, changed);
+          const stored = this.storedOfPage(collection, changed);
           for (const obj of changed) if (this.upsert(runId, collection, walk, obj, fetchedAt, stored.get(obj.id))) upserted += 1;
         }
         const moved = this.s.checkpoint!.run(last.next, pages.length, fetched, upserted, runId, collection, walk).changes;
@@ -306,6 +317,8 @@ export class SyncWriter {
       return done;
     } catch (error) {
       this.codec.settle(false);
+      // What this transaction stored is gone again: the ids noted as stored may not be.
+      this.freshIds.delete(collection);
       // The pages were rolled back, their queue rows with them: forget their search entries too.
       for (const [oid, earlier] of undo.reverse()) {
         if (earlier) this.pendingSearch.set(oid, earlier);
@@ -319,6 +332,19 @@ export class SyncWriter {
       // A completed walk leaves its collection searchable as it now is.
       if (completed || this.pendingSearch.size >= this.searchBatch) this.flushSearch();
     }
+  }
+
+  /**
+   * The stored rows of a page's objects, as storedObjects; in a collection that had no object when
+   * its pages began to be stored (see freshIds), only those this writer stored since are looked up.
+   */
+  private storedOfPage(collection: CollectionId, objects: readonly { id: string }[]): Map<string, StoredObject> {
+    let fresh = this.freshIds.get(collection);
+    if (!fresh && this.s.anyObject!.get(collection) === undefined) this.freshIds.set(collection, (fresh = new Set()));
+    if (!fresh) return this.storedObjects(collection, objects);
+    const again = objects.filter((o) => fresh.has(o.id));
+    for (const o of objects) fresh.add(o.id);
+    return this.storedObjects(collection, again);
   }
 
   /** The stored rows of `objects` (by id) in `collection`; objects not stored yet are absent. */
@@ -353,23 +379,28 @@ export class SyncWriter {
     if (found && found.vid !== null && found.valid_from === runId) {
       // Already stored by this run (a page seen twice): one version per run, rewritten in place.
       s.rewriteVersion!.run(obj.hash, obj.title, obj.cols, stored.raw, stored.dict, obj.refs, fetchedAt, found.vid);
-      s.setHash!.run(obj.hash, nameKey(obj.title), oid);
+      s.setHash!.run(obj.hash, oid);
       s.seen!.run(runId, walk, oid);
     } else {
       if (found && found.vid !== null) s.closeVersion!.run(runId, found.vid);
       const vid = Number(
         s.newVersion!.run(oid, runId, obj.hash, obj.title, obj.cols, stored.raw, stored.dict, obj.refs, fetchedAt).lastInsertRowid,
       );
-      s.setCurrent!.run(vid, obj.hash, runId, walk, nameKey(obj.title), oid);
+      s.setCurrent!.run(vid, obj.hash, runId, walk, oid);
     }
-    const doc = {
+    const doc = this.searchDoc(collection, obj);
+    // A change that leaves the searched text as it was leaves the index alone.
+    if (!indexed || !sameDoc(before, doc)) this.queueSearch(oid, indexed, doc);
+    return true;
+  }
+
+  /** The search entry of a prepared object. */
+  private searchDoc(collection: CollectionId, obj: PreparedObject): SearchDoc {
+    return {
       title: obj.title,
       body: obj.body,
       facets: obj.facets ?? facetsText(collection, decodeColumns(descriptorOf(collection), obj.cols)),
     };
-    // A change that leaves the searched text as it was leaves the index alone.
-    if (!indexed || !sameDoc(before, doc)) this.queueSearch(oid, indexed, doc);
-    return true;
   }
 
   /** The search entry the index holds for an object whose current version is `vid` (written from it, or queued). */
@@ -452,6 +483,7 @@ export class SyncWriter {
         this.notingSearch((): { runId: number; stored: number } | null => {
           const last = this.s.lastRun!.get() as { status: RunStatus } | undefined;
           if (last && last.status !== 'completed') return null;
+          this.freshIds.clear();
           const storedOne = (collection: CollectionId, id: string): StoredObject | undefined =>
             this.storedObjects(collection, [{ id }]).get(id);
           const changed = copies.filter(({ collection, object }) => !storedOne(collection, object.id)?.hash?.equals(object.hash));
@@ -520,7 +552,10 @@ export class SyncWriter {
     return this.pendingSearch.size;
   }
 
-  /** Writes the pending search entries in one transaction (their queue rows go with them). */
+  /**
+   * Writes the pending search entries in one transaction, with the name keys of the objects they
+   * are of (their queue rows go with them).
+   */
   flushSearch(): void {
     if (this.pendingSearch.size === 0) return;
     const s = this.s;
@@ -529,6 +564,7 @@ export class SyncWriter {
         for (const [oid, { doc, indexed }] of this.pendingSearch) {
           if (indexed) s.indexDelete!.run(oid);
           if (doc) s.indexInsert!.run(oid, doc.title, doc.body, doc.facets);
+          s.setNameKey!.run(doc ? nameKey(doc.title) : null, oid);
         }
         s.dequeue!.run(JSON.stringify([...this.pendingSearch.keys()]));
         s.termsStale!.run();

@@ -13,6 +13,7 @@ import m0011 from './0011-live-origin';
 import m0012 from './0012-compact-store';
 import m0013 from './0013-lz4-raws';
 import m0014 from './0014-name-keys';
+import m0015 from './0015-search-buffer';
 import m0100 from './0100-outbox';
 import m0101 from './0101-outbox-batches';
 import m0200 from './0200-review-worksheets';
@@ -37,6 +38,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0012,
   m0013,
   m0014,
+  m0015,
   m0100,
   m0101,
   m0200,
