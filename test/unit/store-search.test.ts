@@ -122,7 +122,8 @@ describe('store search', () => {
     expect(store.db.prepare('SELECT count(*) FROM search_queue').pluck().get()).toBe(2);
     expect(store.search('quartz').total).toBe(0);
     // The names' keys are written with the search entries.
-    const nameKeyOf = (id: string) => store.db.prepare("SELECT name_key FROM objects WHERE collection = 'scopes' AND id = ?").pluck().get(id);
+    const nameKeyOf = (id: string) =>
+      store.db.prepare("SELECT name_key FROM objects WHERE collection = 'scopes' AND id = ?").pluck().get(id);
     expect(nameKeyOf('q1')).toBeNull();
     store.sync.flushSearch();
     expect(store.search('quartz').total).toBe(2);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CursorSet, READ_AHEAD, readCheckpoint } from '../../src/main/sync/cursors';
+import { CursorSet, READ_AHEAD, READ_AHEAD_OBJECTS, readAheadPages, readCheckpoint } from '../../src/main/sync/cursors';
 import type { FetchedPage } from '../../src/main/sync/pages';
 
 /** A cursor of `pages` pages (tokens `key:1`, `key:2`, ...; '' after the last), or one that fails at page `failAt`. */
@@ -27,6 +27,18 @@ describe('the cursors of a walk', () => {
     await cursors.take();
     await settle();
     expect(reads).toHaveLength(READ_AHEAD + 1);
+  });
+
+  it('read as many small pages ahead as READ_AHEAD pages of the largest hold: a chain of small pages goes on while the store is busy', async () => {
+    expect(readAheadPages(100)).toBe(READ_AHEAD);
+    expect(readAheadPages(10)).toBe(READ_AHEAD_OBJECTS / 10);
+    expect(readAheadPages(1000)).toBe(READ_AHEAD);
+    const reads: string[] = [];
+    const cursors = new CursorSet(readCheckpoint('', ['a']), (key) => pagesOf(key, 200, reads), readAheadPages(10));
+    for (let waited = 0; reads.length < readAheadPages(10) && waited < 100; waited += 1) await settle();
+    await settle();
+    expect(reads).toHaveLength(readAheadPages(10));
+    cursors.close();
   });
 
   it('checkpoint only the pages advanced past, not those read ahead', async () => {

@@ -1,6 +1,6 @@
 /**
  * The cursors of one walk: a single page token for most collections, or one per part of a split
- * collection (independent walks of the same list), each reading up to READ_AHEAD pages ahead of
+ * collection (independent walks of the same list), each reading some pages ahead (readAheadPages) of
  * what its walk has taken. Their positions make the walk's one checkpoint: the token itself for a
  * single cursor, a JSON object of part -> token (null once that part reached its end) for several.
  */
@@ -48,6 +48,22 @@ type Settled = Arrived | { key: string; token: string; error: unknown };
  */
 export const READ_AHEAD = 8;
 
+/**
+ * The objects a cursor reads ahead, at most: READ_AHEAD pages of the largest page the API gives
+ * (100 objects).
+ */
+export const READ_AHEAD_OBJECTS = READ_AHEAD * 100;
+
+/**
+ * The pages a cursor of a walk of `pageSize`-object pages reads ahead: READ_AHEAD, or as many as
+ * READ_AHEAD_OBJECTS hold. A chain of small pages (automations', 10 objects each) read ahead
+ * eight pages only stalled whenever the store was busy for a moment (writing a batch of search
+ * entries, say): over a network its next request waited on it, page after page.
+ */
+export function readAheadPages(pageSize: number): number {
+  return Math.max(READ_AHEAD, Math.ceil(READ_AHEAD_OBJECTS / Math.max(1, pageSize)));
+}
+
 /** One cursor's reading: its pages, the token its next read asks with, and whether it reads on. */
 interface Reader {
   key: string;
@@ -63,7 +79,7 @@ interface Reader {
 
 /**
  * Pages of several cursors in the order they arrive. Each cursor reads on by itself, up to
- * READ_AHEAD pages ahead of what was taken; `take` gives the next page of any cursor (or the error
+ * `readAhead` pages ahead of what was taken; `take` gives the next page of any cursor (or the error
  * one met, with the token it asked with), and `advance` records a taken page's position, which is
  * what the checkpoint says: a page read ahead is not in it until it is taken and stored.
  */
@@ -74,7 +90,12 @@ export class CursorSet {
   private waiting: ((read: Settled) => void) | null = null;
   private closed = false;
 
-  constructor(positions: ReadonlyMap<string, Position>, open: (key: string, token: string) => AsyncIterator<FetchedPage>) {
+  constructor(
+    positions: ReadonlyMap<string, Position>,
+    open: (key: string, token: string) => AsyncIterator<FetchedPage>,
+    /** Pages each cursor reads ahead of what was taken. */
+    private readonly readAhead = READ_AHEAD,
+  ) {
     this.positions = new Map(positions);
     for (const [key, position] of this.positions) {
       if (position === null) continue;
@@ -85,7 +106,7 @@ export class CursorSet {
   }
 
   private read(reader: Reader): void {
-    if (this.closed || reader.reading || reader.finished || reader.held >= READ_AHEAD) return;
+    if (this.closed || reader.reading || reader.finished || reader.held >= this.readAhead) return;
     reader.reading = true;
     const { key, token } = reader;
     void reader.pages.next().then(

@@ -12,7 +12,7 @@ import {
   type ReceivedObject,
   type SplitPart,
 } from '../collections';
-import { CursorSet, READ_AHEAD, readCheckpoint, UnreadableCheckpoint } from './cursors';
+import { CursorSet, readAheadPages, readCheckpoint, UnreadableCheckpoint } from './cursors';
 import { EarlyReads } from './early-reads';
 import { fetchOne, fetchRow, idPages, Limiter, listPages, mapLimit, type FetchedPage } from './pages';
 import type { PageToStore, PageWriter, RunStatus, SyncStore, SyncTarget, UnchangedObject, WalkRecord } from './target';
@@ -83,10 +83,11 @@ type WalkEvent = Omit<SyncProgress, 'runId' | keyof Estimate> & Partial<Estimate
 const NO_ESTIMATE: Estimate = { expectedPages: null, expectedItems: null, etaSeconds: null };
 
 /**
- * The most pages of a walk stored in one transaction: those its cursors read while its last
- * commit was made (see CursorSet.takeArrived). A crash costs these and the pages read ahead.
+ * The most pages of a walk stored in one transaction: as many as its cursors read ahead, which
+ * arrived while its last commit was made (see CursorSet.takeArrived). A crash costs these and the
+ * pages read ahead.
  */
-export const PAGES_PER_COMMIT = READ_AHEAD;
+export const pagesPerCommit = (descriptor: CollectionDescriptor): number => readAheadPages(descriptor.pageSize);
 
 /** How often a walk may start over from the first page after the tenant refused its token. */
 const MAX_RESTARTS = 2;
@@ -365,7 +366,7 @@ async function walkCollection(
       if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
       // The pages that arrived meanwhile are stored with this one, in one transaction: a walk waits
       // for one commit per batch, where it waited for one per page behind every other walk's.
-      const batch = [read, ...cursors.takeArrived(PAGES_PER_COMMIT - 1)];
+      const batch = [read, ...cursors.takeArrived(pagesPerCommit(descriptor) - 1)];
       const toStore = await pagesToStore(run, descriptor, state.walk, cursors, batch, parts.length > 1, lookUpStored);
       const result = await pages.commitPages(runId, id, state.walk, toStore, new Date().toISOString());
       summary.pages += toStore.length;
@@ -479,6 +480,7 @@ function cursorsOf(
         parts.map((p) => p.key),
       ),
       open,
+      readAheadPages(descriptor.pageSize),
     );
 }
 
