@@ -522,7 +522,7 @@ async function unseenStill(
  * 15 ms in one go, and every chain of small pages over a network (automations') waited that long
  * for its next request, page after page.
  */
-const PREPARED_BETWEEN_ANSWERS = 100;
+const PREPARED_BETWEEN_ANSWERS = 25;
 
 async function pageItems(
   writer: SyncStore['sync'],
