@@ -1,10 +1,11 @@
-import { statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/main/api/client';
 import { COLLECTION_IDS } from '../../src/main/collections';
 import { openStore, type Store } from '../../src/main/store/db';
-import { PageWriterThread } from '../../src/main/store/page-writer';
+import { PageWriterThread, WRITER_NICE } from '../../src/main/store/page-writer';
 import { syncTenant } from '../../src/main/sync/engine';
 import type { SyncStore } from '../../src/main/sync/target';
 import { startTenant, type ReferenceTenant } from '../../src/tenant/server';
@@ -70,6 +71,30 @@ describe('pages committed on a thread of their own', () => {
     } finally {
       threaded.close();
       inline.close();
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('run below the rest of the process, which keeps its own priority', async () => {
+    // Each thread's nice value, by thread id (field 19 of /proc/self/task/<tid>/stat).
+    const niceOfThreads = () =>
+      new Map(
+        readdirSync('/proc/self/task').map((tid) => {
+          const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+          return [tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])] as const;
+        }),
+      );
+    const file = join(tmp.dir, 'nice.sqlite');
+    openStore(file).close();
+    const own = getPriority();
+    const before = niceOfThreads();
+    const thread = await PageWriterThread.start(file);
+    try {
+      const started = [...niceOfThreads()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
+      expect(started).toContain(Math.min(19, own + WRITER_NICE));
+      // The calling thread (the sync's) is where it was.
+      expect(getPriority()).toBe(own);
+    } finally {
+      await thread.close();
     }
   });
 

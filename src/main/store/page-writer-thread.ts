@@ -4,25 +4,20 @@
  * as on the sync's own connection. Requests are served one at a time: the smallest commit first
  * among those waiting (see `waiting`), anything else in the order it came.
  */
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { openStore, type Store } from './db';
-import type { PageWriterReply, PageWriterRequest } from './page-writer';
+import { WRITER_NICE, type PageWriterReply, type PageWriterRequest } from './page-writer';
 import { threadErrorOf } from '../worker-entry';
 
 if (!parentPort) throw new Error('page-writer-thread runs in a worker thread');
 const port: MessagePort = parentPort;
 
-/**
- * This thread's scheduling priority, below the rest of the process: where the CPU is short, the
- * sync's requests and their answers (and the app's windows) go first, and the pages wait, which
- * costs nothing (the thread catches up while the next answers are on the wire). Only on Linux,
- * where a thread's nice value is its own: elsewhere it would lower the whole process.
- */
-export const WRITER_NICE = 10;
+// Below the rest of the process (see WRITER_NICE). Only on Linux, where a thread's nice value is
+// its own: elsewhere it would lower the whole process.
 if (process.platform === 'linux') {
   try {
-    setPriority(0, WRITER_NICE);
+    setPriority(0, Math.min(19, getPriority(0) + WRITER_NICE));
   } catch {
     // Not allowed (a sandbox, say): the thread keeps the process's priority.
   }

@@ -9,6 +9,13 @@ import { Worker } from 'node:worker_threads';
 import { ErrorFromThread, workerEntry, type ThreadError } from '../worker-entry';
 import type { SyncWriter } from './sync-writer';
 
+/**
+ * How far below the process the thread runs (its nice value's increment, on Linux): where the CPU
+ * is short, the sync's requests and their answers (and the app's windows) go first, and the pages
+ * wait, which costs little (the thread catches up while the next answers are on the wire).
+ */
+export const WRITER_NICE = 10;
+
 type CommitArgs = Parameters<SyncWriter['commitPages']>;
 type CommitResult = ReturnType<SyncWriter['commitPages']>;
 
